@@ -1,0 +1,67 @@
+"""``mipgames samegame2 [FILE]``: the Same Game 2 interpreter on a command file or standard input."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, BinaryIO, Iterator, TextIO
+
+from mipgames.samegame2.interpreter import Interpreter
+
+DESCRIPTION = """Run Same Game 2 commands (one per line: i b m o c n f, see the spec) from FILE
+or standard input; answers go to standard output, one message per rejected line to
+standard error.  Exit status 1 if any line was rejected."""
+
+
+def _lines(stream: TextIO | BinaryIO) -> Iterator[str | bytes]:
+    """Lines read lazily (so ``f`` stops reading); bytes when the stream has them, so bad UTF-8 is one bad line."""
+    yield from getattr(stream, "buffer", stream)
+
+
+def run(file: str | None, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    source = "<stdin>" if file in (None, "-") else file
+    interpreter = Interpreter(stdout, stderr, source)
+    try:
+        if source == "<stdin>":
+            status = interpreter.run(_lines(stdin))
+        else:
+            try:
+                stream = open(file, "rb")
+            except OSError as exc:
+                stderr.write(f"mipgames samegame2: cannot read {file}: {exc.strerror or exc}\n")
+                return 4
+            with stream:
+                status = interpreter.run(stream)
+        stdout.flush()
+    except KeyboardInterrupt:
+        stderr.write("mipgames samegame2: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", metavar="FILE", help="command file (default: standard input)")
+
+
+def register(subparsers: Any) -> None:
+    """Add ``samegame2`` to the CLI's subcommands."""
+    parser = subparsers.add_parser(
+        "samegame2", help="run the Same Game 2 command interpreter", description=DESCRIPTION
+    )
+    add_arguments(parser)
+    parser.set_defaults(func=lambda args: run(args.file, sys.stdin, sys.stdout, sys.stderr))
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    """Stand-alone entry point (also what the tests call)."""
+    parser = argparse.ArgumentParser(prog="mipgames samegame2", description=DESCRIPTION)
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run(args.file, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
