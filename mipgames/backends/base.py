@@ -1,0 +1,113 @@
+"""One result vocabulary for four solvers, and the pieces every backend shares.
+
+Solvers disagree on what "optimal" means after a time limit (PuLP reports a
+time-limited CBC, HiGHS or GLPK run as "Optimal"), so each backend derives the
+status from the solver's own report (solution status, model status, log) and
+this module's ``reconcile`` applies one rule on top: a run is ``optimal`` only
+when the incumbent meets the best bound.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from mipgames.core.problem import Built, Kind, SolveOptions, Value
+
+Progress = tuple[float | None, float | None]
+
+
+@dataclass
+class ModelResult:
+    """A backend's normalised answer, in the model's own objective units."""
+
+    status: str
+    objective: float | None = None
+    bound: float | None = None
+    value: Value | None = None
+    wall_time_s: float = 0.0
+    message: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A solver: which model kinds it takes, how to run it and read its log."""
+
+    name: str
+    kinds: tuple[Kind, ...]
+    description: str
+    solve: Callable[[Built, Kind, SolveOptions, Path], ModelResult]
+    version: Callable[[], str]
+    available: Callable[[], str | None]
+    """None when usable, else why not."""
+    progress: Callable[[str, str], Progress | None]
+    """Parses one log line (given the sense 'min'/'max') into (incumbent, bound), natural sense."""
+    warm_start: bool = False
+
+
+def sense_of(built: Built, kind: Kind) -> str:
+    """'min' or 'max' of the model itself."""
+    if kind == "mip":
+        import pulp
+
+        return "max" if built.model.sense == pulp.LpMaximize else "min"
+    model = built.model
+    if model.has_objective() and model.proto.objective.scaling_factor < 0:
+        return "max"
+    return "min"
+
+
+def number(text: str) -> float | None:
+    """A float from solver text, None for 'not found', inf and the like."""
+    try:
+        x = float(text)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def reconcile(result: ModelResult, sense: str, has_objective: bool, tol: float = 1e-6) -> ModelResult:
+    """Downgrade an 'optimal' whose bound does not meet its objective; fill a missing bound of a proved optimum."""
+    if not has_objective:
+        result.bound = None
+        return result
+    if result.status == "optimal" and result.objective is not None:
+        if result.bound is None:
+            result.bound = result.objective
+        else:
+            scale = max(1.0, abs(result.objective))
+            gap = result.objective - result.bound if sense == "min" else result.bound - result.objective
+            if gap > tol * scale:
+                result.status = "feasible"
+    if result.status in ("optimal", "feasible") and result.objective is None:
+        result.status = "unknown"
+    return result
+
+
+class Stopwatch:
+    """Wall time of one solve."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    found = None
+    for found in pattern.finditer(text):
+        pass
+    return found
+
+
+def read_log(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""

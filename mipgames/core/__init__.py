@@ -1,0 +1,1 @@
+"""Shared machinery: the problem protocol, results, runner, certificates, registry."""

@@ -1,0 +1,43 @@
+"""Errors the CLI turns into one clear message and an exit code, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class MipgamesError(Exception):
+    """Base of every error meant for the user."""
+
+    exit_code = 1
+
+
+class InputError(MipgamesError):
+    """Malformed input: names the file and line when they are known."""
+
+    exit_code = 4
+
+    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None):
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
+        elif self.line is not None:
+            where = f"line {self.line}: "
+        return where + self.message
+
+
+class UsageError(MipgamesError):
+    """A request that cannot be carried out as asked (wrong solver for a formulation, ...)."""
+
+    exit_code = 4
+
+
+class SolverUnavailable(MipgamesError):
+    """A backend whose solver is not installed or cannot run this model."""
+
+    exit_code = 4

@@ -1,0 +1,202 @@
+"""The problem protocol: the one surface through which the runner, CLI,
+certificates and benchmarks know a puzzle.
+
+A problem folder (``mipgames/<problem>/``) exposes ``PROBLEM: Problem`` in its
+``problem.py``.  Everything is plain functions and dataclasses so that a
+problem can be read in one sitting:
+
+    read(path) -> instance            (InputError naming file and line)
+    formulations[name].build(instance, params, options) -> Built
+    backend solves Built.model        -> value(handle) for each variable
+    formulations[name].decode(instance, params, Built.handles, value) -> solution
+    evaluate(instance, params, solution) -> Verdict   (the exact simulator)
+
+``params`` are the problem's own switches (edge matching's ``mode``, SameGame's
+``objective``...): declared once as ``Param``s, they become CLI options, are
+passed to every build/run/evaluate call and are stored in certificates, so a
+certificate is replayed under the rules it was solved under.
+
+Objective values are always in the problem's natural units and sense (for
+example mismatched edges, minimised).  A formulation whose model objective is
+not the natural objective sets ``Built.objective`` to translate; a pure
+feasibility model sets ``Built.has_objective = False`` and the runner takes the
+objective from the simulator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Literal, Mapping
+
+Sense = Literal["min", "max"]
+Kind = Literal["mip", "cpsat"]
+Status = Literal["optimal", "feasible", "infeasible", "unknown", "error"]
+STATUSES: tuple[str, ...] = ("optimal", "feasible", "infeasible", "unknown", "error")
+
+Value = Callable[[Any], float]
+"""Reads a solved variable: a PuLP variable or a CP-SAT variable/literal, whatever the builder put in its handles."""
+
+Report = Callable[[float | None, float | None], None]
+"""Progress hook for algorithms: report(incumbent, bound); either may be None."""
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """Options common to every solver and algorithm; a backend ignores what its solver lacks."""
+
+    time_limit: float | None = None
+    threads: int = 1
+    gap: float | None = None
+    seed: int = 0
+    warm_start: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "time_limit": self.time_limit,
+            "threads": self.threads,
+            "gap": self.gap,
+            "seed": self.seed,
+            "warm_start": self.warm_start,
+        }
+
+
+@dataclass(frozen=True)
+class Param:
+    """A problem-specific option.  CLI flag: ``--`` + name with ``_`` turned into ``-``.
+
+    ``parse`` turns the command-line text into the value (it raises ValueError
+    with a readable message on bad text).  ``flag`` makes it a switch
+    (default False).  Values must be JSON-serialisable: they go into
+    certificates.
+    """
+
+    name: str
+    default: Any
+    help: str
+    parse: Callable[[str], Any] = str
+    choices: tuple[Any, ...] | None = None
+    flag: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the exact simulator says of a solution.
+
+    ``objective`` is the natural objective the replay measured (None when the
+    solution is illegal); ``measured`` holds anything else worth printing or
+    storing (final board, per-move scores, mismatched edges...).
+    """
+
+    legal: bool
+    objective: float | None
+    reason: str = ""
+    measured: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Built:
+    """A model plus what its decoder needs.
+
+    ``model`` is a ``pulp.LpProblem`` (kind ``mip``) or an
+    ``ortools.sat.python.cp_model.CpModel`` (kind ``cpsat``).  ``hint`` maps
+    variable handles to warm-start values (a heuristic's solution); backends
+    that take a start use it.  ``objective`` maps the model's objective value
+    (or bound) to the natural objective when the two differ (e.g. a model that
+    maximises moves while the natural objective is queens left).
+    """
+
+    model: Any
+    handles: Any
+    has_objective: bool = True
+    hint: Mapping[Any, float] | None = None
+    objective: Callable[[float], float] | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def natural(self, model_value: float | None) -> float | None:
+        if model_value is None:
+            return None
+        return self.objective(model_value) if self.objective else model_value
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """A model builder and its decoder."""
+
+    name: str
+    kind: Kind
+    build: Callable[[Any, dict[str, Any], SolveOptions], Built]
+    decode: Callable[[Any, dict[str, Any], Any, Value], Any]
+    description: str = ""
+    applies: Callable[[Any, dict[str, Any]], str | None] = lambda instance, params: None
+    """Returns None when the formulation can model this instance/params, else why not."""
+
+
+@dataclass
+class Outcome:
+    """What a classical algorithm (search, heuristic, DP) returns."""
+
+    status: Status
+    solution: Any | None = None
+    objective: float | None = None
+    bound: float | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A classical algorithm that runs as a solver (``--solver NAME``).
+
+    ``run(instance, params, options, report) -> Outcome``.  It must honour
+    ``options.time_limit`` itself (returning its best so far as ``feasible``
+    or ``unknown``), say ``optimal`` only when it has proved it, and raise
+    ``UsageError`` with a clear reason when the instance is outside what it
+    handles (a greedy for one attack vector, say).
+    """
+
+    name: str
+    run: Callable[[Any, dict[str, Any], SolveOptions, Report], Outcome]
+    description: str = ""
+    exact: bool = False
+
+
+@dataclass(frozen=True)
+class Generator:
+    """``mipgames generate <problem> ...``: adds its options to an argparse parser and builds an instance from them."""
+
+    add_arguments: Callable[[Any], None]
+    generate: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Everything the shared machinery needs to know about one puzzle."""
+
+    name: str
+    folder: str
+    summary: str
+    read: Callable[[str | Path], Any]
+    write: Callable[[Any, str | Path], None]
+    instance_to_json: Callable[[Any], Any]
+    instance_from_json: Callable[[Any], Any]
+    solution_to_json: Callable[[Any], Any]
+    solution_from_json: Callable[[Any, Any], Any]
+    evaluate: Callable[[Any, dict[str, Any], Any], Verdict]
+    objective: Callable[[dict[str, Any]], tuple[str, Sense]]
+    """(name, sense) of the natural objective under these params, e.g. ("mismatched edges", "min")."""
+    formulations: dict[str, Formulation]
+    default_formulation: dict[str, str]
+    """Formulation used when none is named, keyed by kind: {"mip": ..., "cpsat": ...}."""
+    algorithms: dict[str, Algorithm] = field(default_factory=dict)
+    params: tuple[Param, ...] = ()
+    render: Callable[[Any, dict[str, Any], Any | None, str | Path], None] | None = None
+    describe: Callable[[Any, dict[str, Any], Any, Verdict], str] | None = None
+    """Human-readable text of a verified solution for the terminal."""
+    generator: Generator | None = None
+    check_params: Callable[[Any, dict[str, Any]], None] = lambda instance, params: None
+    """Raises UsageError/InputError when params do not fit the instance."""
+    integral: bool = True
+    """Objectives are integers: solver values are rounded before comparison."""
+
+    def default_params(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}

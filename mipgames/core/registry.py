@@ -1,0 +1,63 @@
+"""Problem names, folders and lazy loading: `mipgames --help` must not import every solver."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Problem
+
+PROBLEMS: dict[str, str] = {
+    "edge-matching": "edge_matching",
+    "samegame": "samegame",
+    "merge-game": "merge_game",
+    "queens": "queens",
+}
+
+
+_EXTRA: dict[str, Problem] = {}
+
+
+def register(problem: Problem) -> None:
+    """Adds a problem that does not live in the package (tests use this for toy problems)."""
+    _EXTRA[problem.name] = problem
+
+
+def load(name: str) -> Problem:
+    """The Problem object of a problem name (or its folder name)."""
+    if name in _EXTRA:
+        return _EXTRA[name]
+    folder = PROBLEMS.get(name) or (name if name in PROBLEMS.values() else None)
+    if folder is None:
+        raise UsageError(f"unknown problem {name!r}; problems are {', '.join(PROBLEMS)}")
+    try:
+        module = importlib.import_module(f"mipgames.{folder}.problem")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith(f"mipgames.{folder}"):
+            raise UsageError(f"problem {name!r} is not available in this build") from None
+        raise
+    return module.PROBLEM
+
+
+def available() -> list[Problem]:
+    """Problems that load; one whose module is broken is reported on stderr and left out, not fatal to the CLI."""
+    found = []
+    for name in PROBLEMS:
+        try:
+            found.append(load(name))
+        except UsageError:
+            continue
+        except ImportError as exc:
+            print(f"mipgames: warning: problem {name} is unavailable: {exc}", file=sys.stderr)
+    return found
+
+
+def infer(path: str | Path) -> str | None:
+    """The problem whose folder name appears in the instance's path (instances/edge_matching/x.txt -> edge-matching)."""
+    by_folder = {folder: name for name, folder in PROBLEMS.items()}
+    for part in reversed(Path(path).resolve().parts[:-1]):
+        if part in by_folder:
+            return by_folder[part]
+    return None

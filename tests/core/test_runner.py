@@ -1,0 +1,85 @@
+"""The runner over all four backends, on a toy problem with a brute-force ground truth."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import SolveOptions
+from mipgames.core.runner import solve
+from tests.core.toy import PROBLEM, brute_force, random_split
+
+SOLVERS = ["cbc", "glpk", "highs", "cpsat"]
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_every_backend_proves_the_brute_force_optimum(solver):
+    inst = random_split(rows=2, items=10, seed=3, high=20)
+    truth = brute_force(inst, {})
+    result = solve(PROBLEM, inst, solver=solver, isolate=False, options=SolveOptions(time_limit=30))
+    assert result.status == "optimal", result.message
+    assert result.objective == truth
+    assert result.bound == truth
+    assert result.verified
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), cap=st.one_of(st.none(), st.integers(0, 5)))
+def test_native_cpsat_and_translated_mip_agree_with_brute_force(seed, cap):
+    inst = random_split(rows=2, items=8, seed=seed, high=15)
+    truth = brute_force(inst, {"max_items": cap})
+    for formulation in ("cpsat", "mip"):
+        result = solve(PROBLEM, inst, solver="cpsat", formulation=formulation, params={"max_items": cap},
+                       isolate=False, options=SolveOptions(time_limit=30, threads=1))
+        assert (result.status, result.objective) == ("optimal", truth)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_time_limit_never_reports_optimal(solver):
+    inst = random_split(rows=4, items=34, seed=11)
+    result = solve(PROBLEM, inst, solver=solver, options=SolveOptions(time_limit=1, threads=1), isolate=True)
+    assert result.status in ("feasible", "unknown"), (result.status, result.message)
+    if result.status == "feasible":
+        assert result.verified
+        assert result.bound is None or result.bound < result.objective
+
+
+def test_decoder_disagreeing_with_solver_is_an_error_with_both_numbers():
+    inst = random_split(rows=2, items=10, seed=5, high=20)
+    result = solve(PROBLEM, inst, solver="cbc", formulation="liar", isolate=False)
+    assert result.status == "error"
+    assert "simulator measures" in result.message and "claims" in result.message
+    assert result.objective is None
+
+
+def test_algorithm_runs_isolated_and_is_verified():
+    inst = random_split(rows=2, items=9, seed=8, high=20)
+    result = solve(PROBLEM, inst, solver="brute", isolate=True)
+    assert (result.status, result.objective) == ("optimal", brute_force(inst, {}))
+    assert result.verified and result.solver_version == "mipgames"
+
+
+def test_native_cpsat_formulation_refuses_mip_solvers():
+    inst = random_split(rows=2, items=5, seed=1)
+    with pytest.raises(UsageError, match="native CP-SAT"):
+        solve(PROBLEM, inst, solver="cbc", formulation="cpsat", isolate=False)
+
+
+def test_unknown_solver_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown solver"):
+        solve(PROBLEM, random_split(1, 3, 0), solver="gurobi", isolate=False)
+
+
+def test_infeasible_is_reported_as_such():
+    inst = random_split(rows=1, items=4, seed=2)
+    result = solve(PROBLEM, inst, solver="cbc", params={"max_items": -1}, isolate=False)
+    assert result.status == "infeasible" and result.objective is None
+
+
+@pytest.mark.parametrize("solver", ["cbc", "highs", "cpsat"])
+def test_warm_start_is_accepted(solver):
+    inst = random_split(rows=2, items=10, seed=4, high=20)
+    result = solve(PROBLEM, inst, solver=solver, options=SolveOptions(warm_start=True, time_limit=30),
+                   isolate=False)
+    assert (result.status, result.objective) == ("optimal", brute_force(inst, {}))
