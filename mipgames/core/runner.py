@@ -110,9 +110,25 @@ def export_model(built: Any, kind: str, path: str | Path) -> None:
     tmp.replace(path)
 
 
+def _usage() -> dict[str, float]:
+    """CPU time and peak memory of this process and the solver binaries it waited for."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"cpu_time_s": round(me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, 4),
+            "peak_rss_mb": round(max(me.ru_maxrss, kids.ru_maxrss) / 1024.0, 1)}
+
+
 def _execute(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
              log_path: str, export: str | None, notify: Callable[[Any], None]) -> dict[str, Any]:
     """Build/solve/decode (or run the algorithm); returns plain data so it can cross a process boundary."""
+    data = _execute_plan(problem, instance, run, params, options, log_path, export, notify)
+    data["stats"].update(_usage())
+    return data
+
+
+def _execute_plan(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
+                  log_path: str, export: str | None, notify: Callable[[Any], None]) -> dict[str, Any]:
     if run.kind == "algorithm":
         algo = problem.algorithms[run.solver]
 
