@@ -267,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("solve", help="solve an instance, verify the answer, write a certificate")
     p.add_argument("instance")
-    p.add_argument("--problem", choices=list(registry.PROBLEMS))
+    p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--solver", default="cpsat", help="cbc, glpk, highs, cpsat, or a problem's algorithm "
                                                      "(see `mipgames problems`); default cpsat")
     p.add_argument("--formulation", help="model to build (default: the problem's best for the solver)")
@@ -292,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("render", help="draw a certificate's solution (or an instance) as PNG")
     p.add_argument("file", help="a certificate (.json) or an instance file")
     p.add_argument("-o", "--output", required=True, metavar="PNG")
-    p.add_argument("--problem", choices=list(registry.PROBLEMS))
+    p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("generate", help="generate a random instance with a seed")
@@ -310,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="write a problem's models as LP/MPS (MIP) or proto (CP-SAT) files")
     p.add_argument("instance")
-    p.add_argument("--problem", choices=list(registry.PROBLEMS))
+    p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--formulation", action="append", help="formulation(s) to write (default: all)")
     p.add_argument("-d", "--directory", default="models")
     _add_param_options(p, problems)

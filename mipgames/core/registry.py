@@ -51,7 +51,7 @@ def available() -> list[Problem]:
             continue
         except ImportError as exc:
             print(f"mipgames: warning: problem {name} is unavailable: {exc}", file=sys.stderr)
-    return found
+    return found + list(_EXTRA.values())
 
 
 def infer(path: str | Path) -> str | None:

@@ -1,0 +1,72 @@
+"""The command line on the toy problem: exit codes, certificates, verify, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+
+from mipgames.cli import main
+from mipgames.core import registry
+from tests.core.toy import PROBLEM, random_split, write
+
+registry.register(PROBLEM)
+
+
+def _instance(tmp_path, **kw):
+    path = tmp_path / "split.json"
+    write(random_split(**kw), path)
+    return path
+
+
+def test_solve_then_verify(tmp_path, capsys):
+    inst = _instance(tmp_path, rows=2, items=9, seed=1, high=20)
+    cert = tmp_path / "c.json"
+    code = main(["solve", str(inst), "--problem", "toy-split", "--solver", "cbc", "--out", str(cert), "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0 and "optimal (proved)" in out and "yes: replayed" in out
+    assert main(["verify", str(cert)]) == 0
+    data = json.loads(cert.read_text())
+    data["objective"] += 1
+    cert.write_text(json.dumps(data))
+    assert main(["verify", str(cert)]) == 1
+    assert "REJECTED" in capsys.readouterr().err
+
+
+def test_time_limited_run_exits_0_as_feasible_or_3_as_unknown(tmp_path, capsys):
+    inst = _instance(tmp_path, rows=4, items=34, seed=11)
+    code = main(["solve", str(inst), "--problem", "toy-split", "--solver", "glpk", "--time-limit", "1",
+                 "--threads", "1", "--out", str(tmp_path / "c.json"), "--quiet"])
+    status_line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("status"))
+    word = status_line.split()[1]
+    assert (code, word) in ((0, "feasible"), (3, "unknown"))
+
+
+def test_infeasible_exits_2(tmp_path, capsys):
+    inst = _instance(tmp_path, rows=1, items=4, seed=2)
+    code = main(["solve", str(inst), "--problem", "toy-split", "--solver", "highs", "--max-items", "-1",
+                 "--out", str(tmp_path / "c.json"), "--quiet"])
+    assert code == 2 and "infeasible" in capsys.readouterr().out
+
+
+def test_bad_input_is_one_message_and_exit_4(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["solve", str(bad), "--problem", "toy-split"]) == 4
+    err = capsys.readouterr().err
+    assert err.startswith("mipgames: ") and str(bad) in err and "Traceback" not in err
+    assert main(["verify", str(bad)]) == 4
+    assert f"{bad}:1: not JSON" in capsys.readouterr().err
+
+
+def test_unknown_problem_and_solver_are_usage_errors(tmp_path, capsys):
+    inst = _instance(tmp_path, rows=1, items=3, seed=0)
+    assert main(["solve", str(inst)]) == 4
+    assert "cannot tell the problem" in capsys.readouterr().err
+    assert main(["solve", str(inst), "--problem", "toy-split", "--solver", "gurobi"]) == 4
+    assert "unknown solver" in capsys.readouterr().err
+
+
+def test_solvers_lists_four_backends(capsys):
+    assert main(["solvers"]) == 0
+    out = capsys.readouterr().out
+    for name in ("cbc", "glpk", "highs", "cpsat"):
+        assert f"\n{name} " in out and "MISSING" not in out
