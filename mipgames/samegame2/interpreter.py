@@ -20,7 +20,7 @@ from mipgames.samegame2.paths import Path as FoundPath
 from mipgames.samegame2.paths import homogeneous_path, variability_path
 from mipgames.samegame2.plane import Plane
 
-_INT = re.compile(r"-?[0-9]+")
+_INT = re.compile(r"[+-]?[0-9]+")
 _COLOUR = re.compile(r"[a-z]+")
 
 USAGE = {

@@ -91,6 +91,25 @@ class Plane:
         self._seeds: set[Cell] = set()
         self._next_id = 0
 
+    @classmethod
+    def from_balls(cls, balls: dict[Cell, Colour], track_blocks: bool = True) -> "Plane":
+        """A plane holding exactly ``balls`` (the dict is copied): faster than one ``put`` per ball."""
+        plane = cls(track_blocks)
+        plane.balls = dict(balls)
+        cols = plane._cols
+        for x, y in plane.balls:
+            ys = cols.get(x)
+            if ys is None:
+                cols[x] = [y]
+            else:
+                ys.append(y)
+        for ys in cols.values():
+            ys.sort()
+        plane._xs.update(cols)
+        if track_blocks:
+            plane._seeds = set(plane.balls)
+        return plane
+
     def __len__(self) -> int:
         return len(self.balls)
 

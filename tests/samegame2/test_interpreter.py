@@ -1,0 +1,167 @@
+"""Command parsing, output format, tie-breaks, malformed lines and huge integers."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mipgames.samegame2.commands import main
+from mipgames.samegame2.interpreter import Interpreter
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str | bytes) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    lines = script.splitlines(keepends=True)
+    status = Interpreter(out, err).run(lines)
+    return status, out.getvalue(), err.getvalue()
+
+
+def ring(colour_of=lambda x, y: "a") -> str:
+    """A ring around the empty (0, 1): two equally short ways from (0, 0) to (0, 2)."""
+    cells = [(0, 0), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1, 2), (1, 2), (0, 2)]
+    return "".join(f"b {x} {y} {colour_of(x, y)}\n" for x, y in cells)
+
+
+def test_homogeneous_tie_break_prefers_the_left_neighbour() -> None:
+    assert run(ring() + "o 0 0 0 2\n") == (0, "(0,5\n0,0\n-1,0\n-1,1\n-1,2\n0,2\n)\n", "")
+
+
+def test_variability_tie_break_and_key_order() -> None:
+    # Left way a b b b a: 2 changes; right way all a: 0 changes, so the right way wins.
+    left = {(-1, 0), (-1, 1), (-1, 2)}
+    status, out, _ = run(ring(lambda x, y: "b" if (x, y) in left else "a") + "c 0 0 0 2\n")
+    assert out == "(0,5\n0,0\n1,0\n1,1\n1,2\n0,2\n)\n"
+    # All one colour: a tie in (variability, length); the first settled way (left) is kept.
+    assert run(ring() + "c 0 0 0 2\n")[1] == "(0,5\n0,0\n-1,0\n-1,1\n-1,2\n0,2\n)\n"
+    # Less variability beats shorter: a direct b-step costs 2 changes, the detour 0.
+    script = ring() + "b 0 1 b\nc 0 0 0 2\n"
+    assert run(script)[1] == "(0,5\n0,0\n-1,0\n-1,1\n-1,2\n0,2\n)\n"
+    assert run(script + "o 0 0 0 1\nc 0 0 0 1\n")[1].endswith(
+        "Non esiste un cammino omogeneo fra (0,0) e (0,1)\n(1,2\n0,0\n0,1\n)\n"
+    )
+
+
+def test_single_cell_paths_and_missing_balls() -> None:
+    status, out, err = run("b -3 4 rosso\no -3 4 -3 4\nc -3 4 -3 4\no 9 9 -3 4\nc -3 4 9 9\nn\n")
+    assert out == (
+        "(0,1\n-3,4\n)\n(0,1\n-3,4\n)\n"
+        "Non esiste un cammino omogeneo fra (9,9) e (-3,4)\n"
+        "Non esiste un cammino fra (-3,4) e (9,9)\n1\n"
+    )
+    assert (status, err) == (0, "")
+
+
+def test_spec_i_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "t.txt").write_text("blu rosso 0\nbianco 0 nero\n")
+    monkeypatch.chdir(tmp_path)  # a relative FILE is resolved against the current directory
+    status, out, err = run("b 6 5 verde\nb 5 6 giallo\ni 2 3 4 5 t.txt\n"
+                           "c 4 5 6 5\nc 4 6 6 6\nn\n")
+    assert out == "(2,3\n4,5\n5,5\n6,5\n)\n(2,3\n4,6\n5,6\n6,6\n)\n6\n"
+    assert (status, err) == (0, "")
+
+
+def test_move_on_empty_cell_restabilises_the_base() -> None:
+    status, out, _ = run("b 5 5 a\nb 9 7 b\nm 0 0 0 10 0 10\no 0 0 0 0\no 1 0 1 0\nn\n")
+    assert out == "(0,1\n0,0\n)\n(0,1\n1,0\n)\n2\n"
+
+
+def test_block_reaches_outside_the_base_but_only_the_inside_goes() -> None:
+    status, out, _ = run("b 0 0 a\nb 1 0 a\nb 2 0 a\nb 0 1 b\nm 0 0 0 1 0 1\n"
+                         "o 0 0 0 0\no 2 0 2 0\nc 1 0 1 0\nn\n")
+    # (0,0) and (1,0) go; the b at (0,1) falls to (0,0); (2,0) is outside the base and stays.
+    assert out == ("(0,1\n0,0\n)\n(0,1\n2,0\n)\n"
+                   "Non esiste un cammino fra (1,0) e (1,0)\n2\n")
+
+
+def test_huge_integers() -> None:
+    big = 10**60
+    huge = "7" * 5000  # beyond CPython's default 4300-digit int/str conversion limit
+    status, out, err = run(
+        f"b {-big} 0 a\nb {-big + 1} 0 a\nb {big} {big} a\nb {huge} -{huge} b\n"
+        f"o {-big} 0 {-big + 1} 0\nn\nm {-big} 0 {-big} {big} {-big} {big}\nn\n"
+        f"c {huge} -{huge} {huge} -{huge}\n"
+    )
+    assert (status, err) == (0, "")
+    assert out == (f"(0,2\n{-big},0\n{-big + 1},0\n)\n3\n"
+                   f"2\n(0,1\n{huge},-{huge}\n)\n")
+
+
+MALFORMED = [
+    ("x 1 2", "unknown command 'x'"),
+    ("B 0 0 blu", "unknown command 'B'"),
+    ("b 1 2", "'b' takes 3 fields"),
+    ("b 1 2 blu rosso", "'b' takes 3 fields"),
+    ("m 1 2 3", "'m' takes 6 fields"),
+    ("o 1 2 3", "'o' takes 4 fields"),
+    ("c 1 2 3 4 5", "'c' takes 4 fields"),
+    ("n 5", "'n' takes 0 fields"),
+    ("f now", "'f' takes 0 fields"),
+    ("i 1 1 0 0", "'i' takes 5 fields"),
+    ("b 1.5 2 blu", "x is not an integer: '1.5'"),
+    ("b 1 two blu", "y is not an integer: 'two'"),
+    ("b \u0661 2 blu", "x is not an integer"),
+    ("m 0 0 0 5 0 1e3", "y1 is not an integer: '1e3'"),
+    ("o 0 0 0 --1", "y2 is not an integer"),
+    ("b 0 0 Blu", "colour must be lowercase letters a-z, got 'Blu'"),
+    ("b 0 0 blu1", "colour must be lowercase letters"),
+    ("b 0 0 0", "colour must be lowercase letters"),
+    ("b 0 0 citt\u00e0", "colour must be lowercase letters"),
+    ("m 0 0 5 4 0 0", "empty base: x0 = 5 > x1 = 4"),
+    ("m 0 0 0 4 3 2", "empty base: y0 = 3 > y1 = 2"),
+    ("i -1 2 0 0 t.txt", "r and c must be >= 0"),
+    ("i 1 1 0 0 missing.txt", "cannot read FILE 'missing.txt'"),
+    ("i 1 1 0 0 .", "cannot read FILE '.'"),
+    ("i 3 2 0 0 t.txt", "is short: 3x2 = 6 words needed, found 4"),
+    ("i 2 2 0 0 bad.txt", "FILE 'bad.txt' line 2: word 3 'Nero' is neither a colour"),
+    ("i 1 1 0 0 latin1.txt", "is not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize("line,message", MALFORMED)
+def test_malformed_line_is_reported_and_changes_nothing(line: str, message: str, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "t.txt").write_text("blu rosso\nverde 0\n")
+    (tmp_path / "bad.txt").write_text("blu rosso\nNero verde\n")
+    (tmp_path / "latin1.txt").write_bytes("citt\u00e0\n".encode("latin-1"))
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(f"b 0 0 blu\n{line}\nn\no 0 0 0 0\nb 0 1 blu\nn\n")
+    assert status == 1
+    assert out == "1\n(0,1\n0,0\n)\n1\n"  # the bad line changed nothing, the run went on
+    assert err.count("\n") == 1 and err.startswith("<stdin>:2: ")
+    assert message in err
+
+
+def test_bad_utf8_line_blank_lines_and_f() -> None:
+    status, out, err = run(b"b 0 0 a\n\n   \nb 1 0 \xff\xfe\nn\nf\nzzz\nn\n")
+    assert (status, out) == (1, "1\n")
+    assert err.startswith("<stdin>:4: colour must be lowercase letters")
+    assert err.count("\n") == 1  # nothing after f is read
+
+
+def test_cli_file_argument_and_exit_status(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("b 0 0 a\nb 0 1 a\nn\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(script)], io.StringIO(""), out, err) == 0
+    assert out.getvalue() == "1\n"
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(tmp_path / "nope.txt")], io.StringIO(""), out, err) == 4
+    assert "cannot read" in err.getvalue() and out.getvalue() == ""
+
+
+def test_real_stdin_never_shows_a_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mipgames.samegame2.commands"],
+        input=b"b 0 0 a\nb \x00 1 a\n\xc3\x28 1\nb 0 1 a\nn\n" + b"o " + b"9" * 100000 + b" 0 0 0\n",
+        capture_output=True, cwd=ROOT, timeout=60,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout.decode().startswith("1\nNon esiste un cammino omogeneo fra (999")
+    assert b"Traceback" not in proc.stderr
+    assert proc.stderr.decode().count("\n") == 2
