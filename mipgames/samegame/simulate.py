@@ -1,0 +1,217 @@
+"""The exact SameGame simulator, built on the Same Game 2 engine.
+
+A click at (x, y) on an R x C board is the Same Game 2 move on (x, y) with
+the one base ([0, C-1], [0, R-1]) (gravity, then empty columns close to the
+left) plus classic SameGame's rule that the clicked group has at least two
+tiles.  Every replay and verdict here runs on ``mipgames.samegame2.plane``, so
+the certificates of the MIP/CP-SAT models and the interpreter share one
+implementation of the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+from mipgames.core.problem import Verdict
+from mipgames.samegame.instance import EMPTY, Board, format_board
+from mipgames.samegame2.plane import Plane, flood
+
+Move = tuple[int, int]
+"""(x, y) of the clicked cell in spec coordinates at the time of the click."""
+
+CLEAR_BONUS = 1000
+
+
+@dataclass(frozen=True)
+class ScoreRule:
+    name: str
+    move_score: Callable[[int], int]
+    clear_bonus: int
+    description: str
+
+
+SCORE_RULES: dict[str, ScoreRule] = {
+    "standard": ScoreRule("standard", lambda n: (n - 2) ** 2, CLEAR_BONUS,
+                          "(n-2)^2 per move removing n tiles, +1000 for clearing the board"),
+}
+OBJECTIVES = ("min-remaining", "score")
+
+
+class IllegalMove(Exception):
+    """A click the rules forbid; ``move_index`` is 0-based, the message says move number (1-based)."""
+
+    def __init__(self, move_index: int, move: Any, reason: str):
+        self.move_index = move_index
+        self.move = move
+        self.reason = reason
+        super().__init__(f"move {move_index + 1} {_shown(move)}: {reason}")
+
+
+def _shown(move: Any) -> str:
+    if isinstance(move, tuple) and len(move) == 2:
+        return f"({move[0]},{move[1]})"
+    return repr(move)
+
+
+# -- board <-> plane -----------------------------------------------------
+def tile_dict(board: Board) -> dict[Move, int]:
+    """(x, y) -> colour for every tile."""
+    top = board.rows - 1
+    return {
+        (x, top - k): c
+        for k, row in enumerate(board.cells)
+        for x, c in enumerate(row)
+        if c != EMPTY
+    }
+
+
+def to_plane(board: Board) -> Plane:
+    """The board as a plane with (0, 0) at the bottom-left (no block bookkeeping: replays never ask ``n``)."""
+    return Plane.from_balls(tile_dict(board), track_blocks=False)
+
+
+def from_plane(plane: Plane, rows: int, cols: int) -> Board:
+    get = plane.balls.get
+    return Board(tuple(
+        tuple(get((x, y), EMPTY) for x in range(cols))
+        for y in range(rows - 1, -1, -1)
+    ))
+
+
+# -- rules ----------------------------------------------------------------
+def group_at(board: Board, x: int, y: int) -> frozenset[Move]:
+    """The 4-connected same-colour group of (x, y); empty on an empty or off-board cell."""
+    if board.at(x, y) == EMPTY:
+        return frozenset()
+    return frozenset(flood(tile_dict(board), (x, y)))
+
+
+def _groups(balls: dict[Move, int]) -> list[tuple[Move, int]]:
+    """(lowest-leftmost cell, size) of every group of >= 2 tiles, sorted by that cell."""
+    seen: set[Move] = set()
+    found = []
+    get = balls.get
+    for cell in sorted(balls):
+        if cell in seen:
+            continue
+        x, y = cell
+        colour = balls[cell]
+        if (get((x + 1, y)) != colour and get((x, y + 1)) != colour
+                and get((x - 1, y)) != colour and get((x, y - 1)) != colour):
+            continue
+        group = flood(balls, cell)
+        seen.update(group)
+        found.append((cell, len(group)))
+    return found
+
+
+def _stuck(balls: dict[Move, int]) -> bool:
+    """No two adjacent tiles share a colour (the game is over)."""
+    get = balls.get
+    for (x, y), colour in balls.items():
+        if get((x + 1, y)) == colour or get((x, y + 1)) == colour:
+            return False
+    return True
+
+
+def legal_moves(board: Board) -> list[Move]:
+    """One cell per group of >= 2 tiles: the group's min (x, y) cell; sorted."""
+    return [cell for cell, _ in _groups(tile_dict(board))]
+
+
+def _as_move(move: Any) -> Move | None:
+    if isinstance(move, (tuple, list)) and len(move) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in move
+    ):
+        return (move[0], move[1])
+    return None
+
+
+def _click(plane: Plane, rows: int, cols: int, index: int, move: Any) -> int:
+    """Play one click on the board's plane; the number of tiles removed.  Raises IllegalMove."""
+    cell = _as_move(move)
+    if cell is None:
+        raise IllegalMove(index, move, "not a pair of integers (x, y)")
+    x, y = cell
+    if not (0 <= x < cols and 0 <= y < rows):
+        raise IllegalMove(index, cell, f"off the board (columns 0..{cols - 1}, rows 0..{rows - 1})")
+    if cell not in plane.balls:
+        raise IllegalMove(index, cell, "empty cell")
+    get = plane.balls.get
+    colour = get(cell)
+    if all(get(nb) != colour for nb in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))):
+        raise IllegalMove(index, cell, "single tile (a group needs at least 2 tiles)")
+    return plane.move(x, y, 0, cols - 1, 0, rows - 1)
+
+
+def apply_move(board: Board, move: Move) -> tuple[Board, int]:
+    """The board after one click and the number of tiles removed; raises IllegalMove (move_index 0)."""
+    plane = to_plane(board)
+    removed = _click(plane, board.rows, board.cols, 0, move)
+    return from_plane(plane, board.rows, board.cols), removed
+
+
+@dataclass
+class Replay:
+    final: Board
+    removed: list[int]
+    scores: list[int]
+    score: int
+    """Standard rule: sum of (n-2)^2, +1000 when the board is cleared."""
+    remaining: int
+    cleared: bool
+    terminal: bool
+    """No group of two or more tiles is left."""
+
+
+def replay(board: Board, moves: Iterable[Move], rule: str = "standard") -> Replay:
+    """Play the clicks in order; raises IllegalMove naming the first bad one."""
+    scoring = SCORE_RULES[rule]
+    plane = to_plane(board)
+    rows, cols = board.rows, board.cols
+    removed = [_click(plane, rows, cols, i, move) for i, move in enumerate(moves)]
+    scores = [scoring.move_score(n) for n in removed]
+    remaining = len(plane.balls)
+    cleared = remaining == 0
+    return Replay(
+        final=from_plane(plane, rows, cols),
+        removed=removed,
+        scores=scores,
+        score=sum(scores) + (scoring.clear_bonus if cleared else 0),
+        remaining=remaining,
+        cleared=cleared,
+        terminal=_stuck(plane.balls),
+    )
+
+
+def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None) -> Verdict:
+    """The verdict on a click sequence; never raises on a bad sequence.
+
+    Objective: tiles left (``min-remaining``) or the standard score
+    (``score``).  For both objectives the sequence must play the game to its
+    end (the spec: the game ends when no group of two or more is left); one
+    that stops while a group remains is illegal ("game not over").
+    """
+    objective = params.get("objective", "min-remaining")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r} (choose from {', '.join(OBJECTIVES)})")
+    if moves is None:
+        return Verdict(False, None, "no solution")
+    try:
+        result = replay(board, moves)
+    except IllegalMove as exc:
+        return Verdict(False, None, str(exc), {"move": exc.move_index + 1, "reason": exc.reason})
+    measured = {
+        "remaining": result.remaining,
+        "score": result.score,
+        "scores": result.scores,
+        "final": format_board(result.final),
+        "terminal": result.terminal,
+        "rule": "standard",
+    }
+    if not result.terminal:
+        (x, y), size = _groups(tile_dict(result.final))[0]
+        return Verdict(False, None, f"game not over: group of {size} at ({x},{y}) left", measured)
+    value = result.remaining if objective == "min-remaining" else result.score
+    return Verdict(True, value, "", measured)

@@ -1,0 +1,73 @@
+"""Board files: both formats, the standard set, and one clear error per kind of bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mipgames.core.errors import InputError
+from mipgames.samegame.instance import (
+    EMPTY, Board, format_board, parse_board, read_board, read_standard_set, write_board,
+)
+
+STANDARD = Path("/work/shared/benchmarks/samegame/standard_20.txt")
+
+
+def test_parse_format_roundtrip_and_coordinates(tmp_path: Path) -> None:
+    text = "# a comment\n\nz...\n0a9.\n1122\n"
+    board = parse_board(text)
+    assert board.cells == ((35, -1, -1, -1), (0, 10, 9, -1), (1, 1, 2, 2))
+    assert (board.rows, board.cols, board.tiles(), board.colours()) == (3, 4, 8, {0, 1, 2, 9, 10, 35})
+    assert board.at(0, 0) == 1 and board.at(3, 0) == 2 and board.at(0, 2) == 35 and board.at(2, 1) == 9
+    assert board.at(3, 2) == EMPTY and board.at(-1, 0) == EMPTY and board.at(0, 3) == EMPTY
+    assert format_board(board) == "z...\n0a9.\n1122\n"
+    write_board(board, tmp_path / "b.txt")
+    assert read_board(tmp_path / "b.txt") == board
+
+
+def test_integer_rows_are_read_as_one_board() -> None:
+    assert parse_board("3 -1\n12 4\n") == Board(((3, -1), (12, 4)))
+
+
+def test_standard_set() -> None:
+    boards = read_standard_set(STANDARD)
+    assert len(boards) == 20
+    assert all((b.rows, b.cols, b.tiles()) == (15, 15, 225) for b in boards)
+    assert set().union(*(b.colours() for b in boards)) == {0, 1, 2, 3, 4}
+    first = boards[0]
+    assert first.cells[0][:5] == (3, 1, 1, 4, 1)  # the file's first line is the top row
+    assert first.at(0, 14) == 3 and first.at(14, 0) == 2
+    single = "\n".join(STANDARD.read_text().split("\n\n")[0].splitlines())
+    assert parse_board(single) == first
+
+
+@pytest.mark.parametrize("text,line,message", [
+    ("", None, "empty board file"),
+    ("# only a comment\n\n", None, "empty board file"),
+    ("12\n123\n", 2, "ragged row: 3 cells, the first row has 2"),
+    ("12\n1*\n", 2, "unknown symbol '*'"),
+    ("12\n1A\n", 2, "unknown symbol 'A'"),
+    ("1.\n..\n", 2, "column 0: empty cell below the tile on line 1"),
+    ("# c\n.1\n.2\n", 3, "column 0 is empty but column 1 is not"),
+    ("3 40\n1 1\n", 1, "colour 40 out of range"),
+    ("3 x\n1 1\n", 1, "not a colour number: 'x'"),
+])
+def test_bad_boards_name_the_line(text: str, line: int | None, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_board(text, "b.txt")
+    assert info.value.line == line and info.value.path == "b.txt"
+    assert message in str(info.value)
+    assert str(info.value).startswith("b.txt" + (f":{line}" if line else "") + ": ")
+
+
+def test_unreadable_files(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="cannot read"):
+        read_board(tmp_path / "missing.txt")
+    (tmp_path / "set.txt").write_text("0 1\n1 0\n\n0 1 2\n0 1\n")
+    with pytest.raises(InputError) as info:
+        read_standard_set(tmp_path / "set.txt")
+    assert info.value.line == 5 and "ragged" in str(info.value)
+    (tmp_path / "none.txt").write_text("# nothing\n")
+    with pytest.raises(InputError, match="no boards"):
+        read_standard_set(tmp_path / "none.txt")

@@ -1,0 +1,36 @@
+"""Rendering writes real images: a board PNG, a strip with one frame per move plus the end, a GIF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from mipgames.samegame.instance import parse_board
+from mipgames.samegame.render import render, render_board, render_game
+
+BOARD = parse_board("0..\n01.\n110\n")
+MOVES = [(0, 0), (1, 0)]
+
+
+def test_board_and_strip(tmp_path: Path) -> None:
+    render_board(BOARD, tmp_path / "board.png", title="small")
+    render_game(BOARD, MOVES, tmp_path / "strip.png")
+    with Image.open(tmp_path / "board.png") as board, Image.open(tmp_path / "strip.png") as strip:
+        assert board.format == strip.format == "PNG"
+        assert strip.width > 2 * board.width  # three frames side by side
+        colours = {c for _, c in strip.convert("RGB").getcolors(1 << 20)}
+        assert (0xE6, 0x19, 0x4B) in colours and (0x3C, 0xB4, 0x4B) in colours  # palette 0 and 1 drawn
+
+
+def test_gif_has_one_frame_per_move_and_the_end(tmp_path: Path) -> None:
+    render_game(BOARD, MOVES, tmp_path / "game.gif", gif=True)
+    with Image.open(tmp_path / "game.gif") as gif:
+        assert gif.n_frames == len(MOVES) + 1
+
+
+def test_protocol_render(tmp_path: Path) -> None:
+    render(BOARD, {}, None, tmp_path / "a.png")
+    render(BOARD, {}, MOVES, tmp_path / "b.gif")
+    with Image.open(tmp_path / "a.png") as a, Image.open(tmp_path / "b.gif") as b:
+        assert (a.format, b.format, b.n_frames) == ("PNG", "GIF", 3)
