@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log, sense_of
-from mipgames.backends.pulp_common import apply_hint, has_values, objective_value, pulp_values
+from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, objective_value, pulp_values
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 _RESULT = re.compile(r"^Result - (.*)$", re.M)
@@ -95,6 +95,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         found = last_match(_BEST_POSSIBLE, log)
         if found and number(found.group(1)) is not None:
             bound = (-1.0 if sense == "max" else 1.0) * number(found.group(1))
+    if bound is not None:
+        bound += objective_constant(built)
     status_code = built.model.status
     sol_status = built.model.sol_status
     if status_code == pulp.LpStatusInfeasible or "infeasible" in verdict.lower():

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log
-from mipgames.backends.pulp_common import has_values, objective_value, pulp_values
+from mipgames.backends.pulp_common import has_values, objective_constant, objective_value, pulp_values
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 _MIP_LINE = re.compile(r"mip =\s+(\S+(?: found yet)?)\s+([<>]=)\s+(\S+)")
@@ -75,6 +75,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     log = read_log(log_path)
     found = last_match(_MIP_LINE, log)
     bound = number(found.group(3)) if found else None
+    if bound is not None:
+        bound += objective_constant(built)  # PuLP's LP file leaves the constant out
     if "NO PRIMAL FEASIBLE SOLUTION" in log or "NO INTEGER FEASIBLE SOLUTION" in log or "PROBLEM HAS NO" in log:
         return ModelResult("infeasible", wall_time_s=wall)
     if crashed and "TIME LIMIT EXCEEDED" not in log:

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, number, sense_of
-from mipgames.backends.pulp_common import objective_value, pulp_values
+from mipgames.backends.pulp_common import objective_constant, objective_value, pulp_values
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 # HiGHS B&B table rows: "   B  12  0  3  0.00%  -1002.47  -981  2.19%  ..." (src, nodes, queue, leaves, expl, dual bd, primal bd, gap)
@@ -98,7 +98,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     sense = sense_of(built, kind)
     sign = -1.0 if sense == "max" else 1.0
     bound = number(str(info.mip_dual_bound))
-    bound = None if bound is None else sign * bound
+    bound = None if bound is None else sign * bound + objective_constant(built)
     status_name = h.modelStatusToString(model_status)
     S = highspy.HighsModelStatus
     if model_status in (S.kInfeasible, S.kUnboundedOrInfeasible):

@@ -37,3 +37,9 @@ def objective_value(built: Built) -> float:
         return 0.0
     v = pulp.value(obj)
     return 0.0 if v is None else float(v)
+
+
+def objective_constant(built: Built) -> float:
+    """The objective's constant term: CBC and HiGHS leave it out of the bounds they report."""
+    obj = built.model.objective
+    return 0.0 if obj is None else float(obj.constant)

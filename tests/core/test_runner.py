@@ -83,3 +83,18 @@ def test_warm_start_is_accepted(solver):
     result = solve(PROBLEM, inst, solver=solver, options=SolveOptions(warm_start=True, time_limit=30),
                    isolate=False)
     assert (result.status, result.objective) == ("optimal", brute_force(inst, {}))
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_objective_constant_reaches_objective_and_bound(solver):
+    inst = random_split(rows=2, items=10, seed=3, high=20)
+    result = solve(PROBLEM, inst, solver=solver, formulation="offset", isolate=False,
+                   options=SolveOptions(time_limit=30))
+    assert (result.status, result.objective, result.bound) == ("optimal", brute_force(inst, {}),
+                                                               brute_force(inst, {}))
+    hard = random_split(rows=4, items=34, seed=11)
+    result = solve(PROBLEM, hard, solver=solver, formulation="offset", isolate=False,
+                   options=SolveOptions(time_limit=1, threads=1))
+    assert result.status in ("feasible", "unknown")
+    if result.bound is not None:
+        assert 0 <= result.bound <= (result.objective if result.objective is not None else 10**9)

@@ -151,3 +151,14 @@ PROBLEM = Problem(
     algorithms={"brute": Algorithm("brute", run_brute, exact=True)},
     params=(Param("max_items", None, "at most this many items", parse=int),),
 )
+
+
+def build_offset_mip(inst: Split, params: dict, options: SolveOptions) -> Built:
+    """The MIP with a constant added to its objective: backends must carry constants into bounds."""
+    built = build_mip(inst, params, options)
+    built.model.objective += 1000
+    built.objective = lambda v: v - 1000
+    return built
+
+
+PROBLEM.formulations["offset"] = Formulation("offset", "mip", build_offset_mip, decode)
