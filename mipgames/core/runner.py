@@ -155,7 +155,9 @@ def _execute_plan(problem: Problem, instance: Any, run: Plan, params: dict[str, 
     built = form.build(instance, params, options)
     build_time = time.perf_counter() - start
     sense = sense_of(built, form.kind)
-    notify(("started", {"sense": sense, "build_time_s": build_time}))
+    base = built.natural(0.0)
+    notify(("started", {"sense": sense, "build_time_s": build_time,
+                        "affine": (base, built.natural(1.0) - base) if built.has_objective else None}))
     if export:
         export_model(built, form.kind, export)
     res = backend.solve(built, form.kind, options, Path(log_path))
@@ -283,7 +285,8 @@ def _run_child(problem: Problem, instance: Any, run: Plan, params: dict[str, Any
                progress: Callable[[float, float | None, float | None], None] | None) -> dict[str, Any]:
     from mipgames.backends import get_backend
 
-    state: dict[str, Any] = {"deadline": None, "sense": "min", "incumbent": None, "bound": None}
+    state: dict[str, Any] = {"deadline": None, "sense": "min", "incumbent": None, "bound": None,
+                             "affine": (0.0, 1.0)}
     limit = options.time_limit
     parse = None if run.kind == "algorithm" else get_backend(run.solver).progress
     tail = _Tail(log_path)
@@ -292,6 +295,7 @@ def _run_child(problem: Problem, instance: Any, run: Plan, params: dict[str, Any
         kind, info = note
         if kind == "started":
             state["sense"] = info.get("sense", "min")
+            state["affine"] = info.get("affine", (0.0, 1.0))
             if limit is not None:
                 state["deadline"] = time.perf_counter() + limit + max(10.0, 0.5 * limit)
 
@@ -304,11 +308,12 @@ def _run_child(problem: Problem, instance: Any, run: Plan, params: dict[str, Any
                 found = _ALGO_PROGRESS.match(line)
                 if found:
                     got = tuple(None if x == "None" else float(x) for x in found.groups())
-            if got:
+            if got and state["affine"] is not None:
+                a, b = state["affine"]
                 if got[0] is not None:
-                    state["incumbent"] = got[0]
+                    state["incumbent"] = a + b * got[0]
                 if got[1] is not None:
-                    state["bound"] = got[1]
+                    state["bound"] = a + b * got[1]
         if progress:
             progress(elapsed, state["incumbent"], state["bound"])
 
