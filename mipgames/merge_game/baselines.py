@@ -1,0 +1,323 @@
+"""The thesis's algorithms as solvers: exhaustive search, SIMPLE greedies, the level-capped DP.
+
+Each is an ``Algorithm`` (``--solver exhaustive|greedy|dp``).  None of them
+uses the realisability fact the models rely on except through
+``sequence_from_merges``, whose output the simulator replays anyway; the
+exhaustive search does not use it at all, which is what makes it an
+independent check of the models.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any, Sequence
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
+from mipgames.merge_game.decode import sequence_from_merges
+from mipgames.merge_game.instance import Instance, attack_text, rules
+from mipgames.merge_game.mip import cover_capacity, simple_reason
+from mipgames.merge_game.simulate import Hits, hits, max_merges, type_groups
+
+
+def _deadline(options: SolveOptions) -> float:
+    return float("inf") if options.time_limit is None else time.monotonic() + options.time_limit
+
+
+def _close(target: int | None, best: int, solution: Any, complete: bool, bound: int, what: str) -> Outcome:
+    """Turns a search's best into an Outcome, honest about targets and time limits."""
+    if target is not None and best < target:
+        if complete:
+            return Outcome("infeasible", message=f"{what}: at most {best} stones can be destroyed, target {target}")
+        return Outcome("unknown", bound=bound, message=f"{what}: time limit before reaching the target {target}")
+    if complete:
+        return Outcome("optimal", solution, best, best, f"{what}: searched every merge structure")
+    return Outcome("feasible", solution, best, bound, f"{what}: time limit, best so far")
+
+
+# ---------------------------------------------------------------- exhaustive
+
+
+def _exhaustive_one_hp(instance: Instance, rule: Any, h: Hits, deadline: float, report: Report):
+    """ONE-HP: only *which* heroes merge at least once matters, O*(2^h) subsets (at most half of each type)."""
+    groups = type_groups(instance)
+    can_merge = rule.max_level is None or rule.max_level >= 2
+    useful = [i for i in range(len(instance.heroes)) if h.hero_stones[i]] if can_merge else []
+    best, best_set, complete = -1, (), True
+    for size in range(len(useful) + 1):
+        for chosen in itertools.combinations(useful, size):
+            if time.monotonic() > deadline:
+                complete = False
+                break
+            per_type: dict[int, int] = {}
+            for i in chosen:
+                per_type[instance.heroes[i].type] = per_type.get(instance.heroes[i].type, 0) + 1
+            if any(2 * n > len(groups[t]) for t, n in per_type.items()):
+                continue
+            count = len({k for i in chosen for k in h.hero_stones[i]})
+            if count > best:
+                best, best_set = count, chosen
+                report(best, None)
+        if not complete:
+            break
+    d = [0] * len(instance.heroes)
+    for i in best_set:
+        d[i] = 1
+    return best, sequence_from_merges(instance, d), complete
+
+
+def _exhaustive_states(instance: Instance, rule: Any, h: Hits, deadline: float, report: Report):
+    """General case: depth-first over game states (levels, alive), each visited once.
+
+    A state is the vector of hero levels plus which heroes are still on the
+    map; the stones' damage is a function of it, so distinct merge orders
+    reaching one state are explored once.  Exponential (the thesis's O*(4^h)).
+    """
+    n = len(instance.heroes)
+    types = [hero.type for hero in instance.heroes]
+    hp = [s.hp for s in instance.stones]
+
+    def count(levels: tuple[int, ...]) -> int:
+        return sum(1 for k in range(len(hp)) if sum(levels[i] - 1 for i in h.stone_heroes[k]) >= hp[k])
+
+    start = (tuple([1] * n), tuple([True] * n))
+    parent: dict[Any, Any] = {start: None}
+    stack = [start]
+    best, best_state, complete = count(start[0]), start, True
+    while stack:
+        if len(parent) % 512 == 0 and time.monotonic() > deadline:
+            complete = False
+            break
+        levels, alive = stack.pop()
+        for a in range(n):
+            if not alive[a]:
+                continue
+            for b in range(n):
+                if b == a or not alive[b] or types[a] != types[b] or levels[a] != levels[b]:
+                    continue
+                if rule.max_level is not None and levels[b] + 1 > rule.max_level:
+                    continue
+                nl = list(levels)
+                nl[b] += 1
+                na = list(alive)
+                na[a] = False
+                state = (tuple(nl), tuple(na))
+                if state in parent:
+                    continue
+                parent[state] = ((levels, alive), (a, b))
+                stack.append(state)
+                value = count(state[0])
+                if value > best:
+                    best, best_state = value, state
+                    report(best, None)
+    merges = []
+    state = best_state
+    while parent[state] is not None:
+        state, merge = parent[state]
+        merges.append(merge)
+    return best, tuple(reversed(merges)), complete
+
+
+def run_exhaustive(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+    rule = rules(instance, params)
+    h = hits(instance, rule.attack)
+    deadline = _deadline(options)
+    one_hp = all(s.hp == 1 for s in instance.stones)
+    search = _exhaustive_one_hp if one_hp else _exhaustive_states
+    best, solution, complete = search(instance, rule, h, deadline, report)
+    bound = sum(1 for k in range(len(instance.stones)) if h.stone_heroes[k])
+    what = "exhaustive search over hero subsets (ONE-HP)" if one_hp else "exhaustive search over merge states"
+    return _close(rule.target, best, solution, complete, bound, what)
+
+
+# ---------------------------------------------------------------- SIMPLE greedies
+
+# Scan order of the stones and, among the heroes hitting the first stone not yet
+# hit, the one to take: the one farthest along the scan (it hits a superset of
+# the not-yet-hit stones that any other candidate hits, since all stones before
+# the scan point are already hit and each line is independent).
+_SCANS = {
+    "up": (lambda s: (s.x, s.y), lambda hero: 0),
+    "vertical": (lambda s: (s.x, -s.y), lambda hero: -hero.y),
+    "up3": (lambda s: (s.y, s.x), lambda hero: hero.x),
+    "right3": (lambda s: (s.x, s.y), lambda hero: hero.y),
+}
+
+
+def greedy_cover(instance: Instance, params: dict[str, Any]) -> list[int] | None:
+    """Fewest heroes hitting every stone under up/vertical/up3/right3 (None: some stone cannot be hit)."""
+    rule = rules(instance, params)
+    name = attack_text(rule.attack)
+    if name not in _SCANS:
+        raise UsageError(f"greedy handles the attack vectors {', '.join(_SCANS)}; this instance uses {name}")
+    stone_key, hero_key = _SCANS[name]
+    h = hits(instance, rule.attack)
+    covered = [False] * len(instance.stones)
+    chosen: list[int] = []
+    for k in sorted(range(len(instance.stones)), key=lambda k: stone_key(instance.stones[k])):
+        if covered[k]:
+            continue
+        if not h.stone_heroes[k]:
+            return None
+        pick = max(h.stone_heroes[k], key=lambda i: (hero_key(instance.heroes[i]), -i))
+        chosen.append(pick)
+        for s in h.hero_stones[pick]:
+            covered[s] = True
+    return chosen
+
+
+def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+    why = simple_reason(instance, params)
+    if why:
+        raise UsageError(f"greedy solves MERGE-GAME-SIMPLE only: {why}")
+    chosen = greedy_cover(instance, params)
+    capacity = cover_capacity(instance, params)
+    if chosen is None:
+        return Outcome("infeasible", message="some stone is in no hero's attack cells")
+    if len(chosen) > capacity:
+        return Outcome("infeasible", message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
+    d = [0] * len(instance.heroes)
+    for i in chosen:
+        d[i] = 1
+    n = len(instance.stones)
+    return Outcome("optimal", sequence_from_merges(instance, d), n, n,
+                   f"greedy: {len(chosen)} heroes hit every stone (at most {capacity} may merge)")
+
+
+# ---------------------------------------------------------------- DP
+
+
+def _lines(instance: Instance, name: str) -> dict[int, tuple[dict[int, int], dict[int, int]]]:
+    """Two-line structure of up3/right3: line -> (position -> hero id, position -> stone hp).
+
+    Under up3 the heroes of row y hit only stones of row y + 1 at columns
+    x - 1..x + 1; right3 is the same after swapping x and y.  A stone at
+    position p of a line is hit exactly by the line's heroes at p - 1, p, p + 1.
+    """
+    swap = name == "right3"
+    lines: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
+    for i, hero in enumerate(instance.heroes):
+        line, pos = (hero.x, hero.y) if swap else (hero.y, hero.x)
+        lines.setdefault(line, ({}, {}))[0][pos] = i
+    for s in instance.stones:
+        line, pos = (s.x - 1, s.y) if swap else (s.y - 1, s.x)
+        lines.setdefault(line, ({}, {}))[1][pos] = s.hp
+    return lines
+
+
+def destroy_all_dp(instance: Instance, params: dict[str, Any], deadline: float = float("inf")) -> list[int] | None | str:
+    """Merge counts d destroying every stone (None if impossible; "timeout").
+
+    DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL k on up3/right3.  With
+    D = min(k - 1, floor(log2 h)), a choice of d_i in 0..D is realisable iff
+    N_j >= 2 N_{j+1} (N_j = #heroes with d >= j, N_0 = h), so it depends on
+    the counts vector c = (#d=1, ..., #d=D) only.  Lines are scanned one after
+    the other, positions p = 1..P+2 in each (P+1, P+2 are virtual, heroless):
+
+        state after position p:  (d_{p-1}, d_p, c)
+        step to p + 1 choosing e = d_{p+1} (0 if no hero there):
+            allowed iff the stone at p (if any) gets d_{p-1} + d_p + e >= hp_p
+            new state (d_p, e, c + unit(e))
+        start of a line: (0, 0, c);  two virtual steps close it at (0, 0, c).
+
+    Reachable c after the last line that satisfy the chain are exactly the
+    count vectors of covering, realisable d; states are pruned by
+    N_j <= floor(h / 2^j), which every realisable final vector obeys.  The
+    state space is O(P * L * (D+1)^2 * (h+1)^D): polynomial for fixed k.
+    """
+    rule = rules(instance, params)
+    n = len(instance.heroes)
+    depth = max_merges(n, rule.max_level)
+    lines = _lines(instance, attack_text(rule.attack))
+    limit = [n >> j for j in range(depth + 1)]
+
+    def suffix(c: tuple[int, ...]) -> list[int]:
+        out = [0] * (depth + 2)
+        for j in range(depth, 0, -1):
+            out[j] = out[j + 1] + c[j - 1]
+        out[0] = n
+        return out
+
+    Frontier = dict[tuple[int, int, tuple[int, ...]], Any]
+    frontier: Frontier = {(0, 0, (0,) * depth): None}
+    history: list[Frontier] = []
+    steps: list[int | None] = []
+    for line in sorted(lines):
+        heroes, stones = lines[line]
+        top = max(list(heroes) + list(stones))
+        for p in range(1, top + 3):
+            if time.monotonic() > deadline:
+                return "timeout"
+            hero = heroes.get(p)
+            need = stones.get(p - 1)
+            choices = range(depth + 1) if hero is not None else (0,)
+            nxt: Frontier = {}
+            for state in frontier:
+                a, b, c = state
+                for e in choices:
+                    if need is not None and a + b + e < need:
+                        continue
+                    if e:
+                        c2 = list(c)
+                        c2[e - 1] += 1
+                        n_j = suffix(tuple(c2))
+                        if any(n_j[j] > limit[j] for j in range(1, depth + 1)):
+                            continue
+                        key = (b, e, tuple(c2))
+                    else:
+                        key = (b, 0, c)
+                    if key not in nxt:
+                        nxt[key] = (state, e)
+            history.append(nxt)
+            steps.append(hero)
+            frontier = nxt
+    for state in frontier:
+        n_j = suffix(state[2])
+        if all(n_j[j] >= 2 * n_j[j + 1] for j in range(depth)):
+            d = [0] * n
+            for nxt, hero in zip(reversed(history), reversed(steps)):
+                state, e = nxt[state]
+                if hero is not None:
+                    d[hero] = e
+            return d
+    return None
+
+
+def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+    rule = rules(instance, params)
+    name = attack_text(rule.attack)
+    problems = []
+    if name not in ("up3", "right3"):
+        problems.append(f"the attack vector must be up3 or right3 (got {name})")
+    if len(type_groups(instance)) > 1:
+        problems.append("all heroes must share one type (EQUAL-TYPE)")
+    if rule.target is None or rule.target < len(instance.stones):
+        problems.append("it answers DESTROY-ALL: pass --destroy-all")
+    if problems:
+        raise UsageError("dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems))
+    d = destroy_all_dp(instance, params, _deadline(options))
+    if d == "timeout":
+        return Outcome("unknown", message="dp: time limit")
+    if d is None:
+        return Outcome("infeasible", message="dp: no realisable merge counts destroy every stone")
+    count = len(instance.stones)
+    return Outcome("optimal", sequence_from_merges(instance, d), count, count, "dp: every stone destroyed")
+
+
+ALGORITHMS = {
+    "exhaustive": Algorithm("exhaustive", run_exhaustive,
+                            "exact search over merge structures (tiny maps; subsets when ONE-HP)", exact=True),
+    "greedy": Algorithm("greedy", run_greedy,
+                        "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3", exact=True),
+    "dp": Algorithm("dp", run_dp,
+                    "thesis DP for DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3", exact=True),
+}
+
+
+def merge_counts(solution: Sequence[tuple[int, int]], n_heroes: int) -> list[int]:
+    """d_i of a merge sequence: how many merges hero i survived."""
+    d = [0] * n_heroes
+    for _, b in solution:
+        d[b] += 1
+    return d

@@ -1,0 +1,81 @@
+"""Decoders: from a model's merge counts d_i to an explicit merge sequence.
+
+``sequence_from_merges`` is the constructive half of the spec's realisability
+fact.  Per type, with N_j = #heroes with d >= j, the condition
+N_j >= 2 N_{j+1} (equivalently c_j >= #heroes with d > j) lets us build the
+merge forest level by level: at stage j (j = 0, 1, ...) every hero with
+d >= j is alive at level j + 1; each hero with d > j absorbs a distinct hero
+with d == j (there are N_j - N_{j+1} >= N_{j+1} of them, none absorbed
+before, since only heroes with d == j' are absorbed at stage j').  After the
+stage the heroes with d > j stand at level j + 2, closing the induction.
+The simulator then replays the sequence: the fact is never trusted, only used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from mipgames.core.problem import Value
+from mipgames.merge_game.instance import Instance
+from mipgames.merge_game.simulate import Solution, type_groups
+
+
+def sequence_from_merges(instance: Instance, d: Sequence[int]) -> Solution:
+    """Merge sequence in which hero i survives exactly d[i] merges (when the d are realisable).
+
+    Donors are paired with the nearest taker to keep pictures readable.  If
+    the d are not realisable (a solver tolerance gone wrong) a taker that
+    finds no donor stops growing; the simulator's count then exposes it.
+    """
+    merges: list[tuple[int, int]] = []
+    for _, ids in sorted(type_groups(instance).items()):
+        grow = {i: d[i] for i in ids}
+        top = max(grow.values(), default=0)
+        for j in range(top):
+            takers = [i for i in ids if grow[i] > j]
+            donors = [i for i in ids if grow[i] == j]
+            for t in takers:
+                if not donors:
+                    grow[t] = j
+                    continue
+                ht = instance.heroes[t]
+                best = min(donors, key=lambda i: (abs(instance.heroes[i].x - ht.x) + abs(instance.heroes[i].y - ht.y), i))
+                donors.remove(best)
+                merges.append((best, t))
+    return tuple(merges)
+
+
+@dataclass(frozen=True)
+class CompactHandles:
+    """Heroes of one type with the same hit set form a group; counts[g][j-1] = #heroes of g with d >= j."""
+
+    groups: tuple[tuple[int, ...], ...]
+    counts: tuple[tuple[Any, ...], ...]
+    destroyed: dict[int, Any]
+
+
+def merges_from_counts(n_heroes: int, handles: CompactHandles, value: Value) -> list[int]:
+    d = [0] * n_heroes
+    for ids, counts in zip(handles.groups, handles.counts):
+        levels = [int(round(value(v))) for v in counts]
+        for r, i in enumerate(ids):
+            d[i] = sum(1 for n_j in levels if r < n_j)
+    return d
+
+
+def decode_compact(instance: Instance, params: dict[str, Any], handles: CompactHandles, value: Value) -> Solution:
+    return sequence_from_merges(instance, merges_from_counts(len(instance.heroes), handles, value))
+
+
+@dataclass(frozen=True)
+class CoverHandles:
+    chosen: dict[int, Any]
+    """hero id -> 0/1 variable: the hero merges once (absorbs a hero that is not chosen)."""
+
+
+def decode_cover(instance: Instance, params: dict[str, Any], handles: CoverHandles, value: Value) -> Solution:
+    d = [0] * len(instance.heroes)
+    for i, var in handles.chosen.items():
+        d[i] = 1 if value(var) > 0.5 else 0
+    return sequence_from_merges(instance, d)

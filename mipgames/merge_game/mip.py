@@ -1,0 +1,150 @@
+"""PuLP models: the compact merge-count model and the MERGE-GAME-SIMPLE set cover.
+
+Compact model (exact by the spec's realisability fact).  Heroes of one type
+with the same hit set are interchangeable, so they form a group g and the
+model counts instead of naming: n[g, j] = #heroes of g that survive at least
+j merges (j = 1..D).  Then, per type t,
+
+    N_t,j = sum_g n[g, j],   N_t,0 = #heroes of t,   N_t,j >= 2 N_t,j+1
+
+is the realisability condition (c_j = N_j - N_j+1 >= N_j+1), and stone s with
+hit points hp is destroyed (y_s = 1) only if
+
+    sum_{g hits s} sum_{j <= hp} n[g, j] >= hp * y_s.
+
+Capping the inner sum at hp (sum_i min(d_i, hp) >= hp iff sum_i d_i >= hp)
+is the usual coefficient tightening; it makes the LP bound much stronger.
+Grouping removes the symmetry between equivalent heroes (fodder heroes
+hitting nothing become one integer per type and level).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mipgames.core.problem import Built, SolveOptions
+from mipgames.merge_game.decode import CompactHandles, CoverHandles
+from mipgames.merge_game.instance import Instance, rules
+from mipgames.merge_game.simulate import hits, max_merges, type_groups
+
+
+@dataclass(frozen=True)
+class Structure:
+    """What both compact models (PuLP and CP-SAT) are built from."""
+
+    groups: tuple[tuple[int, ...], ...]
+    group_type: tuple[int, ...]
+    group_stones: tuple[tuple[int, ...], ...]
+    depth: dict[int, int]
+    """Per type: most merges a hero can survive (log2 of the type's size, level cap)."""
+    reachable: tuple[bool, ...]
+    """Per stone: its hitters can deliver hp hits at all (else it is fixed intact)."""
+    target: int | None
+
+
+def structure(instance: Instance, params: dict[str, Any]) -> Structure:
+    rule = rules(instance, params)
+    h = hits(instance, rule.attack)
+    by_type = type_groups(instance)
+    depth = {t: max_merges(len(ids), rule.max_level) for t, ids in by_type.items()}
+    keyed: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    for i, hero in enumerate(instance.heroes):
+        keyed.setdefault((hero.type, h.hero_stones[i]), []).append(i)
+    keys = sorted(keyed)
+    reachable = tuple(
+        sum(depth[instance.heroes[i].type] for i in h.stone_heroes[k]) >= s.hp for k, s in enumerate(instance.stones)
+    )
+    return Structure(
+        groups=tuple(tuple(keyed[k]) for k in keys),
+        group_type=tuple(k[0] for k in keys),
+        group_stones=tuple(k[1] for k in keys),
+        depth=depth,
+        reachable=reachable,
+        target=rule.target,
+    )
+
+
+def pigeonhole_level(hp: int, hitters: int) -> int:
+    """A stone with hp hit by m heroes falls only if some hitter survives >= ceil(hp/m) merges.
+
+    The cut y_s <= #hitters with d >= ceil(hp/m) is the Chvatal-Gomory rounding of
+    the stone row; it is not implied by the LP and closes much of its gap.
+    """
+    return -(-hp // max(hitters, 1))
+
+
+def build_compact(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    import pulp
+
+    st = structure(instance, params)
+    model = pulp.LpProblem("merge_game_compact", pulp.LpMaximize)
+    counts = []
+    for g, ids in enumerate(st.groups):
+        depth = st.depth[st.group_type[g]]
+        cat = pulp.LpBinary if len(ids) == 1 else pulp.LpInteger
+        counts.append(tuple(pulp.LpVariable(f"n_{g}_{j}", 0, len(ids), cat) for j in range(1, depth + 1)))
+    for g, ids in enumerate(st.groups):
+        for j in range(1, len(counts[g])):
+            model += counts[g][j] <= counts[g][j - 1], f"mono_{g}_{j}"
+    for t, depth in st.depth.items():
+        mine = [g for g in range(len(st.groups)) if st.group_type[g] == t]
+        size = sum(len(st.groups[g]) for g in mine)
+        for j in range(depth):
+            lower = size if j == 0 else pulp.lpSum(counts[g][j - 1] for g in mine)
+            model += lower >= 2 * pulp.lpSum(counts[g][j] for g in mine), f"real_{t}_{j}"
+    destroyed = {k: pulp.LpVariable(f"y_{k}", 0, 1 if st.reachable[k] else 0, pulp.LpInteger)
+                 for k in range(len(instance.stones))}
+    hitters: dict[int, list[int]] = {k: [] for k in destroyed}
+    for g, stones in enumerate(st.group_stones):
+        for k in stones:
+            hitters[k].append(g)
+    for k, s in enumerate(instance.stones):
+        if st.reachable[k]:
+            hit = pulp.lpSum(v for g in hitters[k] for v in counts[g][: s.hp])
+            model += hit >= s.hp * destroyed[k], f"stone_{k}"
+            j = pigeonhole_level(s.hp, sum(len(st.groups[g]) for g in hitters[k]))
+            if j > 1:
+                model += pulp.lpSum(counts[g][j - 1] for g in hitters[k] if len(counts[g]) >= j) >= destroyed[k], f"pig_{k}"
+    total = pulp.lpSum(destroyed.values())
+    if st.target is not None:
+        model += total >= st.target, "target"
+    model += total
+    handles = CompactHandles(st.groups, tuple(counts), destroyed)
+    return Built(model, handles, stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)})
+
+
+def simple_reason(instance: Instance, params: dict[str, Any]) -> str | None:
+    """Why the instance is not MERGE-GAME-SIMPLE (None when it is)."""
+    rule = rules(instance, params)
+    if len({h.type for h in instance.heroes}) > 1:
+        return "MERGE-GAME-SIMPLE needs one hero type (EQUAL-TYPE)"
+    if any(s.hp != 1 for s in instance.stones):
+        return "MERGE-GAME-SIMPLE needs every stone at hp 1 (ONE-HP)"
+    if rule.target is None or rule.target < len(instance.stones):
+        return "MERGE-GAME-SIMPLE is the DESTROY-ALL question: pass --destroy-all"
+    return None
+
+
+def cover_capacity(instance: Instance, params: dict[str, Any]) -> int:
+    """How many heroes may merge once: floor(h/2), or 0 under a level cap of 1."""
+    cap = rules(instance, params).max_level
+    return 0 if cap is not None and cap < 2 else len(instance.heroes) // 2
+
+
+def build_cover(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """MERGE-GAME-SIMPLE as set cover: fewest heroes whose attack cells cover every stone, at most floor(h/2)."""
+    import pulp
+
+    rule = rules(instance, params)
+    h = hits(instance, rule.attack)
+    model = pulp.LpProblem("merge_game_cover", pulp.LpMinimize)
+    chosen = {i: pulp.LpVariable(f"z_{i}", cat=pulp.LpBinary) for i in range(len(instance.heroes)) if h.hero_stones[i]}
+    never = pulp.LpVariable("never", 0, 0)  # keeps every row non-empty: an uncoverable stone reads never >= 1
+    for k in range(len(instance.stones)):
+        model += pulp.lpSum([never] + [chosen[i] for i in h.stone_heroes[k]]) >= 1, f"cover_{k}"
+    used = pulp.lpSum([never] + list(chosen.values()))
+    model += used <= cover_capacity(instance, params), "half"
+    model += used
+    n = len(instance.stones)
+    return Built(model, CoverHandles(chosen), objective=lambda _v: float(n), stats={"heroes": len(chosen)})

@@ -1,0 +1,108 @@
+"""PROBLEM: the merge game as the shared machinery sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Formulation, Param, Problem, Verdict
+from mipgames.merge_game import baselines, cpsat, decode, generate, instance as inst, mip, render
+from mipgames.merge_game.simulate import evaluate, solution_from_json, solution_to_json
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"must be at least 0, got {value}")
+    return value
+
+
+def _level(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(f"the level cap must be at least 1, got {value}")
+    return value
+
+
+PARAMS = (
+    Param("target", None, "decision version: destroy at least this many stones (overrides the file)", _non_negative),
+    Param("destroy_all", False, "DESTROY-ALL: every stone must be destroyed", flag=True),
+    Param("max_level", None, "LIMITED-LEVEL: no hero may exceed this level (overrides the file)", _level),
+    Param("attack", None, "attack vector: cross|up|vertical|up3|right3 or offsets 'dx,dy;dx,dy' (overrides the file)",
+          inst.normalise_attack),
+)
+
+
+def _objective(params: dict[str, Any]) -> tuple[str, str]:
+    return ("stones destroyed", "max")
+
+
+def _check_params(instance: inst.Instance, params: dict[str, Any]) -> None:
+    for key, check in (("target", _non_negative), ("max_level", _level)):
+        value = params.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise UsageError(f"{key} must be an integer, got {value!r}")
+        if value is not None:
+            try:
+                check(str(value))
+            except ValueError as exc:
+                raise UsageError(f"{key}: {exc}") from None
+    if params.get("attack") is not None:
+        try:
+            inst.parse_attack(str(params["attack"]))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def _describe(instance: inst.Instance, params: dict[str, Any], solution: Any, verdict: Verdict) -> str:
+    rule = inst.rules(instance, params)
+    heroes = instance.heroes
+    lines = [f"attack {inst.attack_text(rule.attack)}"
+             + (f", level cap {rule.max_level}" if rule.max_level else "")
+             + (f", target {rule.target}" if rule.target is not None else "")]
+    for t, (a, b) in enumerate(solution, start=1):
+        ha, hb = heroes[a], heroes[b]
+        lines.append(f"{t:4d}. hero {a} ({_type_name(ha.type)} at {ha.x},{ha.y}) into hero {b} (at {hb.x},{hb.y})")
+    if verdict.legal:
+        destroyed = verdict.measured.get("destroyed", [])
+        where = ", ".join(f"({instance.stones[k].x},{instance.stones[k].y})" for k in destroyed)
+        lines.append(f"{len(destroyed)} of {len(instance.stones)} stones destroyed" + (f": {where}" if where else ""))
+    else:
+        lines.append(f"illegal: {verdict.reason}")
+    return "\n".join(lines)
+
+
+def _type_name(t: int) -> str:
+    return chr(ord("a") + t - 1) if t <= 26 else f"type {t}"
+
+
+PROBLEM = Problem(
+    name="merge-game",
+    folder="merge_game",
+    summary="Merge War hero selection: merge equal heroes so their attacks destroy the most stones",
+    read=inst.read,
+    write=inst.write,
+    instance_to_json=inst.to_json,
+    instance_from_json=inst.from_json,
+    solution_to_json=solution_to_json,
+    solution_from_json=solution_from_json,
+    evaluate=evaluate,
+    objective=_objective,
+    formulations={
+        "compact": Formulation("compact", "mip", mip.build_compact, decode.decode_compact,
+                               "merge counts per hero group, realisability N_j >= 2 N_j+1 (exact)"),
+        "compact-cp": Formulation("compact-cp", "cpsat", cpsat.build_compact, decode.decode_compact,
+                                  "native CP-SAT compact model with half-reified stone sums"),
+        "set-cover": Formulation("set-cover", "mip", mip.build_cover, decode.decode_cover,
+                                 "MERGE-GAME-SIMPLE: at most floor(h/2) heroes cover every stone",
+                                 applies=mip.simple_reason),
+    },
+    default_formulation={"mip": "compact", "cpsat": "compact-cp"},
+    algorithms=baselines.ALGORITHMS,
+    params=PARAMS,
+    render=render.render,
+    describe=_describe,
+    generator=generate.GENERATOR,
+    check_params=_check_params,
+    integral=True,
+)

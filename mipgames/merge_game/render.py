@@ -1,0 +1,66 @@
+"""PNG of a map: heroes coloured by type with their final level, stones with hp, merges as arrows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mipgames.merge_game.instance import Instance, rules
+from mipgames.merge_game.simulate import IllegalMerge, replay
+
+
+def render(instance: Instance, params: dict[str, Any], solution: Any | None, path: str | Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rule = rules(instance, params)
+    levels = [1] * len(instance.heroes)
+    destroyed: set[int] = set()
+    merges = list(solution or ())
+    note = ""
+    if merges:
+        try:
+            result = replay(instance, rule, merges)
+            levels, destroyed = list(result.levels), set(result.destroyed)
+        except IllegalMerge as exc:
+            note, merges = f"illegal: {exc}", merges[: exc.number - 1]
+    cell = max(0.18, min(0.6, 9.0 / max(instance.width, instance.height)))
+    fig, ax = plt.subplots(figsize=(max(3.0, instance.width * cell + 1), max(3.0, instance.height * cell + 1)))
+    ax.set_xlim(0.5, instance.width + 0.5)
+    ax.set_ylim(0.5, instance.height + 0.5)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(1, instance.width + 1))
+    ax.set_yticks(range(1, instance.height + 1))
+    ax.tick_params(labelsize=6)
+    ax.set_xticks([x + 0.5 for x in range(instance.width + 1)], minor=True)
+    ax.set_yticks([y + 0.5 for y in range(instance.height + 1)], minor=True)
+    ax.grid(which="minor", color="#dddddd", linewidth=0.5)
+    small = instance.width * instance.height <= 900
+    colours = plt.get_cmap("tab10")
+    for k, s in enumerate(instance.stones):
+        ax.add_patch(plt.Rectangle((s.x - 0.4, s.y - 0.4), 0.8, 0.8, color="#8c8c8c"))
+        if small:
+            ax.text(s.x, s.y, str(s.hp), ha="center", va="center", fontsize=7, color="white")
+        if k in destroyed:
+            ax.plot([s.x - 0.45, s.x + 0.45], [s.y - 0.45, s.y + 0.45], color="red", linewidth=1.2)
+            ax.plot([s.x - 0.45, s.x + 0.45], [s.y + 0.45, s.y - 0.45], color="red", linewidth=1.2)
+    gone = {a for a, _ in merges}
+    for i, h in enumerate(instance.heroes):
+        face = colours((h.type - 1) % 10)
+        ax.add_patch(plt.Circle((h.x, h.y), 0.38, facecolor=face, edgecolor="black", linewidth=0.4,
+                                alpha=0.35 if i in gone else 1.0))
+        if small and levels[i] > 1 and i not in gone:
+            ax.text(h.x, h.y, str(levels[i]), ha="center", va="center", fontsize=7, color="white", weight="bold")
+    for a, b in merges:
+        ha, hb = instance.heroes[a], instance.heroes[b]
+        ax.annotate("", xy=(hb.x, hb.y), xytext=(ha.x, ha.y),
+                    arrowprops={"arrowstyle": "->", "color": "black", "linewidth": 0.6, "shrinkA": 4, "shrinkB": 4})
+    title = instance.name or "merge game"
+    if solution is not None:
+        title += f": {len(destroyed)}/{len(instance.stones)} stones destroyed, {len(merges)} merges"
+    ax.set_title(title + (f"\n{note}" if note else ""), fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,138 @@
+"""Instance formats: both parse to the same instance, and every bad input names file and line."""
+
+import json
+
+import pytest
+
+from mipgames.core.errors import InputError
+from mipgames.merge_game.instance import (Hero, Instance, Stone, from_json, parse_attack, read, rules, to_json,
+                                          write)
+
+MAP = "name: demo\nattack: up3\nmax_level: 3\n# a comment\na2a.\n.b1a\n1a..\n"
+
+
+def test_ascii_map_coordinates_and_hero_order(tmp_path):
+    path = tmp_path / "demo.txt"
+    path.write_text(MAP)
+    inst = read(path)
+    assert (inst.width, inst.height) == (4, 3)
+    # reading order, (1, 1) bottom-left
+    assert inst.heroes == (Hero(1, 3, 1), Hero(3, 3, 1), Hero(2, 2, 2), Hero(4, 2, 1), Hero(2, 1, 1))
+    assert inst.stones == (Stone(2, 3, 2), Stone(3, 2, 1), Stone(1, 1, 1))
+    assert inst.attack == "up3" and inst.max_level == 3 and inst.name == "demo"
+
+
+def test_json_and_ascii_round_trip(tmp_path):
+    path = tmp_path / "demo.txt"
+    path.write_text(MAP)
+    inst = read(path)
+    for name in ("again.json", "again.map"):
+        write(inst, tmp_path / name)
+        assert read(tmp_path / name) == inst
+
+
+def test_json_accepts_objects_and_size(tmp_path):
+    data = {"size": 3, "heroes": [{"x": 1, "y": 1, "type": 2}], "stones": [[2, 1, 4]],
+            "attack": [[0, 1], [1, 0]], "destroy_all": True}
+    inst = from_json(data)
+    assert inst.heroes == (Hero(1, 1, 2),) and inst.stones == (Stone(2, 1, 4),)
+    assert rules(inst, {}).attack == ((0, 1), (1, 0))
+    assert rules(inst, {}).target == 1
+
+
+def test_params_override_file_values():
+    inst = Instance(3, 3, (Hero(1, 1, 1),), (Stone(2, 1, 1), Stone(3, 3, 2)), "up", 1, False, 2)
+    assert rules(inst, {}) .attack == ((0, 1),) and rules(inst, {}).target == 1 and rules(inst, {}).max_level == 2
+    r = rules(inst, {"attack": "right3", "target": 0, "max_level": 5})
+    assert r.attack == parse_attack("right3") and r.target == 0 and r.max_level == 5
+    assert rules(inst, {"destroy_all": True}).target == 2
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("a.\n.0\n", 2, "hp 0"),
+    ("a.\n.X\n", 2, "unknown symbol 'X'"),
+    ("a..\n.1\n", 2, "2 cells"),
+    ("colour: red\na.\n", 1, "unknown header key"),
+    ("attack: diagonal\na1\n", 1, "bad attack vector"),
+    ("max_level: 0\na1\n", 1, "max_level must be at least 1"),
+    ("target: many\na1\n", 1, "target must be an integer"),
+    ("destroy_all: maybe\na1\n", 1, "yes or no"),
+    ("a1\nattack: up\n", 2, "after the map rows"),
+])
+def test_bad_ascii_names_the_line(tmp_path, text, line, words):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        read(path)
+    assert err.value.line == line and err.value.path == str(path)
+    assert words in str(err.value)
+
+
+def test_empty_map(tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_text("# nothing\n")
+    with pytest.raises(InputError, match="no map rows"):
+        read(path)
+
+
+GOOD = {"width": 3, "height": 2, "heroes": [[1, 1, 1], [2, 2, 1]], "stones": [[3, 1, 2]]}
+
+
+def _dump(data):
+    """One list element per line, as instance.write does."""
+    lines = ["{"]
+    items = list(data.items())
+    for n, (k, v) in enumerate(items):
+        end = "," if n < len(items) - 1 else ""
+        if isinstance(v, list) and v and isinstance(v[0], list):
+            lines.append(f'  "{k}": [')
+            lines.extend("    " + json.dumps(e) + ("," if m < len(v) - 1 else "") for m, e in enumerate(v))
+            lines.append("  ]" + end)
+        else:
+            lines.append(f'  "{k}": {json.dumps(v)}{end}')
+    return "\n".join(lines + ["}"]) + "\n"
+
+
+@pytest.mark.parametrize("change, line, words", [
+    ({"heroes": [[1, 1, 1], [3, 1, 1]]}, 9, "overlaps hero 1"),
+    ({"heroes": [[1, 1, 1], [2, 3, 1]]}, 6, "off the 3x2 map"),
+    ({"stones": [[3, 1, 0]]}, 9, "hp must be at least 1"),
+    ({"heroes": [[1, 1, 1], [2, 2, 0]]}, 6, "positive integers"),
+    ({"heroes": [[1, 1, 1], [2, 2]]}, 6, "must be"),
+    ({"heroes": [[1, 1, 1], [2, 2, "a"]]}, 6, "must be an integer"),
+    ({"attack": "sideways"}, 11, "bad attack vector"),
+    ({"colour": 1}, 11, "unknown key"),
+    ({"max_level": 0}, 11, "max_level must be at least 1"),
+    ({"destroy_all": "yes"}, 11, "true or false"),
+])
+def test_bad_json_names_the_line(tmp_path, change, line, words):
+    path = tmp_path / "bad.json"
+    data = dict(GOOD)
+    data.update(change)
+    path.write_text(_dump(data))
+    with pytest.raises(InputError) as err:
+        read(path)
+    assert words in str(err.value)
+    assert err.value.line == line, str(err.value)
+
+
+def test_broken_json_and_missing_keys(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{\n "width": 3,\n "height": \n}\n')
+    with pytest.raises(InputError) as err:
+        read(path)
+    assert err.value.line == 4 and "invalid JSON" in str(err.value)
+    path.write_text('{"width": 3, "height": 2, "stones": []}')
+    with pytest.raises(InputError, match='missing "heroes"'):
+        read(path)
+    with pytest.raises(InputError, match="no such file"):
+        read(tmp_path / "absent.json")
+
+
+def test_ascii_cannot_hold_big_values(tmp_path):
+    inst = Instance(2, 1, (Hero(1, 1, 30),), (Stone(2, 1, 12),))
+    with pytest.raises(InputError, match="write a .json"):
+        write(inst, tmp_path / "x.txt")
+    write(inst, tmp_path / "x.json")
+    assert read(tmp_path / "x.json").heroes == inst.heroes
+    assert to_json(inst)["stones"] == [[2, 1, 12]]
