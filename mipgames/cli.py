@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -348,3 +349,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
+        if os.environ.get("MIPGAMES_DEBUG"):
+            raise
+        print(f"mipgames: internal error: {type(exc).__name__}: {exc} (set MIPGAMES_DEBUG=1 for the traceback)",
+              file=sys.stderr)
+        return 1

@@ -19,12 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from mipgames.core.errors import MipgamesError
+
 
 @dataclass
 class ChildOutcome:
     ok: bool
     value: Any = None
     error: str = ""
+    user_error: tuple[str, int] | None = None
     timed_out: bool = False
     interrupted: bool = False
 
@@ -73,6 +76,8 @@ def _child(fn: Callable[..., Any], args: tuple, conn: Any, log_path: str) -> Non
     try:
         value = fn(*args, notify=lambda msg: conn.send(("note", msg)))
         conn.send(("done", value))
+    except MipgamesError as exc:
+        conn.send(("user", (str(exc), exc.exit_code)))
     except BaseException as exc:  # the child must always answer
         traceback.print_exc()
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
@@ -131,6 +136,8 @@ def run_isolated(
                     _kill(proc)
                 if kind == "done":
                     return ChildOutcome(True, value=payload)
+                if kind == "user":
+                    return ChildOutcome(False, error=payload[0], user_error=payload)
                 return ChildOutcome(False, error=payload)
             if not proc.is_alive() and not parent.poll(0):
                 code = proc.exitcode

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import MipgamesError, UsageError
 from mipgames.core.isolate import output_to, run_isolated
 from mipgames.core.problem import Problem, SolveOptions, Verdict
 
@@ -328,7 +328,9 @@ def _run_child(problem: Problem, instance: Any, run: Plan, params: dict[str, Any
     if outcome.timed_out:
         return {"status": "unknown", "objective": None, "bound": state["bound"], "solution_json": None,
                 "message": f"solver did not stop at its time limit: {outcome.error}", "version": "unknown"}
-    if outcome.error.startswith("UsageError: "):
-        raise UsageError(outcome.error.removeprefix("UsageError: "))
+    if outcome.user_error is not None:
+        error = MipgamesError(outcome.user_error[0])
+        error.exit_code = outcome.user_error[1]
+        raise error
     return {"status": "error", "objective": None, "bound": None, "solution_json": None,
             "message": outcome.error, "version": "unknown"}

@@ -98,3 +98,11 @@ def test_objective_constant_reaches_objective_and_bound(solver):
     assert result.status in ("feasible", "unknown")
     if result.bound is not None:
         assert 0 <= result.bound <= (result.objective if result.objective is not None else 10**9)
+
+
+def test_user_error_inside_the_child_surfaces_as_the_same_message():
+    from mipgames.core.errors import MipgamesError
+
+    inst = random_split(rows=1, items=3, seed=0)
+    with pytest.raises(MipgamesError, match="cpsat: variable .* continuous"):
+        solve(PROBLEM, inst, solver="cpsat", formulation="continuous", isolate=True)

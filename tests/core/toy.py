@@ -162,3 +162,15 @@ def build_offset_mip(inst: Split, params: dict, options: SolveOptions) -> Built:
 
 
 PROBLEM.formulations["offset"] = Formulation("offset", "mip", build_offset_mip, decode)
+
+
+def build_continuous_mip(inst: Split, params: dict, options: SolveOptions) -> Built:
+    """A model with a continuous variable: the CP-SAT translation must refuse it by name."""
+    import pulp
+
+    built = build_mip(inst, params, options)
+    built.model += pulp.LpVariable("slack", 0, 1) >= 0
+    return built
+
+
+PROBLEM.formulations["continuous"] = Formulation("continuous", "mip", build_continuous_mip, decode)
