@@ -1,0 +1,1 @@
+"""Benchmark campaigns: every (instance, formulation, solver, repeat) job, stored in SQLite, reported fairly."""

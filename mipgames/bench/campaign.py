@@ -1,0 +1,209 @@
+"""Plan a campaign's jobs and run them serially or on Dask, storing each row the moment it arrives.
+
+Distribution is Dask's: ``client.map`` + ``as_completed``; the client alone
+writes the SQLite file.  ``--jobs N`` starts a LocalCluster of N one-thread
+worker processes made non-daemonic (``distributed.worker.daemon: False``)
+because each job forks its solver child with multiprocessing, which daemonic
+processes may not do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT, JobSpec, error_row, load_problem, run_job
+from mipgames.bench.store import Store
+from mipgames.core.certificate import sha256
+from mipgames.core.errors import UsageError
+from mipgames.core.runner import MODEL_SOLVERS, plan
+
+
+def instance_files(paths: Sequence[str]) -> list[str]:
+    """Files as given; a directory stands for its instance files (not READMEs or hidden files)."""
+    found: list[str] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found += sorted(str(f) for f in path.iterdir()
+                            if f.is_file() and not f.name.startswith(".") and f.suffix.lower() not in (".md", ".png"))
+        elif path.exists():
+            found.append(str(path))
+        else:
+            raise UsageError(f"{p}: no such instance file or directory")
+    if not found:
+        raise UsageError("no instance files given")
+    return found
+
+
+def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequence[str] | None = None,
+              params: dict[str, str] | None = None, time_limit: float = 60.0, threads: int = 1, seed: int = 0,
+              repeat: int = 1, problem: str | None = None, module: str | None = None) -> tuple[list[JobSpec], list[str]]:
+    """Every (instance, solver, formulation, repeat) job that can run, and notes on combinations skipped.
+
+    Formulation None means each model solver's default; a named formulation
+    is used where the problem has it and the solver can run it.  ``params``
+    hold raw command-line text, parsed by each problem's own ``Param``.
+    """
+    jobs: list[JobSpec] = []
+    notes: list[str] = []
+    used_params: set[str] = set()
+    used_solvers: set[str] = set()
+    for path in instance_files(paths):
+        prob = load_problem(problem, module, path)
+        instance = prob.read(path)
+        merged = prob.default_params()
+        for p in prob.params:
+            if params and p.name in params:
+                try:
+                    merged[p.name] = True if p.flag else p.parse(params[p.name])
+                except (ValueError, TypeError) as exc:
+                    raise UsageError(f"--param {p.name}: {exc}") from None
+                used_params.add(p.name)
+        prob.check_params(instance, merged)
+        digest = sha256(prob.instance_to_json(instance))
+        combos: list[tuple[str, str | None]] = []
+        for solver in solvers:
+            if solver not in MODEL_SOLVERS and solver not in prob.algorithms:
+                notes.append(f"{path}: {prob.name} has no solver or algorithm {solver!r}: skipped")
+                continue
+            for form in ([None] if solver in prob.algorithms else (formulations or [None])):
+                if form is not None and form not in prob.formulations:
+                    notes.append(f"{path}: {prob.name} has no formulation {form!r}: skipped")
+                    continue
+                try:
+                    resolved = plan(prob, solver, form, instance, merged).formulation
+                except UsageError as exc:
+                    notes.append(f"{path}: {solver}/{form}: {exc}: skipped")
+                    continue
+                if (solver, resolved) not in combos:
+                    combos.append((solver, resolved))
+                    used_solvers.add(solver)
+        for r in range(repeat):
+            for solver, form in combos:
+                jobs.append(JobSpec(instance_path=path, instance_sha256=digest, problem=prob.name, solver=solver,
+                                    formulation=form, params=merged, time_limit=time_limit, threads=threads,
+                                    seed=seed, repeat=r, module=module))
+    stray = set(params or {}) - used_params
+    if stray:
+        raise UsageError(f"--param {sorted(stray)[0]} applies to none of the instances' problems")
+    unused = [s for s in solvers if s not in used_solvers]
+    if unused:
+        notes.append(f"solver(s) {', '.join(unused)} ran on no instance")
+    if not jobs:
+        raise UsageError("no job can run: " + ("; ".join(notes) or "nothing to do"))
+    return jobs, notes
+
+
+@dataclass
+class Counts:
+    solved: int = 0
+    timeout: int = 0
+    error: int = 0
+    failed_verification: int = 0
+
+    def add(self, row: dict[str, Any]) -> None:
+        outcome = row["outcome"]
+        if outcome == SOLVED:
+            self.solved += 1
+        elif outcome == TIMEOUT:
+            self.timeout += 1
+        else:
+            self.error += 1
+        self.failed_verification += int(bool(row.get("verification_failed")))
+
+    def text(self) -> str:
+        flag = f" · [bold red]{self.failed_verification} failed verification[/]" if self.failed_verification else ""
+        return (f"[green]{self.solved} solved[/] · [yellow]{self.timeout} timeout[/] · "
+                f"[red]{self.error} error[/]{flag}")
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A live bar of finished runs with solved/timeout/error counts; yields the per-row callback."""
+    if quiet:
+        yield lambda row: None
+        return
+    counts = Counts()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("bench"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
+                  TimeElapsedColumn()) as bar:
+        task = bar.add_task("bench", total=total, counts=counts.text())
+
+        def update(row: dict[str, Any]) -> None:
+            counts.add(row)
+            if row["outcome"] == ERROR:
+                bar.console.print(f"[red]error[/] {row['solver']}/{row.get('formulation') or '-'} on "
+                                  f"{Path(row['instance_path']).name}: {(row.get('message') or '')[:160]}",
+                                  markup=True, highlight=False)
+            bar.update(task, advance=1, counts=counts.text())
+
+        yield update
+
+
+def run_serial(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str, Any]], None]) -> None:
+    for spec in jobs:
+        row = run_job(spec)
+        store.insert(row)
+        on_row(row)
+
+
+@contextlib.contextmanager
+def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
+    """A client on an existing scheduler, or on a LocalCluster of non-daemonic one-thread worker processes."""
+    import logging
+
+    import dask
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        with Client(scheduler) as client:
+            yield client
+        return
+    with dask.config.set({"distributed.worker.daemon": False}):
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+    try:
+        with Client(cluster) as client:
+            yield client
+    finally:
+        cluster.close()
+
+
+def run_dask(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str, Any]], None],
+             n_workers: int | None = None, scheduler: str | None = None) -> None:
+    from distributed import as_completed
+
+    with dask_client(n_workers, scheduler) as client:
+        slots = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or n_workers or 1
+        specs = {f"bench-{spec.key()}": replace(spec, parallel_jobs=slots) for spec in jobs}
+        futures = client.map(run_job, list(specs.values()), key=list(specs), pure=False)
+        try:
+            for future in as_completed(futures):
+                try:
+                    row = future.result()
+                except Exception as exc:  # a worker lost mid-job (killed, out of memory) is a row, not the end
+                    row = error_row(specs[future.key], f"Dask: {type(exc).__name__}: {exc}")
+                store.insert(row)
+                on_row(row)
+        finally:
+            client.cancel(futures)
+
+
+def run(jobs: Sequence[JobSpec], store: Store, *, n_jobs: int = 1, scheduler: str | None = None,
+        quiet: bool = False) -> Counts:
+    """Run the jobs (serially for one slot and no scheduler) and return the counts of this session's runs."""
+    seen = Counts()
+    with progress_bar(len(jobs), quiet) as on_row:
+        def record(row: dict[str, Any]) -> None:
+            seen.add(row)
+            on_row(row)
+
+        if scheduler is None and n_jobs <= 1:
+            run_serial([replace(spec, parallel_jobs=1) for spec in jobs], store, record)
+        else:
+            run_dask(jobs, store, record, n_workers=n_jobs, scheduler=scheduler)
+    return seen

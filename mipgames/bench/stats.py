@@ -1,0 +1,61 @@
+"""The two summaries OR papers use: shifted geometric mean of running times and Dolan–Moré performance profiles.
+
+Pure functions on plain numbers so the maths can be checked by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+SHIFT_S = 10.0
+TIME_FLOOR_S = 0.01
+"""Ratios of times below timer/harness noise mean nothing: times are raised to this before profile ratios."""
+
+
+def shifted_geometric_mean(values: Sequence[float], shift: float = SHIFT_S) -> float:
+    """(Π (t_i + s))^(1/n) − s: damps both huge outliers and ratios between tiny times."""
+    if not values:
+        raise ValueError("shifted geometric mean of no values")
+    if any(v < 0 for v in values):
+        raise ValueError("times must be non-negative")
+    return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
+
+
+def charged_time(time_s: float | None, solved: bool, time_limit: float) -> float:
+    """Unsolved runs (timeouts and errors alike) count as the full time limit; solved runs at most that."""
+    if not solved or time_s is None:
+        return time_limit
+    return min(max(time_s, 0.0), time_limit)
+
+
+def performance_ratios(times: Mapping[str, Sequence[float | None]], floor: float = TIME_FLOOR_S) -> dict[str, list[float]]:
+    """r[s][p] = t[s][p] / min over solvers of t[.][p]; None (unsolved) becomes infinity.
+
+    Every solver must list the same problems in the same order.  A problem no
+    solver solved gives infinity for all.
+    """
+    lengths = {len(v) for v in times.values()}
+    if len(lengths) > 1:
+        raise ValueError("every solver must have a time (or None) for every problem")
+    n = lengths.pop() if lengths else 0
+    ratios: dict[str, list[float]] = {s: [] for s in times}
+    for p in range(n):
+        solved = [max(t[p], floor) for t in times.values() if t[p] is not None]
+        best = min(solved) if solved else None
+        for s, t in times.items():
+            ratios[s].append(math.inf if t[p] is None or best is None else max(t[p], floor) / best)
+    return ratios
+
+
+def profile(ratios: Sequence[float], tau: float) -> float:
+    """ρ(τ): the fraction of problems solved within a factor τ of the best solver."""
+    if not ratios:
+        return 0.0
+    return sum(1 for r in ratios if r <= tau) / len(ratios)
+
+
+def profile_steps(ratios: Sequence[float]) -> tuple[list[float], list[float]]:
+    """The step function ρ(τ) as (τ, ρ) points at each finite ratio, starting at τ = 1."""
+    taus = sorted({1.0, *(r for r in ratios if math.isfinite(r))})
+    return taus, [profile(ratios, t) for t in taus]
