@@ -165,12 +165,9 @@ class Interpreter:
         if rows < 0 or cols < 0:
             raise LineError(f"r and c must be >= 0, got r = {rows}, c = {cols}")
         words = read_table(fields[5], rows, cols)
-        self.plane.put_many(
-            ((x + h, y + k), word)
-            for k in range(rows)
-            for h, word in enumerate(words[k * cols:(k + 1) * cols])
-            if word != "0"
-        )
+        canonical: dict[str, str | None] = {"0": None}  # one string object per colour: identity compares
+        table = [canonical.setdefault(w, w) for w in words]
+        self.plane.put_table(x, y, rows, cols, table)
         return True
 
     def _ball(self, fields: list[str]) -> bool:

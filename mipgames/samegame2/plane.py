@@ -198,6 +198,94 @@ class Plane:
                 for x in new_xs:
                     self._xs.add(x)
 
+    def put_table(self, x: int, y: int, rows: int, cols: int, words: list[Colour | None]) -> None:
+        """The ``i`` command: ``words[k * cols + h]`` goes to (x + h, y + k); None leaves the cell alone.
+
+        When no ball lies in or next to the table's rectangle (the usual case:
+        loading a board), its blocks are labelled at once by a flood over the
+        word array (list indexing, no dict lookups), so the first ``n`` after
+        a large load costs nothing more.  Otherwise the balls go in one by one
+        and the block count catches up lazily.
+        """
+        if not (rows and cols):
+            return
+        if self._track and not self.occupied(x - 1, x + cols, y - 1, y + rows):
+            self._put_isolated_table(x, y, rows, cols, words)
+            return
+        self.put_many(
+            ((x + i % cols, y + i // cols), word) for i, word in enumerate(words) if word is not None
+        )
+
+    def occupied(self, x0: int, x1: int, y0: int, y1: int) -> bool:
+        """Whether the rectangle ([x0, x1], [y0, y1]) holds a ball."""
+        cols = self._cols
+        for cx in self._xs.irange(x0, x1):
+            ys = cols[cx]
+            if bisect_left(ys, y0) < bisect_right(ys, y1):
+                return True
+        return False
+
+    def _put_isolated_table(self, x: int, y: int, rows: int, cols: int, words: list[Colour | None]) -> None:
+        total = rows * cols
+        label = [-1] * total
+        size = self._size
+        next_id = self._next_id
+        last, below = cols - 1, total - cols
+        for start in range(total):
+            colour = words[start]
+            if colour is None or label[start] >= 0:
+                continue
+            label[start] = next_id
+            count = 0
+            stack = [start]
+            while stack:
+                j = stack.pop()
+                count += 1
+                h = j % cols
+                if h and label[j - 1] < 0 and words[j - 1] == colour:
+                    label[j - 1] = next_id
+                    stack.append(j - 1)
+                if h < last and label[j + 1] < 0 and words[j + 1] == colour:
+                    label[j + 1] = next_id
+                    stack.append(j + 1)
+                if j >= cols and label[j - cols] < 0 and words[j - cols] == colour:
+                    label[j - cols] = next_id
+                    stack.append(j - cols)
+                if j < below and label[j + cols] < 0 and words[j + cols] == colour:
+                    label[j + cols] = next_id
+                    stack.append(j + cols)
+            size[next_id] = count
+            next_id += 1
+        self._next_id = next_id
+        balls, block = self.balls, self._block
+        new_ys: list[list[int]] = [[] for _ in range(cols)]
+        for k in range(rows):
+            row_y = y + k
+            base = k * cols
+            for h in range(cols):
+                colour = words[base + h]
+                if colour is not None:
+                    cell = (x + h, row_y)
+                    balls[cell] = colour
+                    block[cell] = label[base + h]
+                    new_ys[h].append(row_y)
+        added = []
+        for h, ys in enumerate(new_ys):
+            if not ys:
+                continue
+            old = self._cols.get(x + h)
+            if old is None:
+                self._cols[x + h] = ys
+                added.append(x + h)
+            else:
+                at = bisect_left(old, y)
+                old[at:at] = ys
+        if len(added) > 64:
+            self._xs.update(added)
+        else:
+            for cx in added:
+                self._xs.add(cx)
+
     def _set_base_slice(self, x: int, y0: int, y1: int, count: int) -> None:
         """Make the part [y0, y1] of column x's index hold exactly y0 .. y0+count-1."""
         ys = self._cols.get(x)
