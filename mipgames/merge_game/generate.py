@@ -5,11 +5,12 @@ attack a stone whose only two hero neighbours are u and v is an edge {u, v}
 of the "hero graph", and hitting every stone with the fewest heroes is a
 vertex cover of it.  Take a (planar, bipartite) grid subgraph G, put its
 vertices S cells apart and fill each edge's S - 1 cells with stone, hero,
-stone, ..., stone (S even): the edge becomes a path with t = (S - 2) / 2
-inner heroes, and subdividing an edge with 2t inner vertices raises the
-vertex cover by exactly t, so min heroes = tau(G) + t|E|.  tau(G) comes from
-Koenig's theorem (G is bipartite).  Fodder heroes far from every stone then
-set floor(h/2) to that minimum ("yes") or one less ("no").
+stone, ..., stone: the edge becomes a path with (S - 2) / 2 inner heroes.
+Subdividing an edge with an even number 2t of inner vertices raises the
+vertex cover by exactly t, so S = 4t + 2 (2, 6, 10, ...) and
+min heroes = tau(G) + t|E|.  tau(G) comes from
+Koenig's theorem (G is bipartite).  Pendant gadgets (a hero under a stone
+only it hits) then set floor(h/2) to that minimum ("yes") or one less ("no").
 """
 
 from __future__ import annotations
@@ -61,13 +62,13 @@ def _vertex_cover_bipartite(n_left: list[Any], edges: list[tuple[Any, Any]]) -> 
     return sum(1 for u in n_left if augment(u, set()))
 
 
-def simple_from_graph(rows: int, cols: int, edge_prob: float = 1.0, spacing: int = 4, answer: str = "yes",
+def simple_from_graph(rows: int, cols: int, edge_prob: float = 1.0, spacing: int = 6, answer: str = "yes",
                       seed: int = 0, name: str = "") -> Instance:
     """A MERGE-GAME-SIMPLE instance (cross attack, hp 1, one type, destroy all) with a known answer."""
     if rows < 1 or cols < 1 or rows * cols < 2:
         raise UsageError("the graph needs at least two vertices")
-    if spacing < 2 or spacing % 2:
-        raise UsageError(f"spacing must be even and at least 2, got {spacing}")
+    if spacing < 2 or spacing % 4 != 2:
+        raise UsageError(f"spacing must be 2, 6, 10, ... (an even number of heroes inside each edge), got {spacing}")
     if answer not in ("yes", "no"):
         raise UsageError("answer is yes or no")
     rng = random.Random(seed)
@@ -95,20 +96,19 @@ def simple_from_graph(rows: int, cols: int, edge_prob: float = 1.0, spacing: int
     oriented = [(u, v) if (u[0] + u[1]) % 2 == 0 else (v, u) for u, v in edges]
     left = [(r, c) for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
     tau = _vertex_cover_bipartite(left, oriented)
-    inner = (spacing - 2) // 2
-    need = tau + inner * len(edges)
-    pad = 2 * need - len(heroes) if answer == "yes" else 2 * need - 1 - len(heroes)
-    if pad < 0:
-        if answer == "no":
-            raise UsageError("this graph gives a 'no' instance with no fodder room; use a denser graph or larger spacing")
-        pad = 0
+    need = tau + (spacing - 2) // 4 * len(edges)
+    # Pendant gadgets (a hero with a stone only it hits) each add one hero and one needed hero,
+    # so they tune h - 2 * need to 0 ("yes", tight) or -1 ("no") without touching the graph part.
+    gadgets = len(heroes) - 2 * need + (0 if answer == "yes" else 1)
     width = spacing * (cols - 1) + 1
-    band = 2 + spacing * (rows - 1)  # fodder rows start one empty row above the graph
-    per_row = max(width, 1)
-    extra_rows = (pad + per_row - 1) // per_row
-    for f in range(pad):
-        heroes.append(Hero(1 + f % per_row, band + 1 + f // per_row, 1))
-    height = spacing * (rows - 1) + 1 + (1 + extra_rows if pad else 0)
+    per_row = (width + 1) // 2
+    top = 1 + spacing * (rows - 1)
+    for g in range(gadgets):
+        x, y = 1 + 2 * (g % per_row), top + 2 + 3 * (g // per_row)
+        heroes.append(Hero(x, y, 1))
+        stones.append(Stone(x, y + 1, 1))
+        need += 1
+    height = top + (3 * ((gadgets + per_row - 1) // per_row) if gadgets else 0)
     feasible = need <= len(heroes) // 2
     meta = {"generator": "simple-from-graph", "seed": seed, "graph": f"{rows}x{cols} grid subgraph",
             "edges": len(edges), "vertex_cover": tau, "min_heroes": need, "destroy_all_feasible": feasible}
@@ -144,7 +144,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument("--graph-rows", type=int, default=3)
     s.add_argument("--graph-cols", type=int, default=3)
     s.add_argument("--edge-prob", type=float, default=1.0, help="keep each grid edge with this probability")
-    s.add_argument("--spacing", type=int, default=4, help="cells between graph vertices (even)")
+    s.add_argument("--spacing", type=int, default=6, help="cells between graph vertices: 2, 6, 10, ...")
     s.add_argument("--answer", choices=("yes", "no"), default="yes", help="is destroying every stone possible")
 
 
