@@ -165,3 +165,14 @@ def test_real_stdin_never_shows_a_traceback() -> None:
     assert proc.stdout.decode().startswith("1\nNon esiste un cammino omogeneo fra (999")
     assert b"Traceback" not in proc.stderr
     assert proc.stderr.decode().count("\n") == 2
+
+
+def test_wired_into_the_mipgames_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mipgames.cli import main as cli_main
+
+    script = tmp_path / "s.txt"
+    script.write_text("b 0 0 a\nb 1 0 a\nb 1 1 b\nn\nm 0 0 0 5 0 5\nc 0 0 0 0\nbad\n")
+    assert cli_main(["samegame2", str(script)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "2\n(0,1\n0,0\n)\n"
+    assert captured.err == f"{script}:7: unknown command 'bad' (commands: i b m o c n f)\n"
