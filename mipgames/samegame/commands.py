@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.samegame.instance import format_board, read_board
-from mipgames.samegame.simulate import SCORE_RULES, IllegalMove, Move, _groups, replay, tile_dict
+from mipgames.samegame.simulate import SCORE_RULES, IllegalMove, Move, open_group, replay
 
 _PAIR = re.compile(r"\(?\s*(-?[0-9]+)\s*[,\s]\s*(-?[0-9]+)\s*\)?")
 
@@ -78,7 +78,7 @@ def play(board_path: str, moves_path: str, out: TextIO, err: TextIO, png: str | 
     if result.terminal:
         out.write("game over: no group of two or more tiles left\n")
     else:
-        (x, y), size = _groups(tile_dict(result.final))[0]
+        (x, y), size = open_group(result.final)
         out.write(f"game not over: group of {size} at ({x},{y}) left\n")
     if png or gif:
         from mipgames.samegame.render import render_game

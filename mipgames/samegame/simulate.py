@@ -115,6 +115,12 @@ def _stuck(balls: dict[Move, int]) -> bool:
     return True
 
 
+def open_group(board: Board) -> tuple[Move, int] | None:
+    """The first group of >= 2 tiles left (its lowest-leftmost cell, size), None when the game is over."""
+    found = _groups(tile_dict(board))
+    return found[0] if found else None
+
+
 def legal_moves(board: Board) -> list[Move]:
     """One cell per group of >= 2 tiles: the group's min (x, y) cell; sorted."""
     return [cell for cell, _ in _groups(tile_dict(board))]
@@ -211,7 +217,7 @@ def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None)
         "rule": "standard",
     }
     if not result.terminal:
-        (x, y), size = _groups(tile_dict(result.final))[0]
+        (x, y), size = open_group(result.final)
         return Verdict(False, None, f"game not over: group of {size} at ({x},{y}) left", measured)
     value = result.remaining if objective == "min-remaining" else result.score
     return Verdict(True, value, "", measured)

@@ -355,14 +355,6 @@ class Plane:
         seeds.clear()
 
     # -- the move -------------------------------------------------------
-    def balls_in(self, x0: int, x1: int, y0: int, y1: int) -> Iterator[Cell]:
-        """The balls of the base ([x0, x1], [y0, y1]), column by column, bottom up."""
-        cols = self._cols
-        for x in list(self._xs.irange(x0, x1)):
-            ys = cols[x]
-            for y in ys[bisect_left(ys, y0):bisect_right(ys, y1)]:
-                yield (x, y)
-
     def move(self, x: int, y: int, x0: int, x1: int, y0: int, y1: int) -> int:
         """The move on cell (x, y) with base ([x0, x1], [y0, y1]); returns the number of balls removed.
 
@@ -375,11 +367,10 @@ class Plane:
         if x0 > x1 or y0 > y1:
             raise ValueError("empty base")
         gone: set[Cell] = set()
-        if (x, y) in self.balls:
+        if (x, y) in self.balls:  # the block's flood is the only cost not bounded by the base
             gone = {c for c in flood(self.balls, (x, y)) if x0 <= c[0] <= x1 and y0 <= c[1] <= y1}
         gone_xs = {c[0] for c in gone}
         cols = self._cols
-        balls = self.balls
         target = x0
         changed: dict[int, int] = {}  # column -> number of base balls it ends with
         movers: list[tuple[Cell, Cell]] = []
