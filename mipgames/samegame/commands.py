@@ -49,7 +49,7 @@ def parse_moves(text: str, path: str = "<string>") -> list[Move]:
 def read_moves(path: str | Path) -> list[Move]:
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
     return parse_moves(text, str(path))
 

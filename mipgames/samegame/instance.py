@@ -138,6 +138,8 @@ def _read_text(path: str | Path) -> str:
         raise InputError("not UTF-8 text", path) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
+    except ValueError:  # a NUL in the name
+        raise InputError("cannot read: not a valid file name", path) from None
 
 
 def read_board(path: str | Path) -> Board:

@@ -75,6 +75,8 @@ def read_table(name: str, rows: int, cols: int) -> list[str]:
         data = Path(name).read_bytes()
     except OSError as exc:
         raise LineError(f"cannot read FILE {_shown(name)}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the name
+        raise LineError(f"cannot read FILE {_shown(name)}: not a valid file name") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -147,9 +149,12 @@ class Interpreter:
                 raise LineError(f"{fields[0]!r} takes {len(usage.split()) - 1} fields ({usage}), got {len(fields) - 1}")
             return handler(fields)
         except LineError as exc:
-            self.rejected += 1
-            self.err.write(str(InputError(str(exc), self.source, number)) + "\n")
-            return True
+            message = str(exc)
+        except MemoryError:
+            message = "out of memory (the line is too large to carry out)"
+        self.rejected += 1
+        self.err.write(str(InputError(message, self.source, number)) + "\n")
+        return True
 
     @staticmethod
     def _ints(fields: list[str], names: list[str]) -> list[int]:

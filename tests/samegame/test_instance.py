@@ -64,6 +64,8 @@ def test_bad_boards_name_the_line(text: str, line: int | None, message: str) -> 
 def test_unreadable_files(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read"):
         read_board(tmp_path / "missing.txt")
+    with pytest.raises(InputError, match="not a valid file name"):
+        read_board("b\x00.txt")
     (tmp_path / "set.txt").write_text("0 1\n1 0\n\n0 1 2\n0 1\n")
     with pytest.raises(InputError) as info:
         read_standard_set(tmp_path / "set.txt")

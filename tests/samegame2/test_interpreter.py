@@ -120,6 +120,7 @@ MALFORMED = [
     ("i 3 2 0 0 t.txt", "is short: 3x2 = 6 words needed, found 4"),
     ("i 2 2 0 0 bad.txt", "FILE 'bad.txt' line 2: word 3 'Nero' is neither a colour"),
     ("i 1 1 0 0 latin1.txt", "is not UTF-8 text"),
+    ("i 1 1 0 0 t\x00.txt", "not a valid file name"),
 ]
 
 
