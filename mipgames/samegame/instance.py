@@ -127,8 +127,19 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
 
 
 def parse_board(text: str, path: str = "<string>") -> Board:
-    """The board written in ``text`` (either format); InputError naming the line on bad input."""
-    return _board_of(_content_lines(text), path)
+    """The board written in ``text`` (either format); InputError naming the line on bad input.
+
+    Integer rows split by a blank line are the standard set's several boards,
+    not one tall board: that is refused rather than misread.
+    """
+    lines = _content_lines(text)
+    if any(len(t.split()) > 1 for _, t in lines):
+        raw = text.splitlines()
+        for (before, _), (after, _) in zip(lines, lines[1:]):
+            if any(not raw[k].strip() for k in range(before, after - 1)):
+                raise InputError("blank line between rows: several boards in one file "
+                                 "(read them with read_standard_set)", path, after)
+    return _board_of(lines, path)
 
 
 def _read_text(path: str | Path) -> str:

@@ -40,6 +40,9 @@ def test_standard_set() -> None:
     assert first.at(0, 14) == 3 and first.at(14, 0) == 2
     single = "\n".join(STANDARD.read_text().split("\n\n")[0].splitlines())
     assert parse_board(single) == first
+    with pytest.raises(InputError, match="several boards") as info:
+        read_board(STANDARD)
+    assert info.value.line == 17
 
 
 @pytest.mark.parametrize("text,line,message", [
