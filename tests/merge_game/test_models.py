@@ -80,7 +80,20 @@ def test_level_cap_and_types_matter():
     assert run(inst, "glpk", dict(capped, destroy_all=True)).status == "infeasible"
 
 
-def test_forty_by_forty_map_proved_optimal():
-    inst = random_map(40, 40, 300, 300, types=3, hp=(1, 4), seed=1)
-    r = run(inst, "cbc", {})
-    assert r.status == "optimal" and r.objective == 148 and r.verdict.legal
+def test_bundled_instances_reach_their_optimum():
+    from pathlib import Path
+
+    from mipgames.merge_game.instance import read
+
+    folder = Path(__file__).resolve().parents[2] / "instances" / "merge_game"
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".txt", ".json"))
+    assert len(files) >= 10
+    for path in files:
+        inst = read(path)
+        r = run(inst, "cbc", {})
+        if inst.optimum is None:
+            assert r.status == "infeasible" and inst.meta["destroy_all_feasible"] is False, path
+        else:
+            assert r.status == "optimal" and r.objective == inst.optimum, path
+        if len(inst.heroes) <= 8:
+            assert run(inst, "exhaustive", {}).objective == inst.optimum, path
