@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, BinaryIO, Iterator, TextIO
 
@@ -37,6 +38,8 @@ def run(file: str | None, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write("mipgames samegame2: interrupted\n")
         return 130
     except BrokenPipeError:
+        if stdout is sys.stdout:  # the reader went away (`| head`): silence the final flush too
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return status
 

@@ -191,24 +191,29 @@ class Interpreter:
         self.plane.move(x, y, x0, x1, y0, y1)
         return True
 
+    def _answer(self, text: str) -> None:
+        """Write an answer and flush it: a program driving the interpreter through a pipe sees it at once."""
+        self.out.write(text)
+        self.out.flush()
+
     def _homogeneous(self, fields: list[str]) -> bool:
         x1, y1, x2, y2 = self._ints(fields[1:], ["x1", "y1", "x2", "y2"])
         found = homogeneous_path(self.plane.balls, (x1, y1), (x2, y2))
         if found is None:
-            self.out.write(f"Non esiste un cammino omogeneo fra ({x1},{y1}) e ({x2},{y2})\n")
+            self._answer(f"Non esiste un cammino omogeneo fra ({x1},{y1}) e ({x2},{y2})\n")
         else:
-            self.out.write(format_path(found))
+            self._answer(format_path(found))
         return True
 
     def _variability(self, fields: list[str]) -> bool:
         x1, y1, x2, y2 = self._ints(fields[1:], ["x1", "y1", "x2", "y2"])
         found = variability_path(self.plane.balls, (x1, y1), (x2, y2))
         if found is None:
-            self.out.write(f"Non esiste un cammino fra ({x1},{y1}) e ({x2},{y2})\n")
+            self._answer(f"Non esiste un cammino fra ({x1},{y1}) e ({x2},{y2})\n")
         else:
-            self.out.write(format_path(found))
+            self._answer(format_path(found))
         return True
 
     def _count(self, fields: list[str]) -> bool:
-        self.out.write(f"{self.plane.block_count()}\n")
+        self._answer(f"{self.plane.block_count()}\n")
         return True
