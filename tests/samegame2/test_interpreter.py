@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.samegame2.commands import main
 from mipgames.samegame2.interpreter import Interpreter
@@ -177,3 +179,20 @@ def test_wired_into_the_mipgames_cli(tmp_path: Path, capsys: pytest.CaptureFixtu
     captured = capsys.readouterr()
     assert captured.out == "2\n(0,1\n0,0\n)\n"
     assert captured.err == f"{script}:7: unknown command 'bad' (commands: i b m o c n f)\n"
+
+
+token = st.one_of(
+    st.sampled_from(["i", "b", "m", "o", "c", "n", "f", "0", "-1", "3", "a", "zz", "t.txt", "+2", "--", "ß"]),
+    st.integers(-10**20, 10**20).map(str),
+    st.text(max_size=4),
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(lines=st.lists(st.lists(token, max_size=8).map(" ".join), max_size=20))
+def test_garbage_never_escapes(lines: list[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    interpreter = Interpreter(out, err)
+    status = interpreter.run(line + "\n" for line in lines)
+    assert status == (1 if interpreter.rejected else 0)
+    assert len(err.getvalue().splitlines()) == interpreter.rejected
