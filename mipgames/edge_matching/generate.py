@@ -1,0 +1,88 @@
+"""Seeded generators: planted perfect puzzles, and shuffling of stored (solved) benchmark sets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mipgames.edge_matching.instance import Instance, turned
+
+
+def planted(rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: int, seed: int) -> tuple[Instance, list[tuple[int, int]]]:
+    """A puzzle with a known perfect placement: colour every edge, cut tiles, shuffle and turn them.
+
+    Frame puzzles use colours 1..rim_colours on edges between two rim cells and
+    rim_colours+1..rim_colours+inner_colours elsewhere (like Eternity II); without a frame,
+    every side, boundary included, takes one of the inner colours.
+    """
+    if rows < 1 or cols < 1:
+        raise ValueError("rows and cols must be at least 1")
+    if inner_colours < 1 or (frame and rim_colours < 1):
+        raise ValueError("need at least one inner colour (and one rim colour for a frame puzzle)")
+    if frame and (rows < 2 or cols < 2):
+        raise ValueError("a frame puzzle needs at least 2 rows and 2 columns")
+    rng = random.Random(seed)
+    first_inner = rim_colours + 1 if frame else 1
+    inner = list(range(first_inner, first_inner + inner_colours))
+    rim = list(range(1, rim_colours + 1))
+
+    def on_rim(r: int, c: int) -> bool:
+        return r in (0, rows - 1) or c in (0, cols - 1)
+
+    # h[r][c]: colour between (r, c) and (r, c+1); v[r][c]: between (r, c) and (r+1, c)
+    h = [[0] * (cols + 1) for _ in range(rows)]
+    v = [[0] * cols for _ in range(rows + 1)]
+    for r in range(rows):
+        for c in range(cols + 1):
+            border = c in (0, cols)
+            if frame and border:
+                continue
+            rimmy = frame and on_rim(r, c - 1) and on_rim(r, c) and r in (0, rows - 1)
+            h[r][c] = rng.choice(rim if rimmy else inner)
+    for r in range(rows + 1):
+        for c in range(cols):
+            border = r in (0, rows)
+            if frame and border:
+                continue
+            rimmy = frame and on_rim(r - 1, c) and on_rim(r, c) and c in (0, cols - 1)
+            v[r][c] = rng.choice(rim if rimmy else inner)
+    solved = [(v[r][c], h[r][c + 1], v[r + 1][c], h[r][c]) for r in range(rows) for c in range(cols)]
+    order = list(range(rows * cols))
+    rng.shuffle(order)  # order[k] = solved cell whose tile becomes tile k
+    spins = [rng.randrange(4) for _ in order]
+    tiles = tuple(turned(solved[cell], -spins[k]) for k, cell in enumerate(order))
+    placement = [(0, 0)] * (rows * cols)
+    for k, cell in enumerate(order):
+        placement[cell] = (k, spins[k] % 4)
+    name = f"planted_{rows}x{cols}_{'frame' if frame else 'free'}_{rim_colours}_{inner_colours}_s{seed}"
+    return Instance(rows, cols, tiles, (), name), placement  # type: ignore[arg-type]
+
+
+def shuffle(inst: Instance, seed: int) -> Instance:
+    """Tiles in a seeded random order and turns (stored benchmark sets are listed solved)."""
+    if inst.hints:
+        raise ValueError("shuffling would move hinted tiles; shuffle puzzles without hints")
+    rng = random.Random(seed)
+    order = list(range(inst.cells))
+    rng.shuffle(order)
+    tiles = tuple(turned(inst.tiles[k], rng.randrange(4)) for k in order)
+    return Instance(inst.rows, inst.cols, tiles, (), f"{inst.name}_shuffled{seed}")
+
+
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--rows", type=int, required=True)
+    parser.add_argument("--cols", type=int, default=None, help="default: same as --rows")
+    parser.add_argument("--frame", action="store_true", help="grey (colour 0) frame, Eternity II style")
+    parser.add_argument("--rim-colours", type=int, default=0, help="colours between two rim tiles (frame puzzles)")
+    parser.add_argument("--inner-colours", type=int, required=True, help="colours of all other inner edges")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def generate(args: Any) -> Instance:
+    from mipgames.core.errors import UsageError
+
+    try:
+        inst, _ = planted(args.rows, args.cols or args.rows, args.frame, args.rim_colours, args.inner_colours, args.seed)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return inst

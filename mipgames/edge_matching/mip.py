@@ -1,0 +1,147 @@
+"""PuLP formulations (all coefficients integral, so the cpsat backend can translate them).
+
+``baseline``: the coursework MILP of the spec (x[t, cell, turns] over every tile,
+cell and turn; h/v mismatch binaries bounded by per-colour differences of the
+true rotation tables).  ``strong``: our model: candidates restricted by frame
+typing, hints and symmetry breaking (and colour pruning in decision mode), one
+variable per distinct colouring, match variables z[edge, colour] squeezed
+between both sides' colour indicators, and per-colour count caps, which give
+the LP the colour-count bound instead of the baseline's 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mipgames.core.problem import Built, SolveOptions
+from mipgames.edge_matching import board
+from mipgames.edge_matching.instance import Instance, allowed_turns, turned
+from mipgames.edge_matching.simulate import mode_of
+
+
+def _assignment(prob, inst: Instance, cands: list[list[tuple[int, int]]]):
+    """x literals per cell, each cell one (tile, turns), each tile one (cell, turns)."""
+    import pulp
+
+    x = [[(t, a, pulp.LpVariable(f"x_{t}_{i}_{a}", cat="Binary")) for t, a in cands[i]] for i in range(inst.cells)]
+    by_tile: list[list[Any]] = [[] for _ in range(inst.cells)]
+    for i, row in enumerate(x):
+        prob += pulp.lpSum(v for _, _, v in row) == 1, f"cell_{i}"
+        for t, _, v in row:
+            by_tile[t].append(v)
+    for t, vs in enumerate(by_tile):
+        prob += pulp.lpSum(vs) == 1, f"tile_{t}"
+    return x
+
+
+def _shows(inst: Instance, row, s: int) -> dict[int, list[Any]]:
+    out: dict[int, list[Any]] = {}
+    for t, a, v in row:
+        out.setdefault(turned(inst.tiles[t], a)[s], []).append(v)
+    return out
+
+
+def build_baseline(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """The coursework model; frame and hints become fixed-to-zero x (they are hard rules)."""
+    import pulp
+
+    decision = mode_of(params) == "decision"
+    prob = pulp.LpProblem("edge_matching_baseline", pulp.LpMinimize)
+    R, C = inst.rows, inst.cols
+    cands = []
+    for r in range(R):
+        for c in range(C):
+            ok = {(t, a) for t in range(inst.cells) for a in _all_equal_turns(inst, r, c, t)}
+            cands.append([(t, a, (t, a) in ok) for t in range(inst.cells) for a in range(4)])
+    x = [[(t, a, pulp.LpVariable(f"x_{t}_{i}_{a}", cat="Binary")) for t, a, _ in row] for i, row in enumerate(cands)]
+    by_tile: list[list[Any]] = [[] for _ in range(inst.cells)]
+    for i, row in enumerate(x):
+        prob += pulp.lpSum(v for _, _, v in row) == 1, f"cell_{i}"
+        banned = [v for (_, _, v), (_, _, ok) in zip(row, cands[i]) if not ok]
+        if banned:
+            prob += pulp.lpSum(banned) == 0, f"rules_{i}"  # frame and hints (an explicit row: every backend keeps it)
+        for t, _, v in row:
+            by_tile[t].append(v)
+    for t, vs in enumerate(by_tile):
+        prob += pulp.lpSum(vs) == 1, f"tile_{t}"
+    colours = inst.colours()
+    mism = []
+    for e in board.inner_edges(inst):
+        d = 0 if decision else pulp.LpVariable(f"{'h' if e.sa == 1 else 'v'}_{e.a}", cat="Binary")
+        ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
+        for l in colours:
+            diff = pulp.lpSum(ya.get(l, [])) - pulp.lpSum(yb.get(l, []))
+            prob += diff <= d, f"e{e.a}_{e.sa}_{l}_p"
+            prob += -diff <= d, f"e{e.a}_{e.sa}_{l}_m"
+        mism.append(d)
+    prob += pulp.lpSum(mism) if not decision else _zero_objective(x, inst)
+    built = Built(prob, {"model": "x", "x": x})
+    _warm(built, inst, options, canonical=False)
+    return built
+
+
+def _all_equal_turns(inst: Instance, r: int, c: int, t: int) -> list[int]:
+    """Every turn (not only distinct ones) legal under the frame rule and hints."""
+    ok = {turned(inst.tiles[t], a) for a in allowed_turns(inst, r, c, t)}
+    pinned = {h.turns for h in inst.hints if (h.row, h.col) == (r, c) and h.tile == t}
+    return [a for a in range(4) if turned(inst.tiles[t], a) in ok and (not pinned or a in pinned)]
+
+
+def build_strong(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    import pulp
+
+    decision = mode_of(params) == "decision"
+    cands = board.candidates(inst)
+    if decision:
+        cands = board.prune(inst, cands)
+    prob = pulp.LpProblem("edge_matching_strong", pulp.LpMinimize)
+    x = _assignment(prob, inst, cands)
+    edges = board.inner_edges(inst)
+    by_colour: dict[int, list[Any]] = {}
+    matched = []
+    for k, e in enumerate(edges):
+        ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
+        common = sorted(set(ya) & set(yb))
+        z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in common}
+        for l, zl in z.items():
+            by_colour.setdefault(l, []).append(zl)
+        if decision:
+            prob += pulp.lpSum(z.values()) == 1, f"edge_{k}"
+            for tag, side in (("a", ya), ("b", yb)):
+                for l, vs in side.items():
+                    prob += pulp.lpSum(vs) == (z[l] if l in z else 0), f"link_{k}_{tag}_{l}"
+        else:
+            for l, zl in z.items():
+                sa, sb = pulp.lpSum(ya[l]), pulp.lpSum(yb[l])
+                prob += zl <= sa, f"za_{k}_{l}"
+                prob += zl <= sb, f"zb_{k}_{l}"
+                prob += zl >= sa + sb - 1, f"zab_{k}_{l}"
+            prob += pulp.lpSum(z.values()) <= 1, f"one_{k}"
+            matched.extend(z.values())
+    for l, zs in by_colour.items():
+        cap = sum(tile.count(l) for tile in inst.tiles) // 2
+        if len(zs) > cap:
+            prob += pulp.lpSum(zs) <= cap, f"count_{l}"
+    prob += len(edges) - pulp.lpSum(matched) if not decision else _zero_objective(x, inst)
+    built = Built(prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))})
+    _warm(built, inst, options, canonical=True)
+    return built
+
+
+def _zero_objective(x, inst: Instance):
+    """Decision mode: an objective that is identically 0 (every cell holds one tile) but names real
+    variables; an empty objective makes PuLP add '__dummy', which GLPK leaves without a value."""
+    import pulp
+
+    return pulp.lpSum(v for row in x for _, _, v in row) - inst.cells
+
+
+def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) -> None:
+    if not options.warm_start:
+        return
+    from mipgames.edge_matching.baselines import heuristic_placement
+
+    start = heuristic_placement(inst, seed=options.seed, time_limit=0.1 * options.time_limit if options.time_limit else 5.0)
+    if canonical:
+        start = board.canonical(inst, start)
+    built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}

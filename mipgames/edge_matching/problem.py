@@ -1,0 +1,114 @@
+"""Edge matching as a mipgames Problem (the only module the shared machinery imports)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.edge_matching import instance as inst_mod
+from mipgames.edge_matching.baselines import ALGORITHMS
+from mipgames.edge_matching.simulate import MODES, evaluate, mode_of
+
+
+def _build_baseline(inst, params, options):
+    from mipgames.edge_matching.mip import build_baseline
+
+    return build_baseline(inst, params, options)
+
+
+def _build_strong(inst, params, options):
+    from mipgames.edge_matching.mip import build_strong
+
+    return build_strong(inst, params, options)
+
+
+def _build_cpsat(inst, params, options):
+    from mipgames.edge_matching.cpsat import build
+
+    return build(inst, params, options)
+
+
+def _build_cpsat_table(inst, params, options):
+    from mipgames.edge_matching.cpsat import TABLE, build
+
+    return build(inst, params, options, TABLE)
+
+
+def _decode(inst, params, handles, value):
+    from mipgames.edge_matching.decode import decode
+
+    return decode(inst, params, handles, value)
+
+
+FORMULATIONS = {
+    "baseline": Formulation("baseline", "mip", _build_baseline, _decode, "the coursework MILP (spec), true rotation tables"),
+    "strong": Formulation(
+        "strong", "mip", _build_strong, _decode, "typed candidates + symmetry breaking, colour match variables, colour-count caps"
+    ),
+    "cpsat": Formulation(
+        "cpsat", "cpsat", _build_cpsat, _decode, "SAT-style literals: exactly-one per cell/tile, colour literals per edge, typing, symmetry, scan-order search"
+    ),
+    "cpsat-table": Formulation(
+        "cpsat-table", "cpsat", _build_cpsat_table, _decode, "per-cell table (tile, turns, colours) with shared colour variables, all-different"
+    ),
+}
+
+
+def _objective(params: dict[str, Any]) -> tuple[str, str]:
+    return ("mismatched inner edges", "min")
+
+
+def _check_params(inst, params: dict[str, Any]) -> None:
+    if mode_of(params) not in MODES:
+        raise UsageError(f"mode must be one of {', '.join(MODES)}")
+
+
+def _describe(inst, params, placement, verdict: Verdict) -> str:
+    C = inst.cols
+    rows = [" ".join(f"{t:>3}/{a}" for t, a in placement[r * C : (r + 1) * C]) for r in range(inst.rows)]
+    n = verdict.measured.get("mismatched")
+    head = f"placement (tile/turns), {inst.inner_edges - n}/{inst.inner_edges} inner edges matched, {n} mismatched"
+    return "\n".join([head] + rows)
+
+
+def _add_arguments(parser):
+    from mipgames.edge_matching.generate import add_arguments
+
+    add_arguments(parser)
+
+
+def _generate(args):
+    from mipgames.edge_matching.generate import generate
+
+    return generate(args)
+
+
+def _render(inst, params, placement, path):
+    from mipgames.edge_matching.render import render
+
+    render(inst, params, placement, path)
+
+
+PROBLEM = Problem(
+    name="edge-matching",
+    folder="edge_matching",
+    summary="Edge-matching puzzles (Eternity II style): place and turn square tiles so that touching edges match",
+    read=inst_mod.read,
+    write=inst_mod.write,
+    instance_to_json=inst_mod.to_json,
+    instance_from_json=inst_mod.from_json,
+    solution_to_json=inst_mod.solution_to_json,
+    solution_from_json=inst_mod.solution_from_json,
+    evaluate=evaluate,
+    objective=_objective,
+    formulations=FORMULATIONS,
+    default_formulation={"mip": "strong", "cpsat": "cpsat"},
+    algorithms=ALGORITHMS,
+    params=(Param("mode", "optimize", "optimize: fewest mismatched edges; decision: every inner edge must match", str, MODES),),
+    render=_render,
+    describe=_describe,
+    generator=Generator(_add_arguments, _generate),
+    check_params=_check_params,
+    integral=True,
+)

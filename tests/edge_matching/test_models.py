@@ -1,0 +1,119 @@
+"""Every formulation on every solver it runs on, through the runner, against the simulator and brute force."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mipgames.core.problem import SolveOptions
+from mipgames.core.runner import solve
+from mipgames.edge_matching.generate import planted
+from mipgames.edge_matching.instance import Hint, Instance
+from mipgames.edge_matching.problem import PROBLEM
+
+from .helpers import coursework, exhaustive_optimum, score
+
+PAIRS = [(f, s) for f in ("baseline", "strong") for s in ("cbc", "glpk", "highs", "cpsat")] + [
+    ("cpsat", "cpsat"),
+    ("cpsat-table", "cpsat"),
+]
+ONE = SolveOptions(threads=1, time_limit=60)
+
+
+def run(inst, formulation, solver, mode="optimize", options=ONE):
+    return solve(PROBLEM, inst, solver=solver, formulation=formulation, params={"mode": mode}, options=options, isolate=False)
+
+
+@pytest.mark.parametrize("formulation,solver", PAIRS)
+def test_coursework_proved_perfect(formulation, solver):
+    inst = coursework()
+    r = run(inst, formulation, solver)
+    assert r.status == "optimal", r.message
+    assert r.objective == 0 and score(inst, r.solution) == 0
+
+
+@pytest.mark.parametrize("formulation", ["baseline", "strong", "cpsat", "cpsat-table"])
+def test_decision_mode_finds_perfect_frame_puzzle(formulation):
+    inst, _ = planted(3, 4, True, 2, 2, seed=7)
+    r = run(inst, formulation, "cpsat" if formulation.startswith("cpsat") else "highs", mode="decision")
+    assert r.status == "optimal" and r.objective == 0 and score(inst, r.solution) == 0
+
+
+@pytest.mark.parametrize("formulation", ["baseline", "strong", "cpsat", "cpsat-table"])
+@pytest.mark.parametrize("mode", ["optimize", "decision"])
+def test_contradictory_hints_are_infeasible(formulation, mode):
+    inst, p = planted(3, 3, True, 1, 2, seed=3)
+    corner_tile = p[0][0]
+    hints = (Hint(1, 1, corner_tile, 0),)  # a corner tile in the centre breaks the frame rule
+    r = run(Instance(3, 3, inst.tiles, hints), formulation, "cpsat" if formulation.startswith("cpsat") else "cbc", mode)
+    assert r.status == "infeasible", r.message
+    two = (Hint(0, 0, p[0][0], p[0][1]), Hint(0, 0, p[2][0], p[2][1]))  # two tiles in one cell
+    r = run(Instance(3, 3, inst.tiles, two), formulation, "cpsat", mode)
+    assert r.status == "infeasible", r.message
+
+
+@pytest.mark.parametrize("formulation", ["baseline", "strong", "cpsat", "cpsat-table"])
+def test_unsolvable_decision_is_infeasible_and_optimise_counts(formulation):
+    inst = Instance(2, 2, ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1), (2, 2, 2, 2)))
+    solver = "cpsat" if formulation.startswith("cpsat") else "cbc"
+    assert run(inst, formulation, solver, "decision").status == "infeasible"
+    r = run(inst, formulation, solver)
+    assert r.status == "optimal" and r.objective == 2
+
+
+def test_hints_are_respected():
+    inst, p = planted(3, 3, False, 0, 3, seed=11)
+    hinted = Instance(3, 3, inst.tiles, (Hint(1, 1, p[0][0], 2), Hint(0, 2, p[4][0], 1)))
+    results = {f: run(hinted, f, "cpsat") for f in ("baseline", "strong", "cpsat", "cpsat-table")}
+    objectives = {f: r.objective for f, r in results.items()}
+    assert all(r.status == "optimal" for r in results.values()), objectives
+    assert len(set(objectives.values())) == 1
+    for r in results.values():
+        assert r.solution[4] == (p[0][0], 2) and r.solution[2] == (p[4][0], 1)
+
+
+def _random_instance(draw, side, frame):
+    seed = draw(st.integers(0, 10**6))
+    if frame:
+        inst, _ = planted(side, side, True, draw(st.integers(1, 2)), draw(st.integers(1, 3)), seed)
+        # recolour a few inner sides so the optimum is not always 0 (the frame stays intact)
+        tiles = [list(t) for t in inst.tiles]
+        for _ in range(draw(st.integers(0, 3))):
+            t, s = draw(st.integers(0, len(tiles) - 1)), draw(st.integers(0, 3))
+            if tiles[t][s]:
+                tiles[t][s] = draw(st.integers(1, 4))
+        return Instance(side, side, tuple(tuple(t) for t in tiles))
+    colours = st.integers(1, draw(st.integers(1, 3)))
+    tiles = tuple(tuple(draw(colours) for _ in range(4)) for _ in range(side * side))
+    return Instance(side, side, tiles)
+
+
+@st.composite
+def small_instances(draw):
+    return _random_instance(draw, draw(st.sampled_from([2, 3])), draw(st.booleans()))
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(small_instances())
+def test_every_formulation_matches_brute_force(inst):
+    best = exhaustive_optimum(inst)
+    for formulation in ("baseline", "strong", "cpsat", "cpsat-table"):
+        solver = "cbc" if formulation in ("baseline", "strong") else "cpsat"
+        r = run(inst, formulation, solver)
+        if best is None:
+            assert r.status == "infeasible", (formulation, r.message)
+            continue
+        assert r.status == "optimal", (formulation, r.message)
+        assert r.objective == best == score(inst, r.solution), formulation
+    for algorithm in ("backtrack",):
+        r = solve(PROBLEM, inst, solver=algorithm, options=ONE, isolate=False)
+        assert (r.status, r.objective) == (("optimal", best) if best is not None else ("infeasible", None))
+
+
+def test_tiny_time_limit_is_never_optimal():
+    inst, _ = planted(7, 7, True, 3, 6, seed=1)
+    opts = SolveOptions(threads=1, time_limit=0.05)
+    for formulation, solver in (("cpsat", "cpsat"), ("strong", "cbc")):
+        r = run(inst, formulation, solver, options=opts)
+        assert r.status in ("feasible", "unknown"), (formulation, r.status)
+        if r.status == "feasible":
+            assert r.objective == score(inst, r.solution) and r.objective > 0
