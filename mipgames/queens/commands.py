@@ -1,0 +1,123 @@
+"""``mipgames queens [FILE]``: the coursework program (board in, moves out), and ``queens-check``.
+
+Exit status: 0 when at most K queens remain, 2 when K is proved unreachable
+(the proved minimum goes to standard error), 3 when time ran out without an
+answer, 4 on bad input, 1 when a solver failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from mipgames.core.errors import InputError, MipgamesError
+from mipgames.core.problem import SolveOptions
+from mipgames.queens.instance import format_moves, parse, parse_moves, read, read_moves
+
+DEFAULT_TIME = 60.0
+SOLVERS = ("portfolio", "dfs", "cbc", "glpk", "highs", "cpsat")
+
+
+def _instance(file: str | None, stdin: TextIO):
+    if file in (None, "-"):
+        return parse(stdin.read(), "<stdin>")
+    return read(file)
+
+
+def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    from mipgames.core.runner import solve
+    from mipgames.queens.problem import PROBLEM
+
+    try:
+        instance = _instance(args.file, stdin)
+        options = SolveOptions(time_limit=args.time_limit, threads=args.threads)
+        params = {"minimise": args.minimise}
+        result = solve(PROBLEM, instance, solver=args.solver, params=params, options=options, isolate=True)
+    except MipgamesError as error:
+        stderr.write(f"mipgames: {error}\n")
+        return error.exit_code
+    k = instance.k
+    if result.status in ("optimal", "feasible"):
+        remaining = result.verdict.measured["remaining"]
+        stdout.write(format_moves(result.solution))
+        stdout.flush()
+        if remaining <= k:
+            return 0
+        proved = " (proved optimal)" if result.status == "optimal" else ""
+        stderr.write(f"mipgames: K = {k} not reached: fewest queens remaining is {remaining}{proved}\n")
+        return 2 if result.status == "optimal" else 3
+    if result.status == "infeasible":
+        message = result.message if "unreachable" in result.message else f"K = {k} is unreachable (proved)"
+        if result.bound is None and args.solver != "portfolio":
+            message = _minimum(PROBLEM, instance, args, result.wall_time_s) or message
+        stderr.write(f"mipgames: {message}\n")
+        return 2
+    if result.status == "unknown":
+        stderr.write(f"mipgames: no answer within {args.time_limit:g} s (K = {k} neither reached nor refuted)\n")
+        return 3
+    stderr.write(f"mipgames: solver failed: {result.message}\n")
+    return 1
+
+
+def _minimum(problem, instance, args, spent: float) -> str | None:
+    """The proved minimum, with the same solver, for the infeasible-decision message."""
+    from mipgames.core.runner import solve
+
+    left = args.time_limit - spent
+    if left <= 0.1:
+        return None
+    result = solve(problem, instance, solver=args.solver, params={"minimise": True},
+                   options=SolveOptions(time_limit=left, threads=args.threads), isolate=True)
+    if result.status == "optimal":
+        return f"K = {instance.k} is unreachable (proved): at least {result.objective:g} queens always remain"
+    return None
+
+
+def check_command(args: Any, stdout: TextIO, stderr: TextIO) -> int:
+    """Replays a moves file strictly; names the line of the first illegal move."""
+    from mipgames.queens.simulate import replay
+
+    try:
+        instance = read(args.instance)
+        numbered = read_moves(args.moves)
+        board, bad, error = replay(instance, [move for _, move in numbered])
+        if bad is not None:
+            raise InputError(f"illegal move: {error}", args.moves, numbered[bad][0])
+    except MipgamesError as error:
+        stderr.write(f"mipgames: {error}\n")
+        return error.exit_code
+    remaining = len(board)
+    verdict = "accepted" if remaining <= instance.k else "rejected"
+    stdout.write(f"{verdict}: {len(numbered)} moves, {remaining} queens remain, K = {instance.k}\n")
+    return 0 if remaining <= instance.k else 2
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "queens", help="the power-of-queens coursework program: board in, moves out",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", nargs="?", metavar="FILE", help="coursework input (default: standard input)")
+    parser.add_argument("--solver", choices=SOLVERS, default="portfolio",
+                        help="portfolio (default: DFS briefly, then the forest CP-SAT model), dfs, or a model solver")
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--minimise", action="store_true", help="find the fewest queens that can remain, proved")
+    parser.set_defaults(func=lambda args: solve_command(args, sys.stdin, sys.stdout, sys.stderr))
+    check = subparsers.add_parser("queens-check", help="replay a queens moves file strictly (stricter than the coursework)")
+    check.add_argument("instance", help="coursework input")
+    check.add_argument("moves", help="moves file: one 'r1 c1 r2 c2' per line")
+    check.set_defaults(func=lambda args: check_command(args, sys.stdout, sys.stderr))
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    """Stand-alone entry point (what the tests call): ``main(["queens", ...])`` or ``main(["queens-check", ...])``."""
+    parser = argparse.ArgumentParser(prog="mipgames")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    if args.command == "queens":
+        return solve_command(args, stdin, stdout, stderr)
+    return check_command(args, stdout, stderr)

@@ -1,0 +1,119 @@
+"""Seeded generators: planted solvable instances (backward splits) and proved-unsolvable ones.
+
+Planted: start from K queens and split a queen of power 2p into two of power p,
+the new one on an empty square in clear line of sight; the reversed splits are
+a solution.  Unsolvable: take a planted instance with K = 1 and move one queen
+to another empty square (the total, hence popcount(S) ≤ K, is unchanged), keep
+it only if the cheap bounds do not already rule K out and the forest model
+proves K unreachable.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from mipgames.core.errors import UsageError
+from mipgames.queens.geometry import DIRECTIONS
+from mipgames.queens.instance import MAX_TOTAL, Move, Queens
+
+
+@dataclass(frozen=True)
+class Planted:
+    instance: Queens
+    solution: list[Move]
+
+
+def _board(n: int, queens: dict[tuple[int, int], int], k: int) -> Queens:
+    return Queens(n, k, tuple(tuple(queens.get((r, c), 0) for c in range(n)) for r in range(n)))
+
+
+def _split_targets(n: int, queens: dict, r: int, c: int) -> list[tuple[int, int]]:
+    """Empty squares in clear line of sight of (r, c)."""
+    found = []
+    for dr, dc in DIRECTIONS:
+        rr, cc = r + dr, c + dc
+        while 0 <= rr < n and 0 <= cc < n and (rr, cc) not in queens:
+            found.append((rr, cc))
+            rr, cc = rr + dr, cc + dc
+    return found
+
+
+def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) -> Planted:
+    """K queens of power 2^exponent split ``moves`` times; raises UsageError when they cannot fit."""
+    if k < 1 or k + moves > n * n:
+        raise UsageError(f"{k} + {moves} queens do not fit on a {n}x{n} board (and K must be at least 1)")
+    rng = random.Random(seed)
+    need = max(1, (moves // k + 1).bit_length())
+    exponent = need + 1 if exponent is None else exponent
+    if k << exponent >= MAX_TOTAL or k << exponent < k + moves:
+        raise UsageError(f"exponent {exponent} cannot make {k + moves} queens below total 2^60")
+    squares = rng.sample([(r, c) for r in range(n) for c in range(n)], k)
+    queens = {sq: 1 << exponent for sq in squares}
+    splits: list[Move] = []
+    while len(splits) < moves:
+        movable = [sq for sq, p in queens.items() if p > 1]
+        if not movable:
+            raise UsageError("ran out of powers to split: raise the exponent")
+        r, c = rng.choice(sorted(movable))
+        targets = _split_targets(n, queens, r, c)
+        if not targets:
+            continue
+        rr, cc = rng.choice(targets)
+        queens[r, c] //= 2
+        queens[rr, cc] = queens[r, c]
+        splits.append((rr, cc, r, c))
+    return Planted(_board(n, queens, k), splits[::-1])
+
+
+def unsolvable(n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200) -> Queens:
+    """A position with popcount(S) ≤ K that the cheap bounds do not refute but the forest model proves unsolvable."""
+    from mipgames.core.problem import SolveOptions
+    from mipgames.queens.prep import prepare
+
+    rng = random.Random(seed)
+    for _ in range(tries):
+        base = planted(n, k, queens - k, rng.randrange(1 << 30)).instance
+        stones = {(r, c): p for r, c, p in base.queens}
+        (r, c), power = rng.choice(sorted(stones.items()))
+        empty = [(a, b) for a in range(n) for b in range(n) if (a, b) not in stones]
+        del stones[r, c]
+        stones[rng.choice(empty)] = power
+        candidate = _board(n, stones, k)
+        if prepare(candidate, {}).bound > k:
+            continue
+        if prove_unsolvable(candidate, SolveOptions(time_limit=time_limit)):
+            return candidate
+    raise UsageError(f"no unsolvable instance found in {tries} tries; change the seed or sizes")
+
+
+def prove_unsolvable(instance: Queens, options) -> bool:
+    """True only when the forest model proves that K cannot be reached."""
+    from ortools.sat.python import cp_model
+
+    from mipgames.queens.cpsat import build_forest
+
+    built = build_forest(instance, {}, options)
+    solver = cp_model.CpSolver()
+    if options.time_limit is not None:
+        solver.parameters.max_time_in_seconds = options.time_limit
+    solver.parameters.num_workers = options.threads
+    solver.parameters.random_seed = options.seed
+    return solver.solve(built.model) == cp_model.INFEASIBLE
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--n", type=int, default=8, help="board size N")
+    parser.add_argument("--k", type=int, default=1, help="K: at most K queens may remain")
+    parser.add_argument("--moves", type=int, default=10, help="splits (= moves of the planted solution)")
+    parser.add_argument("--exponent", type=int, default=None, help="starting queens' exponent (planted)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--unsolvable", action="store_true",
+                        help="K + moves queens whose K is proved unreachable (popcount(S) <= K all the same)")
+    parser.add_argument("--proof-time", type=float, default=60.0, help="seconds per unsolvability proof")
+
+
+def from_args(args) -> Queens:
+    if args.unsolvable:
+        return unsolvable(args.n, args.k + args.moves, args.k, args.seed, args.proof_time)
+    return planted(args.n, args.k, args.moves, args.seed, args.exponent).instance

@@ -1,0 +1,93 @@
+"""The default method: the memoised DFS for a short budget, then the forest CP-SAT model.
+
+The DFS answers easy positions in milliseconds; the model finds what the DFS
+misses and is the only one that proves "K unreachable" on non-trivial
+positions.  When the decision is infeasible the portfolio spends what time is
+left on the proved minimum, returned as the bound of the infeasible outcome.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mipgames.core.problem import Outcome, Report, SolveOptions
+from mipgames.queens.baselines import run_dfs
+from mipgames.queens.instance import Move, Queens
+
+DFS_SHARE, DFS_CAP = 0.1, 3.0
+
+
+def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None,
+                 hint: list[Move] | None = None) -> Outcome:
+    """Builds and solves the forest model in-process; the decoded moves are replayed by the caller (the runner)."""
+    from ortools.sat.python import cp_model
+
+    from mipgames.queens.cpsat import build_forest
+    from mipgames.queens.decode import decode_forest
+
+    params = {"minimise": minimise}
+    built = build_forest(instance, params, options)
+    if hint:
+        add_forest_hint(built, hint)
+    solver = cp_model.CpSolver()
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    solver.parameters.num_workers = max(1, options.threads)
+    solver.parameters.random_seed = options.seed
+    code = solver.solve(built.model)
+    if code == cp_model.INFEASIBLE:
+        return Outcome("infeasible")
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Outcome("unknown", bound=built.stats["bound"] if minimise else None)
+    moves = decode_forest(instance, params, built.handles, solver.value)
+    remaining = len(instance.queens) - len(moves)
+    if not minimise:
+        return Outcome("feasible", moves, remaining, built.stats["bound"])
+    bound = round(solver.best_objective_bound)
+    return Outcome("optimal" if code == cp_model.OPTIMAL else "feasible", moves, remaining, bound)
+
+
+def add_forest_hint(built, moves: list[Move]) -> None:
+    """Hints the parent of every square that moves in ``moves`` (everything else a root)."""
+    index = built.handles["prep"].geo.index
+    parent = {index[m[:2]]: index[m[2:]] for m in moves}
+    for (c, p), var in built.handles["z"].items():
+        built.model.add_hint(var, parent.get(c) == p)
+
+
+def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+    start = time.monotonic()
+    minimise = bool(params.get("minimise"))
+    limit = options.time_limit
+    budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
+    quick = run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report)
+    if quick.status in ("optimal", "infeasible") or (quick.status == "feasible" and not minimise):
+        return quick if quick.status != "infeasible" else _with_minimum(instance, options, start, quick)
+
+    def left() -> float | None:
+        return None if limit is None else max(0.01, limit - (time.monotonic() - start))
+
+    out = solve_forest(instance, minimise, options, left(), hint=quick.solution if minimise else None)
+    if out.status == "infeasible" and not minimise:
+        return _with_minimum(instance, options, start, out)
+    if out.solution is None and quick.solution is not None:
+        return quick
+    return out
+
+
+def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: Outcome) -> Outcome:
+    """Adds the proved minimum (or what is known of it) to an infeasible decision."""
+    limit = options.time_limit
+    left = None if limit is None else limit - (time.monotonic() - start)
+    k = instance.k
+    if left is not None and left <= 0.05:
+        return Outcome("infeasible", message=f"K = {k} is unreachable (proved)")
+    best = solve_forest(instance, True, options, left)
+    if best.status == "optimal":
+        return Outcome("infeasible", bound=best.objective,
+                       message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
+    floor = max(k + 1, best.bound or 0)
+    found = "" if best.objective is None else f"; {best.objective:g} is reachable"
+    return Outcome("infeasible", bound=floor,
+                   message=f"K = {k} is unreachable (proved): at least {floor:g} queens always remain{found}")

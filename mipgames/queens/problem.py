@@ -1,0 +1,107 @@
+"""PROBLEM: power of queens (the Kraków coursework), as the shared machinery sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mipgames.core.errors import InputError
+from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.queens import instance as inst
+from mipgames.queens.simulate import evaluate
+
+
+def _build(module: str, name: str):
+    def build(instance, params, options):
+        import importlib
+
+        return getattr(importlib.import_module(f"mipgames.queens.{module}"), name)(instance, params, options)
+
+    return build
+
+
+def _decode(name: str):
+    def decode(instance, params, handles, value):
+        from mipgames.queens import decode as decoders
+
+        return getattr(decoders, name)(instance, params, handles, value)
+
+    return decode
+
+
+def solution_from_json(instance: inst.Queens, data: Any) -> list[inst.Move]:
+    if not isinstance(data, list) or not all(
+        isinstance(m, list) and len(m) == 4 and all(isinstance(v, int) for v in m) for m in data
+    ):
+        raise InputError("a queens solution is a list of moves [r1, c1, r2, c2]")
+    return [tuple(m) for m in data]
+
+
+def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Move], verdict: Verdict) -> str:
+    lines = [f"{len(moves)} moves, {verdict.measured.get('remaining')} queens remain (K = {instance.k}):"]
+    lines += [f"  {r1} {c1} {r2} {c2}" for r1, c1, r2, c2 in moves]
+    lines.append("remaining: " + ", ".join(f"{p} at {r} {c}" for r, c, p in verdict.measured.get("final", [])))
+    return "\n".join(lines)
+
+
+def _algorithms():
+    from mipgames.core.problem import Algorithm
+    from mipgames.queens.baselines import DFS
+    from mipgames.queens.portfolio import run_portfolio
+
+    portfolio = Algorithm(
+        "portfolio", run_portfolio, "the DFS for a short budget, then the forest CP-SAT model (the default)", exact=True
+    )
+    return {DFS.name: DFS, portfolio.name: portfolio}
+
+
+def _render(instance, params, solution, path):
+    from mipgames.queens.render import render
+
+    render(instance, params, solution, path)
+
+
+def _add_generator_arguments(parser) -> None:
+    from mipgames.queens.generate import add_arguments
+
+    add_arguments(parser)
+
+
+def _generate(args):
+    from mipgames.queens.generate import from_args
+
+    return from_args(args)
+
+
+PROBLEM = Problem(
+    name="queens",
+    folder="queens",
+    summary="power of queens: capture equal powers along clear lines until at most K queens remain",
+    read=inst.read,
+    write=inst.write,
+    instance_to_json=inst.to_json,
+    instance_from_json=inst.from_json,
+    solution_to_json=lambda moves: [list(m) for m in moves],
+    solution_from_json=solution_from_json,
+    evaluate=evaluate,
+    objective=lambda params: ("queens remaining", "min"),
+    formulations={
+        "time-indexed": Formulation(
+            "time-indexed", "mip", _build("mip", "build_time_indexed"), _decode("decode_time_indexed"),
+            "power per starting square per step; one capture per step; clear-line and popcount cuts",
+        ),
+        "time-indexed-cp": Formulation(
+            "time-indexed-cp", "cpsat", _build("cpsat", "build_time_indexed"), _decode("decode_time_indexed"),
+            "native CP-SAT: occupancy and captures received per square per step, enforced equal powers",
+        ),
+        "forest": Formulation(
+            "forest", "cpsat", _build("cpsat", "build_forest"), _decode("decode_forest"),
+            "native CP-SAT: each square survives or leaves once into a parent; departure order as precedences",
+        ),
+    },
+    default_formulation={"mip": "time-indexed", "cpsat": "forest"},
+    algorithms=_algorithms(),
+    params=(Param("minimise", False, "find the fewest queens that can remain and prove it", flag=True),),
+    render=_render,
+    describe=describe,
+    generator=Generator(_add_generator_arguments, _generate),
+)

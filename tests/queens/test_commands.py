@@ -1,0 +1,59 @@
+import io
+
+from mipgames.queens.commands import main
+from mipgames.queens.instance import parse, parse_moves
+from mipgames.queens.simulate import coursework_accepts
+
+SPEC = "instances/queens/spec_example.txt"
+
+
+def call(argv, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, io.StringIO(stdin), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_spec_example_through_stdin_is_accepted_by_the_coursework_checker():
+    text = open(SPEC).read()
+    code, out, err = call(["queens", "--time-limit", "20"], text)
+    assert code == 0 and err == ""
+    moves = [m for _, m in parse_moves(out)]
+    assert len(moves) == 10 and coursework_accepts(parse(text), moves)
+
+
+def test_proved_unreachable_exits_2_with_the_minimum():
+    code, out, err = call(["queens", "--time-limit", "20"], "4\n1\n1 2 1 0\n0 2 0 0\n0 0 0 0\n0 0 0 0\n")
+    assert code == 2 and out == ""
+    assert "unreachable" in err and "at least 2 queens" in err
+
+
+def test_model_solver_also_reports_the_minimum(tmp_path):
+    path = tmp_path / "in.txt"
+    path.write_text("3\n1\n1 0 0\n0 0 1\n0 0 0\n")
+    code, _, err = call(["queens", str(path), "--solver", "cbc", "--time-limit", "20"])
+    assert code == 2 and "at least 2 queens" in err
+
+
+def test_bad_input_is_one_line_exit_4():
+    code, out, err = call(["queens"], "3\n1\n1 0 1\n0 3 0\n0 0 0\n")
+    assert code == 4 and out == ""
+    assert err == "mipgames: <stdin>:4: value 3 in column 1 is neither 0 nor a power of two\n"
+
+
+def test_check_names_the_line_of_an_illegal_move(tmp_path):
+    (tmp_path / "in.txt").write_text("3\n1\n1 0 1\n0 0 0\n0 0 0\n")
+    (tmp_path / "ok.txt").write_text("0 0 0 2\n")
+    (tmp_path / "self.txt").write_text("0 0 0 2\n\n0 2 0 2\n")
+    code, out, _ = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "ok.txt")])
+    assert code == 0 and out.startswith("accepted: 1 moves, 1 queens remain")
+    code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "self.txt")])
+    assert code == 4 and "self.txt:3: illegal move: a queen cannot capture itself" in err
+
+
+def test_out_of_time_exits_3(tmp_path):
+    from mipgames.queens.generate import planted
+    from mipgames.queens.instance import write
+
+    write(planted(16, 1, 39, 0).instance, tmp_path / "hard.txt")  # the DFS does not solve this in 30 s
+    code, out, err = call(["queens", str(tmp_path / "hard.txt"), "--solver", "dfs", "--time-limit", "0.5"])
+    assert code == 3 and out == "" and "no answer within 0.5 s" in err
