@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any, Sequence
+from typing import Any
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
@@ -314,10 +314,3 @@ ALGORITHMS = {
                     "thesis DP for DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3", exact=True),
 }
 
-
-def merge_counts(solution: Sequence[tuple[int, int]], n_heroes: int) -> list[int]:
-    """d_i of a merge sequence: how many merges hero i survived."""
-    d = [0] * n_heroes
-    for _, b in solution:
-        d[b] += 1
-    return d
