@@ -64,6 +64,17 @@ def colour_counts(state: bytes) -> dict[int, int]:
     return counts
 
 
+def less(counts: dict[int, int], colour: int, n: int) -> dict[int, int]:
+    """Colour counts after removing n tiles of ``colour`` (a new dict; colours at 0 dropped)."""
+    out = dict(counts)
+    left = out[colour] - n
+    if left:
+        out[colour] = left
+    else:
+        del out[colour]
+    return out
+
+
 def tiles_left(state: bytes) -> int:
     return len(state) - state.count(SEP_B)
 
@@ -226,12 +237,7 @@ def exact_search(
         children = []
         for colour, cells in groups:
             child = remove(cols, cells)
-            ccounts = dict(counts)
-            left = ccounts[colour] - len(cells)
-            if left:
-                ccounts[colour] = left
-            else:
-                del ccounts[colour]
+            ccounts = less(counts, colour, len(cells))
             g = rules.gain(len(cells))
             children.append((g + rules.bound(ccounts), -len(cells), g, child, ccounts, cells[0]))
         children.sort(key=lambda ch: (-ch[0], ch[1]))
@@ -409,13 +415,7 @@ def beam_search(
                 old = nxt.get(child)
                 if old is not None and old.value >= value:
                     continue
-                counts = dict(node.counts)
-                left = counts[colour] - len(cells)
-                if left:
-                    counts[colour] = left
-                else:
-                    del counts[colour]
-                nxt[child] = Node(child, value, counts, node, cells[0])
+                nxt[child] = Node(child, value, less(node.counts, colour, len(cells)), node, cells[0])
         cand = list(nxt.values())
         if len(cand) > width:
             exhaustive = False
@@ -450,12 +450,7 @@ def _finish_greedily(node: Node, rules: Rules, h: Heuristic) -> Node:
             return node
         children = []
         for colour, cells in groups:
-            counts = dict(node.counts)
-            left = counts[colour] - len(cells)
-            if left:
-                counts[colour] = left
-            else:
-                del counts[colour]
+            counts = less(node.counts, colour, len(cells))
             children.append(Node(remove(cols, cells), node.value + rules.gain(len(cells)), counts, node, cells[0]))
         node = max(children, key=lambda ch: h.fine(ch, loose(columns(ch.state), h.keep)[0]))
 
@@ -475,8 +470,8 @@ def iterated_beam(
 ) -> BeamResult:
     """Beam searches of doubling width while the time budget lasts; keeps the best.
 
-    A wider beam is only started when the budget left is at least about twice
-    what the last one took (its cost grows roughly linearly with the width).
+    The cost of a beam grows about linearly with its width, so when a doubling
+    no longer fits, one last beam is sized to about 80% of the budget left.
     """
     best: BeamResult | None = None
     width = max(1, start_width)
@@ -490,8 +485,14 @@ def iterated_beam(
                 report(rules.natural(best.value), None)
         if res.exhaustive or not res.complete or (max_width is not None and width >= max_width):
             break
-        if deadline is not None and deadline - time.monotonic() < 2.2 * took:
-            break
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left < 2.2 * took:
+            # the budget left does not fit a doubling: one last beam sized to what is left
+            last = int(width * left / max(took, 1e-3) * 0.8)
+            if last <= width:
+                break
+            width = last
+            continue
         width *= 2
     assert best is not None
     return best

@@ -31,7 +31,12 @@ from typing import Any
 from mipgames.core.problem import Built, SolveOptions
 from mipgames.samegame.baselines import CLEAR_BONUS, Rules, rules_of
 from mipgames.samegame.decode import HPair, VPair, geometry, trajectory
-from mipgames.samegame.mip import warm_start
+from mipgames.samegame.mip import flow_tree, touching, warm_start
+
+
+ALONE_CUT = False
+"""The MIP's per-step colour-count cut: n*T rows of n_c terms.  CP-SAT's presolve spends
+most of a 6x6 board's time on them and search does not need them; off by default."""
 
 
 def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
@@ -47,6 +52,8 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
 
     true = model.new_bool_var("true")
     model.add(true == 1)
+    extra: dict[Any, tuple] = {true: ("true", 0, None)}
+    """Every other variable and what it means, so that the hint can cover the whole model."""
     alive: dict[tuple[int, int], Any] = {}
     for i in range(n):
         alive[0, i] = 1
@@ -90,6 +97,8 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
         """A literal true exactly when the pair touches after s moves (None: never at s = 0)."""
         if s == 0:
             return true if geo_touch0(pair) else None
+        if s < pair.need:
+            return None
         conds = [alive[s, pair.i], alive[s, pair.j]]
         negs = []
         if isinstance(pair, VPair):
@@ -102,11 +111,13 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
                 model.add(ri == rj).only_enforce_if(eq)
                 model.add(ri != rj).only_enforce_if(~eq)
                 conds.append(eq)
+                extra[eq] = ("eq", s, pair)
         conds = [c for c in conds if not isinstance(c, int)]
         negs_lits = [b for b in negs if not isinstance(b, int)]
         if any(isinstance(b, int) and b for b in negs):
             return None  # a stuck tile sits between them forever
         tv = model.new_bool_var(f"touch_{s}_{k}")
+        extra[tv] = ("touch", s, pair)
         model.add_bool_and(conds + [~b for b in negs_lits]).only_enforce_if(tv)
         model.add_bool_or([~c for c in conds] + negs_lits + [tv])
         return tv
@@ -146,6 +157,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
             model.add_bool_or([~tv, ~removed[t, j], removed[t, i]])
             for a, b in ((i, j), (j, i)):
                 par = model.new_bool_var(f"parent_{t}_{a}_{b}")  # b is a's parent
+                extra[par] = ("parent", t, (a, b))
                 model.add_bool_and([tv, removed[t, a], removed[t, b]]).only_enforce_if(par)
                 model.add(depth[t, a] >= depth[t, b] + 1).only_enforce_if(par)
                 parents[t, a].append(par)
@@ -159,11 +171,12 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
         tv = touch_at(T, k, pair)
         if tv is not None:
             model.add(tv == 0)
-    for s in range(1, T):
-        for i in range(n):
-            if i not in geo.stuck:
-                others = [alive[s, j] for j in same[geo.colour[i]] if j != i]
-                model.add(alive[T, i] >= alive[s, i] - sum(others))
+    if ALONE_CUT:
+        for s in range(1, T):
+            for i in range(n):
+                if i not in geo.stuck:
+                    others = [alive[s, j] for j in same[geo.colour[i]] if j != i]
+                    model.add(alive[T, i] >= alive[s, i] - sum(others))
 
     hint_moves, incumbent = warm_start(board, params)
     left = sum(alive[T, i] for i in range(n))
@@ -172,11 +185,14 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
         gains = []
         for t in range(1, T + 1):
             size = model.new_int_var(0, top, f"size_{t}")
+            extra[size] = ("size", t, None)
             model.add(size == sum(removed[t, i] for i in range(n) if (t, i) in removed))
             gain = model.new_int_var(0, max(table), f"gain_{t}")
+            extra[gain] = ("gain", t, table)
             model.add_element(size, table, gain)
             gains.append(gain)
         clear = model.new_bool_var("clear")
+        extra[clear] = ("clear", T, None)
         if geo.stuck or T == 0:
             model.add(clear == (1 if n == 0 else 0))
         else:
@@ -191,7 +207,17 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
         model.add(left <= incumbent)
         model.add(left >= len(geo.stuck))
 
-    hint = _hint(geo, T, hint_moves, alive, move, hue, root)
+    for key, var in removed.items():
+        extra[var] = ("removed", *key)
+    for key, var in row.items():
+        if not isinstance(var, int):
+            extra[var] = ("row", *key)
+    for key, var in full.items():
+        if var is not true:
+            extra[var] = ("full", *key)
+    for key, var in depth.items():
+        extra[var] = ("depth", *key)
+    hint = _hint(geo, T, hint_moves, alive, move, hue, root, extra)
     proto = model.proto
     stats = {
         "steps": T,
@@ -202,24 +228,72 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
     return Built(model, {"geometry": geo, "alive": alive, "steps": T}, hint=hint, stats=stats)
 
 
-def _hint(geo, T, moves, alive, move, hue, root) -> dict:
-    """The heuristic's game on the decision literals (CP-SAT completes the rest)."""
+def _hint(geo, T, moves, alive, move, hue, root, extra) -> dict:
+    """The heuristic's game on every variable, so that CP-SAT starts from a complete solution."""
     groups = trajectory(geo, moves)
-    state = [True] * geo.n
+    groups += [[]] * (T - len(groups))
+    states = [[True] * geo.n]
+    for group in groups:
+        nxt = list(states[-1])
+        for i in group:
+            nxt[i] = False
+        states.append(nxt)
+    trees = [flow_tree(geo, states[t - 1], groups[t - 1]) if groups[t - 1] else {} for t in range(1, T + 1)]
+    depths = []
+    for tree in trees:
+        d: dict[int, int] = {}
+        kids: dict[int, list[int]] = {}
+        for parent, child in tree:
+            kids.setdefault(parent, []).append(child)
+        if tree:
+            children = {c for _, c in tree}
+            stack = [(r, 0) for r in kids if r not in children]
+            while stack:
+                u, du = stack.pop()
+                d[u] = du
+                stack.extend((v, du + 1) for v in kids.get(u, []))
+        depths.append(d)
+
+    def below(s: int, i: int) -> int:
+        col = geo.columns[geo.column[i]]
+        return sum(states[s][b] for b in col[: geo.height[i]])
+
     hint: dict[Any, int] = {}
+    for var, (kind, a, b) in extra.items():
+        if kind == "true":
+            val = 1
+        elif kind == "removed":
+            val = states[a - 1][b] and not states[a][b]
+        elif kind == "row":
+            val = below(a, b)
+        elif kind == "full":
+            val = any(states[a][t] for t in geo.columns[b])
+        elif kind == "depth":
+            val = depths[a - 1].get(b, 0)
+        elif kind == "touch":
+            val = touching(geo, states[a], b)
+        elif kind == "eq":
+            val = below(a, b.i) == below(a, b.j)
+        elif kind == "parent":
+            child, parent = b
+            val = (parent, child) in trees[a - 1]
+        elif kind == "size":
+            val = len(groups[a - 1])
+        elif kind == "gain":
+            val = b[len(groups[a - 1])]
+        else:  # clear
+            val = not any(states[T])
+        hint[var] = int(val)
     for t in range(1, T + 1):
-        group = groups[t - 1] if t <= len(groups) else []
+        group = groups[t - 1]
         hint[move[t]] = int(bool(group))
         for (tt, c), var in hue.items():
             if tt == t:
                 hint[var] = int(bool(group) and geo.colour[group[0]] == c)
-        for i in group:
-            state[i] = False
         for (tt, i), var in root.items():
             if tt == t:
                 hint[var] = int(bool(group) and i == min(group))
         for i in range(geo.n):
             if not isinstance(alive[t, i], int):
-                hint[alive[t, i]] = int(state[i])
+                hint[alive[t, i]] = int(states[t][i])
     return hint
-

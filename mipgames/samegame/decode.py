@@ -23,6 +23,8 @@ class VPair:
     i: int
     j: int
     between: tuple[int, ...]
+    need: int = 0
+    """Moves needed before they can touch: the colours among the tiles between (a move removes one colour)."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class HPair:
     j: int
     between: tuple[int, ...]
     rows: tuple[int, ...]
+    need: int = 0
+    """Moves needed before they can touch: the colours in the columns between."""
 
 
 @dataclass
@@ -76,7 +80,7 @@ def geometry(board) -> Geometry:
             height.append(y)
         cols.append(ids)
     vpairs = [
-        VPair(ids[a], ids[b], tuple(ids[a + 1 : b]))
+        VPair(ids[a], ids[b], tuple(ids[a + 1 : b]), len({colour[t] for t in ids[a + 1 : b]}))
         for ids in cols
         for a in range(len(ids))
         for b in range(a + 1, len(ids))
@@ -89,7 +93,8 @@ def geometry(board) -> Geometry:
                 for j in cols[cj]:
                     if colour[i] == colour[j]:
                         rows = tuple(range(min(height[i], height[j]) + 1))
-                        hpairs.append(HPair(i, j, tuple(range(ci + 1, cj)), rows))
+                        need = len({colour[t] for c in range(ci + 1, cj) for t in cols[c]})
+                        hpairs.append(HPair(i, j, tuple(range(ci + 1, cj)), rows, need))
     counts = colour_counts(state)
     stuck = frozenset(t for t in range(len(colour)) if counts[colour[t]] == 1)
     return Geometry(colour, column, height, cols, vpairs, hpairs, counts, stuck)

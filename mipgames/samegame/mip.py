@@ -37,6 +37,8 @@ Constraints (counts up to lower-order terms)
   maximal         a removed tile's touching same-coloured tile is removed:
                   |removed_i - removed_j| <= (tiles/columns between alive)
                   + (not both on row r)                               2*(P_v + P_h*R/3)*T
+  (a pair whose in-between tiles have m colours cannot touch before move m:
+   its maximal/flow rows start at step m + 1)
   connected       single-commodity flow: the group's lowest-index tile is the
                   root (root >= removed_i - sum_{j<i, same colour} removed_j,
                   sum root = move), every other removed tile absorbs one unit,
@@ -198,8 +200,8 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
         for k, pair in enumerate((*geo.vpairs, *geo.hpairs)):
             if pair.i in geo.stuck:
                 continue
-            if s == 0 and not touching0(pair):
-                continue
+            if (s == 0 and not touching0(pair)) or s < pair.need:
+                continue  # cannot touch yet
             i, j = pair.i, pair.j
             rows = [None] if s == 0 or isinstance(pair, VPair) else list(pair.rows)
             for r in rows:
@@ -244,7 +246,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
             continue
         rows = [None] if isinstance(pair, VPair) else list(pair.rows)
         for r in rows:
-            if T == 0:
+            if T == 0 or T < pair.need:
                 continue
             prob += apart(T, pair, r) >= 1, f"over_{k}_{r}"
     # colour-count bound: a tile alone in its colour never leaves
