@@ -11,11 +11,13 @@ Variables (binary unless said)
   alive[s, i]   tile i still on the board after s moves (s = 1..T; s = 0 is 1)  n*T
                 (tiles of a colour with one tile are the constant 1: they never leave)
   pos[s, i, r]  tile i sits on row r after s moves, r = 0..height(i)      ~ n*T*(R+1)/2
-  full[s, c]    original column c still holds a tile (continuous 0..1)     C*T
+  full[s, c]    original column c still holds a tile                       C*T
   move[t]       step t removes a group (else idle)                          T
   hue[t, c]     the colour step t removes                                   k*T
   root[t, i]    tile i is the root of step t's group                        n*T
-  flow[t, i, j] connectivity flow on a pair, both directions (continuous) 2*(P_v+P_h)*T
+  flow[t, i, j] connectivity flow on a pair, both directions       2*(P_v+P_h)*T
+                (integer 0..n_c: the whole model is integral, so it also runs on
+                CP-SAT by translation)
   size[t, m]    step t removes m tiles (score objective only)              ~ T*max n_c
   clear         the board ends empty (score objective only)                 1
 removed[t, i] = alive[t-1, i] - alive[t, i] is an expression, not a variable.
@@ -156,7 +158,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
             prob += row >= under - h * (1 - alive[s, i]), f"pos_row_ge_{s}_{i}"  # exact while i is alive
         for c, ids in enumerate(geo.columns):
             if any(c in p.between for p in geo.hpairs):
-                full[s, c] = pulp.LpVariable(f"full_{s}_{c}", 0, 1)
+                full[s, c] = pulp.LpVariable(f"full_{s}_{c}", cat=binary)
                 for i in ids:
                     prob += full[s, c] >= alive[s, i], f"full_ge_{s}_{c}_{i}"
                 prob += full[s, c] <= pulp.lpSum(alive[s, i] for i in ids), f"full_le_{s}_{c}"
@@ -209,8 +211,8 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
                 prob += removed(t, i) - removed(t, j) <= gap, f"max_a_{t}_{k}_{r}"
                 prob += removed(t, j) - removed(t, i) <= gap, f"max_b_{t}_{k}_{r}"
             M = big_m[geo.colour[i]]
-            fij = pulp.LpVariable(f"flow_{t}_{i}_{j}", 0)
-            fji = pulp.LpVariable(f"flow_{t}_{j}_{i}", 0)
+            fij = pulp.LpVariable(f"flow_{t}_{i}_{j}", 0, M, cat=pulp.LpInteger)
+            fji = pulp.LpVariable(f"flow_{t}_{j}_{i}", 0, M, cat=pulp.LpInteger)
             flow[t, i, j], flow[t, j, i] = fij, fji
             inflow[j].append(fij)
             inflow[i].append(fji)

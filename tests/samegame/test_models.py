@@ -151,3 +151,11 @@ def test_model_sizes_are_reported():
         stats = build(board, {}, OPTIONS).stats
         assert stats["steps"] == decode.geometry(board).steps()
         assert stats["variables"] > 0 and stats["constraints"] > 0
+
+
+def test_mip_is_integral_and_runs_on_cpsat_by_translation():
+    board = random_board(3, 4, 3, 2)
+    for objective in OBJECTIVES:
+        res = solve(PROBLEM, board, solver="cpsat", formulation="time-indexed", params={"objective": objective},
+                    options=OPTIONS, isolate=False)
+        assert (res.status, res.objective) == ("optimal", exact(board, objective))
