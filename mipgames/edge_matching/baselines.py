@@ -160,7 +160,12 @@ class _Board:
             self.nb.append(out)
 
     def cell_cost(self, i: int, sh: Shown, skip: int = -1) -> int:
-        return sum(1 for s, j, sj in self.nb[i] if j != skip and self.sh[j][sj] != sh[s])
+        k = 0
+        other = self.sh
+        for s, j, sj in self.nb[i]:
+            if other[j][sj] != sh[s] and j != skip:
+                k += 1
+        return k
 
     def total(self) -> int:
         return sum(self.cell_cost(i, self.sh[i]) for i in range(len(self.p))) // 2
@@ -212,7 +217,7 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
     clock = time.monotonic()
     end = clock + time_limit
     t_hot, t_cold = 1.2, 0.08
-    tiles = inst.tiles
+    shapes = [[turned(tile, a) for a in range(4)] for tile in inst.tiles]
     it = 0
     temp = t_hot
     while best > target and movable:
@@ -226,7 +231,7 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
         if rng.random() < 0.2:
             t = b.p[i][0]
             a = rng.choice(turns_at[i][t])
-            sh = turned(tiles[t], a)
+            sh = shapes[t][a]
             delta = b.cell_cost(i, sh) - b.cell_cost(i, b.sh[i])
             if delta <= 0 or rng.random() < math.exp(-delta / temp):
                 b.p[i], b.sh[i] = (t, a), sh
@@ -240,10 +245,10 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
             old = b.cell_cost(i, b.sh[i]) + b.cell_cost(j, b.sh[j], skip=i)
             shi, shj = b.sh[i], b.sh[j]
             b.sh[i] = b.sh[j] = (-1, -1, -1, -1)  # the two cells see no neighbour while each picks its turn
-            new_i = min((b.cell_cost(i, turned(tiles[tj], a)), a) for a in aj)
-            b.sh[i] = turned(tiles[tj], new_i[1])
-            new_j = min((b.cell_cost(j, turned(tiles[ti], a)), a) for a in ai)
-            b.sh[j] = turned(tiles[ti], new_j[1])
+            new_i = min((b.cell_cost(i, shapes[tj][a]), a) for a in aj) if len(aj) > 1 else (0, aj[0])
+            b.sh[i] = shapes[tj][new_i[1]]
+            new_j = min((b.cell_cost(j, shapes[ti][a]), a) for a in ai) if len(ai) > 1 else (0, ai[0])
+            b.sh[j] = shapes[ti][new_j[1]]
             new = b.cell_cost(i, b.sh[i]) + b.cell_cost(j, b.sh[j], skip=i)
             delta = new - old
             if delta <= 0 or rng.random() < math.exp(-delta / temp):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from mipgames.edge_matching.instance import Instance, Placement, allowed_turns, turned
+from mipgames.edge_matching.instance import Instance, Placement, allowed_turns, boundary_sides, distinct_turns, turned
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def candidates(inst: Instance, symmetry: bool = True) -> list[list[tuple[int, in
     turns 0 (0 or 1 on a rectangle).  ``canonical`` turns any placement into this form.
     """
     R, C = inst.rows, inst.cols
-    out = [[(t, a) for t in range(inst.cells) for a in allowed_turns(inst, r, c, t)] for r in range(R) for c in range(C)]
+    out = _typed(inst)
     if not (symmetry and symmetry_free(inst)) or inst.cells == 1:
         return out
     pin = _pinned_corner(inst)
@@ -62,6 +62,29 @@ def candidates(inst: Instance, symmetry: bool = True) -> list[list[tuple[int, in
         keep = {0} if R == C else {0, 1}
         for i in range(inst.cells):
             out[i] = [(t, a) for t, a in out[i] if t != 0 or a in keep]
+    return out
+
+
+def _typed(inst: Instance) -> list[list[tuple[int, int]]]:
+    """Candidates by frame typing and hints (cells with the same boundary pattern share one list)."""
+    hinted = {h.tile for h in inst.hints}
+    hint_cells = {(h.row, h.col) for h in inst.hints}
+    shapes = [[turned(tile, a) for a in range(4)] for tile in inst.tiles]
+    free = [(t, a) for t in range(inst.cells) if t not in hinted for a in distinct_turns(inst.tiles[t])]
+    by_pattern: dict[tuple[bool, ...], list[tuple[int, int]]] = {}
+    out = []
+    for r in range(inst.rows):
+        for c in range(inst.cols):
+            if (r, c) in hint_cells:
+                t = next(h.tile for h in inst.hints if (h.row, h.col) == (r, c))
+                out.append([(t, a) for a in allowed_turns(inst, r, c, t)])
+                continue
+            pattern = boundary_sides(inst, r, c) if inst.frame else ()
+            if pattern not in by_pattern:
+                by_pattern[pattern] = [
+                    (t, a) for t, a in free if not pattern or all((col == 0) == o for col, o in zip(shapes[t][a], pattern))
+                ]
+            out.append(list(by_pattern[pattern]))
     return out
 
 

@@ -215,7 +215,9 @@ def _read_heule(path: Path, lines: list[tuple[int, list[str]]]) -> Instance:
 
 def format_native(inst: Instance) -> str:
     kind = "frame puzzle" if inst.frame else "no frame"
-    lines = [f"# edge matching {inst.rows}x{inst.cols}, {kind}; tiles: top right bottom left", f"{inst.rows} {inst.cols}"]
+    lines = [f"# edge matching {inst.rows}x{inst.cols}, {kind}; tiles: top right bottom left"]
+    lines += [f"# name: {inst.name}"] if inst.name else []
+    lines += [f"{inst.rows} {inst.cols}"]
     lines += [" ".join(map(str, t)) for t in inst.tiles]
     lines += [f"hint {h.row} {h.col} {h.tile} {h.turns}" for h in inst.hints]
     return "\n".join(lines) + "\n"

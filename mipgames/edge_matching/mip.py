@@ -2,11 +2,11 @@
 
 ``baseline``: the coursework MILP of the spec (x[t, cell, turns] over every tile,
 cell and turn; h/v mismatch binaries bounded by per-colour differences of the
-true rotation tables).  ``strong``: our model: candidates restricted by frame
-typing, hints and symmetry breaking (and colour pruning in decision mode), one
-variable per distinct colouring, match variables z[edge, colour] squeezed
-between both sides' colour indicators, and per-colour count caps, which give
-the LP the colour-count bound instead of the baseline's 0.
+true rotation tables).  ``typed`` (default): the baseline's edge rows over
+candidates restricted by frame typing, hints and symmetry breaking, one variable
+per distinct colouring, and the colour-parity bound as a row; in decision mode
+one colour per inner edge shared by both sides (equalities), after pruning
+candidates whose colours no neighbour can show.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from mipgames.core.problem import Built, SolveOptions
 from mipgames.edge_matching import board
 from mipgames.edge_matching.instance import Instance, allowed_turns, turned
-from mipgames.edge_matching.simulate import mode_of
+from mipgames.edge_matching.simulate import colour_count_bound, mode_of
 
 
 def _assignment(prob, inst: Instance, cands: list[list[tuple[int, int]]]):
@@ -87,42 +87,22 @@ def _all_equal_turns(inst: Instance, r: int, c: int, t: int) -> list[int]:
     return [a for a in range(4) if turned(inst.tiles[t], a) in ok and (not pinned or a in pinned)]
 
 
-def build_strong(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+def build_decision(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """Decision mode of ``typed``: one colour per inner edge, both sides' colour sums equal to it
+    (the SAT encodings' shared edge colours), over pruned, typed, symmetry-broken candidates."""
     import pulp
 
-    decision = mode_of(params) == "decision"
-    cands = board.candidates(inst)
-    if decision:
-        cands = board.prune(inst, cands)
-    prob = pulp.LpProblem("edge_matching_strong", pulp.LpMinimize)
+    cands = board.prune(inst, board.candidates(inst))
+    prob = pulp.LpProblem("edge_matching_decision", pulp.LpMinimize)
     x = _assignment(prob, inst, cands)
-    edges = board.inner_edges(inst)
-    by_colour: dict[int, list[Any]] = {}
-    matched = []
-    for k, e in enumerate(edges):
+    for k, e in enumerate(board.inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
-        common = sorted(set(ya) & set(yb))
-        z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in common}
-        for l, zl in z.items():
-            by_colour.setdefault(l, []).append(zl)
-        if decision:
-            prob += pulp.lpSum(z.values()) == 1, f"edge_{k}"
-            for tag, side in (("a", ya), ("b", yb)):
-                for l, vs in side.items():
-                    prob += pulp.lpSum(vs) == (z[l] if l in z else 0), f"link_{k}_{tag}_{l}"
-        else:
-            for l, zl in z.items():
-                sa, sb = pulp.lpSum(ya[l]), pulp.lpSum(yb[l])
-                prob += zl <= sa, f"za_{k}_{l}"
-                prob += zl <= sb, f"zb_{k}_{l}"
-                prob += zl >= sa + sb - 1, f"zab_{k}_{l}"
-            prob += pulp.lpSum(z.values()) <= 1, f"one_{k}"
-            matched.extend(z.values())
-    for l, zs in by_colour.items():
-        cap = sum(tile.count(l) for tile in inst.tiles) // 2
-        if len(zs) > cap:
-            prob += pulp.lpSum(zs) <= cap, f"count_{l}"
-    prob += len(edges) - pulp.lpSum(matched) if not decision else _zero_objective(x, inst)
+        z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
+        prob += pulp.lpSum(z.values()) == 1, f"edge_{k}"
+        for tag, side in (("a", ya), ("b", yb)):
+            for l, vs in side.items():
+                prob += pulp.lpSum(vs) == (z[l] if l in z else 0), f"link_{k}_{tag}_{l}"
+    prob += _zero_objective(x, inst)
     built = Built(prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))})
     _warm(built, inst, options, canonical=True)
     return built
@@ -145,3 +125,31 @@ def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) 
     if canonical:
         start = board.canonical(inst, start)
     built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
+
+
+def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """Baseline edge rows over typed, symmetry-broken candidates, with the colour-parity bound as a row."""
+    import pulp
+
+    decision = mode_of(params) == "decision"
+    if decision:
+        return build_decision(inst, params, options)
+    cands = board.candidates(inst)
+    prob = pulp.LpProblem("edge_matching_typed", pulp.LpMinimize)
+    x = _assignment(prob, inst, cands)
+    mism = []
+    for k, e in enumerate(board.inner_edges(inst)):
+        ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
+        bad = pulp.LpVariable(f"m_{k}", cat="Binary")
+        for l in sorted(set(ya) | set(yb)):
+            diff = pulp.lpSum(ya.get(l, [])) - pulp.lpSum(yb.get(l, []))
+            prob += diff <= bad, f"e{k}_{l}_p"
+            prob += -diff <= bad, f"e{k}_{l}_m"
+        mism.append(bad)
+    lb = colour_count_bound(inst)
+    if lb:
+        prob += pulp.lpSum(mism) >= lb, "parity"
+    prob += pulp.lpSum(mism)
+    built = Built(prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))})
+    _warm(built, inst, options, canonical=True)
+    return built

@@ -17,10 +17,10 @@ def _build_baseline(inst, params, options):
     return build_baseline(inst, params, options)
 
 
-def _build_strong(inst, params, options):
-    from mipgames.edge_matching.mip import build_strong
+def _build_typed(inst, params, options):
+    from mipgames.edge_matching.mip import build_typed
 
-    return build_strong(inst, params, options)
+    return build_typed(inst, params, options)
 
 
 def _build_cpsat(inst, params, options):
@@ -43,8 +43,9 @@ def _decode(inst, params, handles, value):
 
 FORMULATIONS = {
     "baseline": Formulation("baseline", "mip", _build_baseline, _decode, "the coursework MILP (spec), true rotation tables"),
-    "strong": Formulation(
-        "strong", "mip", _build_strong, _decode, "typed candidates + symmetry breaking, colour match variables, colour-count caps"
+    "typed": Formulation(
+        "typed", "mip", _build_typed, _decode,
+        "baseline edge rows over typed, symmetry-broken candidates + colour-parity row; decision mode: shared edge-colour equalities",
     ),
     "cpsat": Formulation(
         "cpsat", "cpsat", _build_cpsat, _decode, "SAT-style literals: exactly-one per cell/tile, colour literals per edge, typing, symmetry, scan-order search"
@@ -103,7 +104,7 @@ PROBLEM = Problem(
     evaluate=evaluate,
     objective=_objective,
     formulations=FORMULATIONS,
-    default_formulation={"mip": "strong", "cpsat": "cpsat"},
+    default_formulation={"mip": "typed", "cpsat": "cpsat"},
     algorithms=ALGORITHMS,
     params=(Param("mode", "optimize", "optimize: fewest mismatched edges; decision: every inner edge must match", str, MODES),),
     render=_render,

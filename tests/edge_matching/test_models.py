@@ -12,7 +12,7 @@ from mipgames.edge_matching.problem import PROBLEM
 
 from .helpers import coursework, exhaustive_optimum, score
 
-PAIRS = [(f, s) for f in ("baseline", "strong") for s in ("cbc", "glpk", "highs", "cpsat")] + [
+PAIRS = [(f, s) for f in ("baseline", "typed") for s in ("cbc", "glpk", "highs", "cpsat")] + [
     ("cpsat", "cpsat"),
     ("cpsat-table", "cpsat"),
 ]
@@ -31,14 +31,14 @@ def test_coursework_proved_perfect(formulation, solver):
     assert r.objective == 0 and score(inst, r.solution) == 0
 
 
-@pytest.mark.parametrize("formulation", ["baseline", "strong", "cpsat", "cpsat-table"])
+@pytest.mark.parametrize("formulation", ["baseline", "typed", "cpsat", "cpsat-table"])
 def test_decision_mode_finds_perfect_frame_puzzle(formulation):
     inst, _ = planted(3, 4, True, 2, 2, seed=7)
     r = run(inst, formulation, "cpsat" if formulation.startswith("cpsat") else "highs", mode="decision")
     assert r.status == "optimal" and r.objective == 0 and score(inst, r.solution) == 0
 
 
-@pytest.mark.parametrize("formulation", ["baseline", "strong", "cpsat", "cpsat-table"])
+@pytest.mark.parametrize("formulation", ["baseline", "typed", "cpsat", "cpsat-table"])
 @pytest.mark.parametrize("mode", ["optimize", "decision"])
 def test_contradictory_hints_are_infeasible(formulation, mode):
     inst, p = planted(3, 3, True, 1, 2, seed=3)
@@ -51,7 +51,7 @@ def test_contradictory_hints_are_infeasible(formulation, mode):
     assert r.status == "infeasible", r.message
 
 
-@pytest.mark.parametrize("formulation", ["baseline", "strong", "cpsat", "cpsat-table"])
+@pytest.mark.parametrize("formulation", ["baseline", "typed", "cpsat", "cpsat-table"])
 def test_unsolvable_decision_is_infeasible_and_optimise_counts(formulation):
     inst = Instance(2, 2, ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1), (2, 2, 2, 2)))
     solver = "cpsat" if formulation.startswith("cpsat") else "cbc"
@@ -63,7 +63,7 @@ def test_unsolvable_decision_is_infeasible_and_optimise_counts(formulation):
 def test_hints_are_respected():
     inst, p = planted(3, 3, False, 0, 3, seed=11)
     hinted = Instance(3, 3, inst.tiles, (Hint(1, 1, p[0][0], 2), Hint(0, 2, p[4][0], 1)))
-    results = {f: run(hinted, f, "cpsat") for f in ("baseline", "strong", "cpsat", "cpsat-table")}
+    results = {f: run(hinted, f, "cpsat") for f in ("baseline", "typed", "cpsat", "cpsat-table")}
     objectives = {f: r.objective for f, r in results.items()}
     assert all(r.status == "optimal" for r in results.values()), objectives
     assert len(set(objectives.values())) == 1
@@ -96,8 +96,8 @@ def small_instances(draw):
 @given(small_instances())
 def test_every_formulation_matches_brute_force(inst):
     best = exhaustive_optimum(inst)
-    for formulation in ("baseline", "strong", "cpsat", "cpsat-table"):
-        solver = "cbc" if formulation in ("baseline", "strong") else "cpsat"
+    for formulation in ("baseline", "typed", "cpsat", "cpsat-table"):
+        solver = "cbc" if formulation in ("baseline", "typed") else "cpsat"
         r = run(inst, formulation, solver)
         if best is None:
             assert r.status == "infeasible", (formulation, r.message)
@@ -112,7 +112,7 @@ def test_every_formulation_matches_brute_force(inst):
 def test_tiny_time_limit_is_never_optimal():
     inst, _ = planted(7, 7, True, 3, 6, seed=1)
     opts = SolveOptions(threads=1, time_limit=0.05)
-    for formulation, solver in (("cpsat", "cpsat"), ("strong", "cbc")):
+    for formulation, solver in (("cpsat", "cpsat"), ("typed", "cbc")):
         r = run(inst, formulation, solver, options=opts)
         assert r.status in ("feasible", "unknown"), (formulation, r.status)
         if r.status == "feasible":
