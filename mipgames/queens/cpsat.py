@@ -92,6 +92,7 @@ def build_forest(instance, params: dict[str, Any], options: SolveOptions, timing
     parents = defaultdict(list)
     children = defaultdict(list)
     at_level = defaultdict(list)
+    leaving = defaultdict(list)
     for (c, p), var in z.items():
         parents[c].append(var)
         children[p].append(var)
@@ -99,6 +100,7 @@ def build_forest(instance, params: dict[str, Any], options: SolveOptions, timing
         for v in prep.pairs[c, p]:
             a = model.new_bool_var(f"a_{c}_{p}_{v}")
             as_power.append(a)
+            leaving[c, v].append(a)
             at_level[p, v - exps[p]].append(a)
             level = v - exps[c]
             if level > 0:
@@ -122,6 +124,11 @@ def build_forest(instance, params: dict[str, Any], options: SolveOptions, timing
             if k:
                 model.add_implication(grown[i][k], grown[i][k - 1])
                 model.add(arrival[i][k - 1] < arrival[i][k])
+    _level_counts(model, prep, root, grown, leaving)
+    if params.get("_strategy"):
+        order = sorted(leaving.items(), key=lambda item: (item[0][1], item[0][0]))
+        model.add_decision_strategy([a for _, group in order for a in group], cp_model.CHOOSE_FIRST,
+                                    cp_model.SELECT_MAX_VALUE)
     remaining = sum(root)
     model.add(remaining >= prep.bound)
     if prep.minimise:
@@ -134,3 +141,38 @@ def build_forest(instance, params: dict[str, Any], options: SolveOptions, timing
         has_objective=prep.minimise,
         stats={"captures": len(z), "bound": prep.bound},
     )
+
+
+def _level_counts(model, prep, root, grown, leaving) -> None:
+    """Redundant binary-counter constraints that give the LP the arithmetic of powers.
+
+    Each square ends at one level (one-hot: it leaves at that level or survives
+    there).  Per component of the capture graph, level-v queens are the starting
+    ones plus one per capture at level v−1; each capture at level v uses two of
+    them and each survivor one: start_v + X_{v−1} = 2 X_v + R_v.
+    """
+    from mipgames.queens.prep import _components
+
+    exps, hi, q = prep.geo.exps, prep.hi, prep.size
+    comp = _components(q, prep.pairs)
+    captures = defaultdict(list)
+    survivors = defaultdict(list)
+    start = defaultdict(int)
+    for i in range(q):
+        start[comp[i], exps[i]] += 1
+        g = grown[i]
+        levels = []
+        for v in range(exps[i], hi[i] + 1):
+            k = v - exps[i]
+            stays = model.new_bool_var(f"r_{i}_{v}")
+            levels.append(stays)
+            survivors[comp[i], v].append(stays)
+            captures[comp[i], v].extend(leaving[i, v])
+            below = 1 if k == 0 else g[k - 1]
+            above = g[k] if k < len(g) else 0
+            model.add(sum(leaving[i, v]) + stays == below - above)
+        model.add(sum(levels) == root[i])
+    for c in set(comp):
+        members = [i for i in range(q) if comp[i] == c]
+        for v in range(min(exps[i] for i in members), max(hi[i] for i in members) + 1):
+            model.add(start[c, v] + sum(captures[c, v - 1]) == 2 * sum(captures[c, v]) + sum(survivors[c, v]))

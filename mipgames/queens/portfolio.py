@@ -1,8 +1,8 @@
-"""The default method: the memoised DFS for a short budget, then the forest CP-SAT model.
+"""The default method: the memoised DFS briefly, the level search, then the forest CP-SAT model.
 
-The DFS answers easy positions in milliseconds; the model finds what the DFS
-misses and is the only one that proves "K unreachable" on non-trivial
-positions.  When the decision is infeasible the portfolio spends what time is
+The DFS answers easy positions in milliseconds; the level search finds
+solutions of large generated positions; the model proves "K unreachable" on
+non-trivial positions fastest.  When the decision is infeasible the portfolio spends what time is
 left on the proved minimum, returned as the bound of the infeasible outcome.
 """
 
@@ -14,8 +14,10 @@ from typing import Any
 from mipgames.core.problem import Outcome, Report, SolveOptions
 from mipgames.queens.baselines import run_dfs
 from mipgames.queens.instance import Move, Queens
+from mipgames.queens.levels import run_levels
 
-DFS_SHARE, DFS_CAP = 0.1, 3.0
+DFS_SHARE, DFS_CAP = 0.05, 2.0
+LEVELS_SHARE = 0.5
 
 
 def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None,
@@ -68,6 +70,12 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     def left() -> float | None:
         return None if limit is None else max(0.01, limit - (time.monotonic() - start))
 
+    share = None if limit is None else LEVELS_SHARE * limit
+    found = run_levels(instance, params, SolveOptions(time_limit=share, seed=options.seed), report)
+    if found.status in ("optimal", "infeasible") or (found.status == "feasible" and not minimise):
+        return found if found.status != "infeasible" else _with_minimum(instance, options, start, found)
+    if found.solution is not None:
+        quick = found
     out = solve_forest(instance, minimise, options, left(), hint=quick.solution if minimise else None)
     if out.status == "infeasible" and not minimise:
         return _with_minimum(instance, options, start, out)

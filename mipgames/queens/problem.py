@@ -46,12 +46,13 @@ def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Mov
 def _algorithms():
     from mipgames.core.problem import Algorithm
     from mipgames.queens.baselines import DFS
+    from mipgames.queens.levels import LEVELS
     from mipgames.queens.portfolio import run_portfolio
 
     portfolio = Algorithm(
-        "portfolio", run_portfolio, "the DFS for a short budget, then the forest CP-SAT model (the default)", exact=True
+        "portfolio", run_portfolio, "DFS briefly, the level search, then the forest CP-SAT model (the default)", exact=True
     )
-    return {DFS.name: DFS, portfolio.name: portfolio}
+    return {DFS.name: DFS, LEVELS.name: LEVELS, portfolio.name: portfolio}
 
 
 def _render(instance, params, solution, path):

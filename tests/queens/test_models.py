@@ -43,7 +43,7 @@ def run(instance, solver, formulation=None, minimise=False):
 
 
 METHODS = [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("cbc", "time-indexed"), ("dfs", None),
-           ("portfolio", None)]
+           ("levels", None), ("portfolio", None)]
 
 
 @pytest.mark.parametrize("solver, formulation", METHODS)
@@ -70,7 +70,7 @@ def test_hand_made_minima(text, minimum):
     instance = parse(text)
     assert brute_minimum(instance) == minimum
     for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("cbc", "time-indexed"),
-                                ("dfs", None)]:
+                                ("dfs", None), ("levels", None)]:
         result = run(instance, solver, formulation, minimise=True)
         assert (result.status, result.objective) == ("optimal", minimum), (solver, formulation)
     decision = run(Queens(instance.n, minimum - 1, instance.board), "cpsat", "forest")
@@ -90,15 +90,16 @@ def positions(draw):
     return Queens(n, k, tuple(map(tuple, board)))
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(positions())
 def test_models_prove_the_exhaustive_minimum(instance):
     minimum = brute_minimum(instance)
-    for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("dfs", None)]:
+    for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("dfs", None), ("levels", None)]:
         result = run(instance, solver, formulation, minimise=True)
         assert (result.status, result.objective) == ("optimal", minimum), (solver, formulation)
     reachable = minimum <= instance.k
-    for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("dfs", None)]:
+    for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("dfs", None), ("levels", None),
+                                ("portfolio", None)]:
         result = run(instance, solver, formulation)
         assert (result.status != "infeasible") == reachable, (solver, formulation)
         if reachable:
@@ -110,3 +111,14 @@ def test_models_prove_the_exhaustive_minimum(instance):
 def test_milp_proves_the_exhaustive_minimum(instance):
     result = run(instance, "cbc", "time-indexed", minimise=True)
     assert (result.status, result.objective) == ("optimal", brute_minimum(instance))
+
+
+def test_level_search_solves_planted_positions_and_proves_a_bundled_unsolvable_one():
+    from mipgames.queens.generate import planted
+
+    for seed in range(3):
+        result = run(planted(10, 1, 19, seed).instance, "levels")
+        assert result.status in ("optimal", "feasible") and result.verdict.measured["remaining"] == 1
+    unsolvable = read("instances/queens/unsolvable_n8_k1_q20_s1.txt")
+    assert run(unsolvable, "levels").status == "infeasible"
+    assert run(unsolvable, "cpsat", "forest").status == "infeasible"
