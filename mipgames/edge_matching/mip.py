@@ -47,23 +47,13 @@ def build_baseline(inst: Instance, params: dict[str, Any], options: SolveOptions
 
     decision = mode_of(params) == "decision"
     prob = pulp.LpProblem("edge_matching_baseline", pulp.LpMinimize)
-    R, C = inst.rows, inst.cols
-    cands = []
-    for r in range(R):
-        for c in range(C):
-            ok = {(t, a) for t in range(inst.cells) for a in _all_equal_turns(inst, r, c, t)}
-            cands.append([(t, a, (t, a) in ok) for t in range(inst.cells) for a in range(4)])
-    x = [[(t, a, pulp.LpVariable(f"x_{t}_{i}_{a}", cat="Binary")) for t, a, _ in row] for i, row in enumerate(cands)]
-    by_tile: list[list[Any]] = [[] for _ in range(inst.cells)]
+    every = [(t, a) for t in range(inst.cells) for a in range(4)]
+    x = _assignment(prob, inst, [every] * inst.cells)
     for i, row in enumerate(x):
-        prob += pulp.lpSum(v for _, _, v in row) == 1, f"cell_{i}"
-        banned = [v for (_, _, v), (_, _, ok) in zip(row, cands[i]) if not ok]
+        ok = {(t, a) for t in range(inst.cells) for a in _all_equal_turns(inst, *divmod(i, inst.cols), t)}
+        banned = [v for t, a, v in row if (t, a) not in ok]
         if banned:
             prob += pulp.lpSum(banned) == 0, f"rules_{i}"  # frame and hints (an explicit row: every backend keeps it)
-        for t, _, v in row:
-            by_tile[t].append(v)
-    for t, vs in enumerate(by_tile):
-        prob += pulp.lpSum(vs) == 1, f"tile_{t}"
     colours = inst.colours()
     mism = []
     for e in board.inner_edges(inst):
