@@ -55,6 +55,21 @@ class ForestSearch:
         self.jitter = list(range(q))
         self.limit: int | None = None
 
+    def stranded(self) -> int:
+        """Lower bound on survivors still to come: a queen with no queen of its level or lower in line can never
+        pair (higher ones never come down), so it stays; the rest of the power needs popcount more queens."""
+        level, parent, root, between = self.level, self.parent, self.root, self.geo.between
+        stuck, power = 0, 0
+        for i in range(self.geo.size):
+            if parent[i] is not None or root[i]:
+                continue
+            li = level[i]
+            if not any(parent[j] is None and not root[j] and level[j] <= li and not any(root[k] for k in between[i, j])
+                       for j in self.geo.neighbours[i]):
+                stuck += 1
+                power += 1 << li
+        return stuck + popcount(self.left - power)
+
     def survivor_first(self, pair: tuple[int, int]) -> tuple[int, int]:
         """Keep the queen that sees more queens of the next level; the mover with fewer squares to clear."""
         c, p = pair
@@ -118,6 +133,8 @@ class ForestSearch:
             raise _Restart
         if self.roots + popcount(self.left) > self.k:
             return False
+        if self.roots + self.stranded() > self.k:
+            return False
         if self.bound is not None and self.nodes % self.every == 0 and self.roots + self.bound(self.geo, self.position()) > self.k:
             return False
         if not pending:
@@ -127,6 +144,8 @@ class ForestSearch:
             nxt = min(higher)
             return self.settle(nxt, set(self.tokens[nxt]))
         options = {t: self.partners(t, pending) for t in pending}
+        if self.roots + odd_components(options) > self.k:
+            return False
         jitter = self.jitter
         t = min(pending, key=lambda s: (len(options[s]), jitter[s]))
         for u in sorted(options[t], key=lambda s: (len(options[s]), jitter[s])):
@@ -176,6 +195,26 @@ class ForestSearch:
                     if indegree[v] == 0:
                         ready.append(v)
         return order
+
+
+def odd_components(options: dict[int, list[int]]) -> int:
+    """Components of odd size in the graph of possible pairs: each leaves a queen of this level unmatched."""
+    seen: set[int] = set()
+    odd = 0
+    for start in options:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, size = [start], 0
+        while stack:
+            u = stack.pop()
+            size += 1
+            for v in options[u]:
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        odd += size % 2
+    return odd
 
 
 def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0,
