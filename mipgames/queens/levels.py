@@ -114,9 +114,39 @@ class ForestSearch:
             added.append((u, v))
         return added
 
-    def partners(self, t: int, pending: set[int]) -> list[int]:
-        between, root = self.geo.between, self.root
-        return [u for u in self.geo.neighbours[t] if u in pending and not any(root[k] for k in between[t, u])]
+    def reach_masks(self) -> list[int]:
+        """Bit u of mask[v] set when v must depart before u (transitive closure of the precedence DAG)."""
+        q = self.geo.size
+        indegree = [0] * q
+        for u in range(q):
+            for v in self.after[u]:
+                indegree[v] += 1
+        order = [u for u in range(q) if indegree[u] == 0]
+        for u in order:
+            for v in self.after[u]:
+                indegree[v] -= 1
+                if indegree[v] == 0:
+                    order.append(v)
+        mask = [1 << u for u in range(q)]
+        for u in reversed(order):
+            for v in self.after[u]:
+                mask[u] |= mask[v]
+        return mask
+
+    def acyclic(self, c: int, p: int, mask: list[int]) -> bool:
+        """Whether capture c→p keeps the precedences acyclic (every new edge touches c, so this is exact)."""
+        if mask[p] >> c & 1:
+            return False
+        ahead = mask[c] | mask[p]
+        blockers = self.geo.between[c, p]
+        if any(self.root[k] or ahead >> k & 1 for k in blockers):
+            return False
+        last = self.last_arrival[p]
+        return last is None or not ahead >> last & 1
+
+    def partners(self, t: int, pending: set[int], mask: list[int]) -> list[int]:
+        return [u for u in self.geo.neighbours[t]
+                if u in pending and (self.acyclic(t, u, mask) or self.acyclic(u, t, mask))]
 
     def solve(self) -> bool:
         if not self.tokens:
@@ -143,7 +173,8 @@ class ForestSearch:
                 return True
             nxt = min(higher)
             return self.settle(nxt, set(self.tokens[nxt]))
-        options = {t: self.partners(t, pending) for t in pending}
+        mask = self.reach_masks()
+        options = {t: self.partners(t, pending, mask) for t in pending}
         if self.roots + odd_components(options) > self.k:
             return False
         jitter = self.jitter
