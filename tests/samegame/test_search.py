@@ -140,3 +140,11 @@ def test_runner_beam_reports_proof_only_when_exhaustive():
                 options=SolveOptions(time_limit=5), isolate=False)
     assert res.status == "feasible" and res.objective is not None
     assert simulate.evaluate(board, {"objective": "score"}, res.solution).objective == res.objective
+
+
+def test_exact_under_a_time_limit_returns_the_incumbent_with_a_bound():
+    board = random_board(15, 15, 5, 0)
+    res = solve(PROBLEM, board, solver="exact", params={"objective": "score"},
+                options=SolveOptions(time_limit=0.5), isolate=False)
+    assert res.status == "feasible" and res.objective is not None
+    assert res.bound is not None and res.bound >= res.objective
