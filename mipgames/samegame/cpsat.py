@@ -20,8 +20,11 @@ notation), but encoded the way CP-SAT propagates best:
 Sizes: booleans ~ n*T + (P_v+P_h)*T*3 (touch, two parent literals) + k*T,
 integers n*T (row) + n*T (depth); constraints of the same order as the
 MIP's, but each is a short clause or an enforced linear constraint instead
-of a big-M row.  The colour-count cut (a tile alone in its colour stays),
-the idle-at-the-end order and the beam-search incumbent are the MIP's.
+of a big-M row.  The idle-at-the-end order, the "not before move m" pair
+pruning, the colour-count bound on the objective and the beam-search
+incumbent are the MIP's; the MIP's per-step colour-count cut is off (below).
+The hint covers every variable (the beam game replayed), so a warm-started
+solve holds a solution from the first second.
 """
 
 from __future__ import annotations
