@@ -9,6 +9,10 @@ from mipgames.edge_matching.instance import Instance, turned
 from mipgames.edge_matching.simulate import evaluate, mode_of
 
 
+_HUES = list(range(0, 20, 2)) + list(range(1, 20, 2))
+"""tab20 holds light/dark pairs: neighbouring colour numbers get different hues first."""
+
+
 def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: str | Path) -> None:
     import matplotlib
 
@@ -42,7 +46,7 @@ def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: 
         corners = [(x0, y0 + 1), (x0 + 1, y0 + 1), (x0 + 1, y0), (x0, y0)]  # tl, tr, br, bl
         for s, col in enumerate(turned(inst.tiles[t], a)):
             tri = [corners[s], corners[(s + 1) % 4], mid]
-            face = (0.55, 0.55, 0.55) if col == 0 and inst.frame else cmap(col % 20)
+            face = (0.55, 0.55, 0.55) if col == 0 and inst.frame else cmap(_HUES[col % 20])
             ax.add_patch(Polygon(tri, closed=True, facecolor=face, edgecolor="white", linewidth=0.6))
         if C <= 12:
             ax.text(mid[0], mid[1], str(t), ha="center", va="center", fontsize=7, color="black")
