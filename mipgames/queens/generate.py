@@ -2,10 +2,10 @@
 
 Planted: start from K queens and split a queen of power 2p into two of power p,
 the new one on an empty square in clear line of sight; the reversed splits are
-a solution.  Unsolvable: take a planted instance with K = 1 and move one queen
-to another empty square (the total, hence popcount(S) ≤ K, is unchanged), keep
-it only if the cheap bounds do not already rule K out and the forest model
-proves K unreachable.
+a solution.  Unsolvable: take a planted instance and move one queen to another
+empty square (the total, hence popcount(S) ≤ K, is unchanged); keep it only if
+no cheap bound (capture-graph popcount, line of sight, stranded queens) rules K
+out and the forest model proves K unreachable.
 """
 
 from __future__ import annotations
@@ -69,22 +69,33 @@ def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) 
 def unsolvable(n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200) -> Queens:
     """A position with popcount(S) ≤ K that the cheap bounds do not refute but the forest model proves unsolvable."""
     from mipgames.core.problem import SolveOptions
-    from mipgames.queens.prep import prepare
 
     rng = random.Random(seed)
     for _ in range(tries):
         base = planted(n, k, queens - k, rng.randrange(1 << 30)).instance
         stones = {(r, c): p for r, c, p in base.queens}
         (r, c), power = rng.choice(sorted(stones.items()))
-        empty = [(a, b) for a in range(n) for b in range(n) if (a, b) not in stones]
         del stones[r, c]
+        empty = [(a, b) for a in range(n) for b in range(n) if (a, b) not in stones and (a, b) != (r, c)]
         stones[rng.choice(empty)] = power
         candidate = _board(n, stones, k)
-        if prepare(candidate, {}).bound > k:
+        if obvious(candidate):
             continue
         if prove_unsolvable(candidate, SolveOptions(time_limit=time_limit)):
             return candidate
     raise UsageError(f"no unsolvable instance found in {tries} tries; change the seed or sizes")
+
+
+def obvious(instance: Queens) -> bool:
+    """Whether a cheap bound already refutes K (capture-graph popcount, line of sight, stranded queens)."""
+    from mipgames.queens.geometry import geometry
+    from mipgames.queens.levels import ForestSearch
+    from mipgames.queens.prep import prepare
+
+    if prepare(instance, {}).bound > instance.k:
+        return True
+    search = ForestSearch(geometry(instance), instance.k, None)
+    return search.stranded() > instance.k
 
 
 def prove_unsolvable(instance: Queens, options) -> bool:
