@@ -16,7 +16,7 @@ from mipgames.core.problem import SolveOptions
 from mipgames.queens.instance import format_moves, parse, parse_moves, read, read_moves
 
 DEFAULT_TIME = 60.0
-SOLVERS = ("portfolio", "dfs", "cbc", "glpk", "highs", "cpsat")
+SOLVERS = ("portfolio", "levels", "dfs", "cbc", "glpk", "highs", "cpsat")
 
 
 def _instance(file: str | None, stdin: TextIO):
@@ -100,7 +100,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="coursework input (default: standard input)")
     parser.add_argument("--solver", choices=SOLVERS, default="portfolio",
-                        help="portfolio (default: DFS briefly, then the forest CP-SAT model), dfs, or a model solver")
+                        help="portfolio (default: DFS briefly, level search, then the forest CP-SAT model), "
+                             "levels, dfs, or a model solver (cpsat = forest model)")
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--minimise", action="store_true", help="find the fewest queens that can remain, proved")
