@@ -209,6 +209,7 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
         for t, a in row:
             turns_at[i].setdefault(t, []).append(a)
     movable = [i for i in range(inst.cells) if not any((h.row, h.col) == divmod(i, inst.cols) for h in inst.hints)]
+    near = _neighbourhoods(inst, movable, radius=2)  # half the swaps stay local: they are accepted far more often
     b = _Board(inst, start)
     cur = b.total()
     best, best_p = cur, list(b.p)
@@ -237,7 +238,7 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
                 b.p[i], b.sh[i] = (t, a), sh
                 cur += delta
         else:
-            j = rng.choice(movable)
+            j = rng.choice(near[i]) if near[i] and rng.random() < 0.5 else rng.choice(movable)
             ti, tj = b.p[i][0], b.p[j][0]
             ai, aj = turns_at[j].get(ti), turns_at[i].get(tj)
             if i == j or not ai or not aj:
@@ -261,6 +262,15 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
             if report:
                 report(float(best), None)
     return best, best_p
+
+
+def _neighbourhoods(inst: Instance, movable: list[int], radius: int) -> dict[int, list[int]]:
+    C = inst.cols
+    ok = set(movable)
+    return {
+        i: [j for j in movable if j != i and max(abs(j // C - i // C), abs(j % C - i % C)) <= radius and j in ok]
+        for i in movable
+    }
 
 
 def heuristic_placement(inst: Instance, seed: int = 0, time_limit: float = 5.0) -> list[tuple[int, int]] | None:
