@@ -48,7 +48,7 @@ def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequen
     hold raw command-line text, parsed by each problem's own ``Param``.
     """
     jobs: list[JobSpec] = []
-    notes: list[str] = []
+    skipped: dict[str, list[str]] = {}
     used_params: set[str] = set()
     used_solvers: set[str] = set()
     for path in instance_files(paths):
@@ -67,16 +67,16 @@ def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequen
         combos: list[tuple[str, str | None]] = []
         for solver in solvers:
             if solver not in MODEL_SOLVERS and solver not in prob.algorithms:
-                notes.append(f"{path}: {prob.name} has no solver or algorithm {solver!r}: skipped")
+                skipped.setdefault(f"{prob.name} has no solver or algorithm {solver!r}", []).append(path)
                 continue
             for form in ([None] if solver in prob.algorithms else (formulations or [None])):
                 if form is not None and form not in prob.formulations:
-                    notes.append(f"{path}: {prob.name} has no formulation {form!r}: skipped")
+                    skipped.setdefault(f"{prob.name} has no formulation {form!r}", []).append(path)
                     continue
                 try:
                     resolved = plan(prob, solver, form, instance, merged).formulation
                 except UsageError as exc:
-                    notes.append(f"{path}: {solver}/{form}: {exc}: skipped")
+                    skipped.setdefault(f"{solver}/{form}: {exc}", []).append(path)
                     continue
                 if (solver, resolved) not in combos:
                     combos.append((solver, resolved))
@@ -86,6 +86,8 @@ def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequen
                 jobs.append(JobSpec(instance_path=path, instance_sha256=digest, problem=prob.name, solver=solver,
                                     formulation=form, params=merged, time_limit=time_limit, threads=threads,
                                     seed=seed, repeat=r, module=module))
+    notes = [f"skipped {why} ({paths_[0]}" + (f" and {len(paths_) - 1} more)" if len(paths_) > 1 else ")")
+             for why, paths_ in skipped.items()]
     stray = set(params or {}) - used_params
     if stray:
         raise UsageError(f"--param {sorted(stray)[0]} applies to none of the instances' problems")

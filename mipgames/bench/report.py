@@ -367,7 +367,7 @@ def write(rows: list[Row], hosts: dict[str, dict[str, Any]], out_dir: str | Path
                   for r in errors]
     if problems:
         plot_profile(table, configs, problems, out_dir / "performance_profile.png",
-                     f"Performance profile ({len(problems)} problems)")
+                     f"Performance profile ({len(problems)} problem{'s' if len(problems) != 1 else ''})")
         plot_runtimes(table, configs, problems, out_dir / "runtime.png")
         lines += ["", "## Plots", "", "![Dolan–Moré performance profile](performance_profile.png)", "",
                   "![runtime per instance](runtime.png)"]
