@@ -312,6 +312,30 @@ def compare_section(rows: list[Row], kind: str, values: list[str], out_dir: Path
     return lines
 
 
+def problem_section(rows: list[Row], out_dir: Path, suffix: str, heading: str) -> list[str]:
+    """Summary table, plots and per-instance runs of one problem: configurations compare within a problem."""
+    table = tabulate(rows)
+    configs, problems, everything = table.configs, table.common(), table.all_problems()
+    lines = ["", f"## Summary{heading}", ""]
+    if len(problems) < len(everything):
+        lines += [f"SGM and profile use the {len(problems)} problems every configuration ran; "
+                  f"{len(everything) - len(problems)} are left out (missing runs: incomplete campaign or a "
+                  "formulation that does not apply).", ""]
+    lines += _summary_table(summarise(table))
+    if problems:
+        profile, runtime = f"performance_profile{suffix}.png", f"runtime{suffix}.png"
+        plot_profile(table, configs, problems, out_dir / profile,
+                     f"Performance profile{heading} ({len(problems)} problem{'s' if len(problems) != 1 else ''})")
+        plot_runtimes(table, configs, problems, out_dir / runtime)
+        lines += ["", f"![Dolan–Moré performance profile]({profile})", "", f"![runtime per instance]({runtime})"]
+    lines += ["", f"### Runs per instance{heading}", "",
+              "Solver seconds (objective) when solved; `timeout` (best verified objective); `·` not run.", "",
+              "| instance | " + " | ".join(configs) + " |", "|---|" + "---:|" * len(configs)]
+    for p in everything:
+        lines.append(f"| {table.labels[p]} | " + " | ".join(_cell(table.by[c].get(p)) for c in configs) + " |")
+    return lines
+
+
 def write(rows: list[Row], hosts: dict[str, dict[str, Any]], out_dir: str | Path, sources: list[str],
           compare: list[str] | None = None) -> Path:
     """Write report.md (and its PNGs) into out_dir; returns the Markdown path."""
@@ -319,9 +343,7 @@ def write(rows: list[Row], hosts: dict[str, dict[str, Any]], out_dir: str | Path
     out_dir.mkdir(parents=True, exist_ok=True)
     if not rows:
         raise UsageError(f"no runs in {', '.join(sources)}")
-    table = tabulate(rows)
-    configs, problems, everything = table.configs, table.common(), table.all_problems()
-    summaries = summarise(table)
+    configs = {base_config(r) for r in rows}
     lines = ["# Benchmark report", "",
              f"Generated {_dt.datetime.now(_dt.timezone.utc).isoformat(timespec='seconds')} from "
              f"{', '.join(f'`{s}`' for s in sources)}: {len(rows)} runs, {len(configs)} configurations, "
@@ -341,18 +363,17 @@ def write(rows: list[Row], hosts: dict[str, dict[str, Any]], out_dir: str | Path
     for solver in sorted({r["solver"] for r in rows}):
         versions = sorted({r.get("solver_version") or "unknown" for r in rows if r["solver"] == solver})
         lines.append(f"- {solver} {', '.join(versions)}")
-    lines += ["", "## Summary", ""]
-    if len(problems) < len(everything):
-        lines += [f"SGM and profile use the {len(problems)} problems every configuration ran; "
-                  f"{len(everything) - len(problems)} are left out (missing runs: incomplete campaign or a "
-                  "formulation that does not apply).", ""]
-    lines += _summary_table(summaries)
     overheads = [r["job_time_s"] - r["wall_time_s"] - (r.get("build_time_s") or 0.0) for r in rows
                  if r.get("job_time_s") is not None and r.get("wall_time_s") is not None]
     if overheads:
         lines += ["", f"Harness overhead per run (job time in the worker minus solver and build time: "
                       f"reading, fork, verification): median {statistics.median(overheads):.3f} s, "
                       f"max {max(overheads):.3f} s."]
+    names = sorted({r["problem"] for r in rows})
+    for name in names:
+        suffix = "" if len(names) == 1 else f"_{name}"
+        lines += problem_section([r for r in rows if r["problem"] == name], out_dir, suffix,
+                                 "" if len(names) == 1 else f": {name}")
     failed = [r for r in rows if r.get("verification_failed")]
     if failed:
         lines += ["", "## Failed verification (counted as errors, never as solved)", ""]
@@ -365,19 +386,8 @@ def write(rows: list[Row], hosts: dict[str, dict[str, Any]], out_dir: str | Path
         lines += ["", "## Errors", ""]
         lines += [f"- {base_config(r)} on {Path(r['instance_path']).name}: {(r['message'] or '')[:200]}"
                   for r in errors]
-    if problems:
-        plot_profile(table, configs, problems, out_dir / "performance_profile.png",
-                     f"Performance profile ({len(problems)} problem{'s' if len(problems) != 1 else ''})")
-        plot_runtimes(table, configs, problems, out_dir / "runtime.png")
-        lines += ["", "## Plots", "", "![Dolan–Moré performance profile](performance_profile.png)", "",
-                  "![runtime per instance](runtime.png)"]
     if compare:
         lines += [""] + compare_section(rows, compare[0], compare[1:], out_dir)
-    lines += ["", "## Runs per instance", "",
-              "Solver seconds (objective) when solved; `timeout` (best verified objective); `·` not run.", "",
-              "| problem | " + " | ".join(configs) + " |", "|---|" + "---:|" * len(configs)]
-    for p in everything:
-        lines.append(f"| {table.labels[p]} | " + " | ".join(_cell(table.by[c].get(p)) for c in configs) + " |")
     path = out_dir / "report.md"
     path.write_text("\n".join(lines) + "\n")
     return path
