@@ -25,8 +25,10 @@ solve: install
 	$(BIN)/mipgames solve "$(INSTANCE)" --solver $(SOLVER) --time-limit $(TIME)
 
 bench: install
-	$(BIN)/mipgames bench instances/edge_matching/coursework_4x4.txt --solvers cbc,glpk,highs,cpsat \
-		--time-limit 30 --db bench-results/results.sqlite --report bench-results/report
+	$(BIN)/mipgames bench instances/edge_matching/coursework_4x4.txt instances/edge_matching/planted_5x5_frame.txt \
+		instances/queens/spec_example.txt instances/queens/planted_n8_k1_q13_s1.txt \
+		instances/samegame/random-4x4-k3-seed4.txt instances/merge_game/two-types.txt instances/merge_game/choice.txt \
+		--solvers cbc,glpk,highs,cpsat --time-limit 10 --db bench-results/results.sqlite --report bench-results/report --resume
 
 models: install
 	@for f in instances/*/*; do \

@@ -131,6 +131,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     proved = {"optimal": "optimal (proved)", "feasible": "feasible (not proved optimal)",
               "infeasible": "infeasible (proved: no solution)", "unknown": "unknown (no answer in time)",
               "error": "error"}[result.status]
+    if result.status == "optimal" and result.bound is None:
+        proved = "solved (decision model: the solution meets the target)"
     rows = [("problem", f"{problem.name}   {args.instance}"),
             ("solver", f"{result.solver} {result.solver_version}"
                        + (f"   formulation {result.formulation}" if result.formulation else "")),

@@ -7,9 +7,14 @@ PuLP calls a stopped-on-time run "Optimal"; the status here comes from PuLP's
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import shlex
+import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log, sense_of
@@ -20,8 +25,8 @@ _RESULT = re.compile(r"^Result - (.*)$", re.M)
 _FINAL_BOUND = re.compile(r"^(?:Lower|Upper) bound:\s+(\S+)", re.M)
 _BEST_POSSIBLE = re.compile(r"best possible (\S+)")
 _PROGRESS = re.compile(r"Cbc0010I After \d+ nodes, \d+ on tree, (\S+) best solution, best possible (\S+)")
-_INTEGER = re.compile(r"Cbc0012I Integer solution of (\S+)")
-_SEARCH_DONE = re.compile(r"Cbc000[14]I .*best objective (\S+)(?:.*best possible (\S+))?")
+_INTEGER = re.compile(r"Cbc0012I Integer solution of (\S+)|Cbc0038I Solution found of (\S+)")
+_ROOT_BOUND = re.compile(r"^Continuous objective value is (\S+)")
 
 
 def _cmd():
@@ -57,29 +62,54 @@ def progress(line: str, sense: str) -> Progress | None:
         return (None if inc is None or abs(inc) > 1e40 else sign * inc, None if bound is None else sign * bound)
     found = _INTEGER.search(line)
     if found:
-        inc = number(found.group(1))
+        inc = number(found.group(1) or found.group(2))
         return (None if inc is None else sign * inc, None)
+    found = _ROOT_BOUND.search(line)
+    if found:
+        bound = number(found.group(1))
+        return (None, None if bound is None else sign * bound)
     return None
+
+
+@contextlib.contextmanager
+def _line_buffered(path: str) -> Iterator[str]:
+    """A CBC path whose log reaches the file line by line.
+
+    CBC writes through C stdio, which a file receives in 4 KB blocks, so the
+    live display would see the incumbent only at the end; coreutils' stdbuf
+    switches it to line buffering.  Without stdbuf the plain binary runs.
+    """
+    stdbuf = shutil.which("stdbuf")
+    if stdbuf is None:
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="mipgames-cbc-") as tmp:
+        wrapper = Path(tmp) / "cbc"
+        wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(stdbuf)} -oL -eL {shlex.quote(path)} "$@"\n')
+        wrapper.chmod(0o755)
+        yield str(wrapper)
 
 
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> ModelResult:
     import pulp
 
     warm = options.warm_start and apply_hint(built)
-    solver = pulp.PULP_CBC_CMD(
-        msg=True,
-        timeLimit=options.time_limit,
-        threads=options.threads if options.threads > 1 else None,
-        gapRel=options.gap,
-        warmStart=warm,
-        timeMode="elapsed",
-        options=[f"randomCbcSeed {options.seed + 1}", f"randomSeed {options.seed + 1}"],
-    )
     clock = Stopwatch()
-    try:
-        built.model.solve(solver)
-    except pulp.PulpSolverError as exc:
-        return ModelResult("error", message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
+    with _line_buffered(_cmd()().path) as path:
+        solver = pulp.COIN_CMD(
+            path=path,
+            msg=True,
+            timeLimit=options.time_limit,
+            threads=options.threads if options.threads > 1 else None,
+            gapRel=options.gap,
+            warmStart=warm,
+            timeMode="elapsed",
+            options=[f"randomCbcSeed {options.seed + 1}", f"randomSeed {options.seed + 1}"],
+        )
+        try:
+            built.model.solve(solver)
+        except pulp.PulpSolverError as exc:
+            return ModelResult("error", message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
     wall = clock.elapsed()
     log = read_log(log_path)
     sense = sense_of(built, kind)

@@ -42,8 +42,15 @@ def progress(line: str, sense: str) -> Progress | None:
     return best, bound
 
 
-def _parameters(solver: Any, options: SolveOptions) -> None:
+def _parameters(solver: Any, options: SolveOptions, model_parameters: Any = None) -> None:
     p = solver.parameters
+    for name, value in (model_parameters or {}).items():
+        if isinstance(value, (list, tuple)):
+            field = getattr(p, name)
+            field.clear()
+            field.extend(value)
+        else:
+            setattr(p, name, value)
     p.num_workers = max(1, options.threads)
     p.random_seed = options.seed
     if options.time_limit is not None:
@@ -72,7 +79,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         for var, val in built.hint.items():
             model.add_hint(lookup(var), int(round(val)))
     solver = cp_model.CpSolver()
-    _parameters(solver, options)
+    _parameters(solver, options, built.cpsat_parameters)
     solver.log_callback = lambda line: print(line, flush=True)
     clock = Stopwatch()
     code = solver.solve(model)

@@ -25,7 +25,12 @@ def pulp_values(built: Built) -> Value:
 
 
 def has_values(built: Built) -> bool:
-    variables = built.model.variables()
+    """True when the solver gave every model variable a value.
+
+    PuLP adds a `__dummy` variable to constraint-free objectives; GLPK never
+    reports it, so it must not count as missing.
+    """
+    variables = [v for v in built.model.variables() if v.name != "__dummy"]
     return bool(variables) and all(v.varValue is not None for v in variables)
 
 

@@ -104,6 +104,9 @@ class Built:
     that take a start use it.  ``objective`` maps the model's objective value
     (or bound) to the natural objective when the two differ (e.g. a model that
     maximises moves while the natural objective is queens left).
+    ``cpsat_parameters`` are CP-SAT ``SatParameters`` fields this model is
+    known to need (e.g. ``linearization_level``); the ``cpsat`` backend sets
+    them first, so the user's time limit, threads, gap and seed still win.
     """
 
     model: Any
@@ -112,6 +115,7 @@ class Built:
     hint: Mapping[Any, float] | None = None
     objective: Callable[[float], float] | None = None
     stats: dict[str, Any] = field(default_factory=dict)
+    cpsat_parameters: Mapping[str, Any] | None = None
 
     def natural(self, model_value: float | None) -> float | None:
         if model_value is None:

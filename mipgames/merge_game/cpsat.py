@@ -17,6 +17,16 @@ from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.mip import pigeonhole_level, structure
 
 
+CPSAT_PARAMETERS = {
+    "linearization_level": 2,
+    "subsolvers": ["max_lp", "core", "default_lp", "quick_restart", "reduced_costs", "pseudo_costs", "no_lp"],
+}
+"""The bound is an LP bound, so the full linear relaxation must run first:
+``linearization_level`` for a single worker, ``max_lp`` leading the worker
+list for more.  Measured on random-40x40: proved in 0.1 s with 1, 2 or 4
+workers; with CP-SAT's defaults it was still open (bound 159 vs 148) at 60 s."""
+
+
 def build_compact(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
     from ortools.sat.python import cp_model
 
@@ -57,4 +67,5 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
         model.add(total >= st.target)
     model.maximize(total)
     return Built(model, CompactHandles(st.groups, tuple(counts), destroyed),
-                 stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)})
+                 stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)},
+                 cpsat_parameters=CPSAT_PARAMETERS)

@@ -1,0 +1,1 @@
+"""Power of queens reduction: capture-forest models and level search."""

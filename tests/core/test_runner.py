@@ -7,8 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
-from tests.core.toy import PROBLEM, brute_force, random_split
+from mipgames.core.runner import solve, verify_claim
+from tests.core.toy import PROBLEM, brute_force, deviation, random_split
 
 SOLVERS = ["cbc", "glpk", "highs", "cpsat"]
 
@@ -51,6 +51,24 @@ def test_decoder_disagreeing_with_solver_is_an_error_with_both_numbers():
     assert result.status == "error"
     assert "simulator measures" in result.message and "claims" in result.message
     assert result.objective is None
+
+
+@pytest.mark.parametrize("status, offset, verdict", [
+    ("feasible", +3, "feasible"),   # model value looser than the solution: report the measured value
+    ("feasible", -3, "error"),      # a claim better than the solution is a lie
+    ("optimal", +3, "error"),       # an optimum the solution beats was no optimum
+])
+def test_claim_versus_measured_objective(status, offset, verdict):
+    inst = random_split(rows=2, items=10, seed=5, high=20)
+    chosen = [0, 2, 5]
+    measured = deviation(inst, chosen)
+    data = {"status": status, "objective": measured + offset, "bound": 0.0, "solution_json": chosen}
+    got, objective, bound, _, _, message = verify_claim(PROBLEM, inst, {}, data)
+    assert got == verdict, message
+    if verdict == "feasible":
+        assert (objective, bound) == (measured, 0.0) and "looser" in message
+    else:
+        assert objective is None and "simulator measures" in message
 
 
 def test_algorithm_runs_isolated_and_is_verified():

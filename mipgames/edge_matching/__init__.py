@@ -1,0 +1,1 @@
+"""Edge-matching puzzles (Eternity II style): placement with rotations, all edges matched."""
