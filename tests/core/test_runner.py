@@ -71,6 +71,26 @@ def test_claim_versus_measured_objective(status, offset, verdict):
         assert objective is None and "simulator measures" in message
 
 
+def test_a_models_cpsat_parameters_reach_the_solver():
+    inst = random_split(rows=2, items=10, seed=5, high=20)
+    plain = solve(PROBLEM, inst, solver="cpsat", formulation="cpsat", isolate=False)
+    stopped = solve(PROBLEM, inst, solver="cpsat", formulation="presolve-only", isolate=False)
+    assert plain.status == "optimal" and stopped.status == "unknown"
+
+
+def test_user_options_override_a_models_cpsat_parameters():
+    from ortools.sat.python import cp_model
+
+    from mipgames.backends.cpsat import _parameters
+
+    solver = cp_model.CpSolver()
+    _parameters(solver, SolveOptions(threads=3, seed=7),
+                {"num_workers": 1, "random_seed": 1, "linearization_level": 2, "subsolvers": ["max_lp", "core"]})
+    p = solver.parameters
+    assert (p.num_workers, p.random_seed, p.linearization_level) == (3, 7, 2)
+    assert list(p.subsolvers) == ["max_lp", "core"]
+
+
 def test_algorithm_runs_isolated_and_is_verified():
     inst = random_split(rows=2, items=9, seed=8, high=20)
     result = solve(PROBLEM, inst, solver="brute", isolate=True)

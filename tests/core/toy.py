@@ -174,3 +174,13 @@ def build_continuous_mip(inst: Split, params: dict, options: SolveOptions) -> Bu
 
 
 PROBLEM.formulations["continuous"] = Formulation("continuous", "mip", build_continuous_mip, decode)
+
+
+def build_presolve_only(inst: Split, params: dict, options: SolveOptions) -> Built:
+    """The CP-SAT model asking, through its own parameters, to stop after presolve."""
+    built = build_cpsat(inst, params, options)
+    built.cpsat_parameters = {"stop_after_presolve": True}
+    return built
+
+
+PROBLEM.formulations["presolve-only"] = Formulation("presolve-only", "cpsat", build_presolve_only, decode)
