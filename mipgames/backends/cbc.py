@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log, sense_of
-from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, objective_value, pulp_values
+from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 _RESULT = re.compile(r"^Result - (.*)$", re.M)
@@ -137,14 +137,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         status = "feasible"
     else:
         return ModelResult("unknown", bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code])
-    return ModelResult(
-        status,
-        objective=objective_value(built),
-        bound=bound,
-        value=pulp_values(built),
-        wall_time_s=wall,
-        message=verdict,
-    )
+    return solved(built, status, bound, wall, verdict)
 
 
 BACKEND = Backend(

@@ -70,11 +70,11 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         tr = translate(built.model)
         model = tr.model
         lookup = lambda var: tr.variables[var.name]  # noqa: E731
-        scale, offset, maximise = tr.objective_scale, tr.objective_offset, tr.maximise
+        scale, offset = tr.objective_scale, tr.objective_offset
     else:
         model = built.model
         lookup = lambda var: var  # noqa: E731
-        scale, offset, maximise = 1, 0, None
+        scale, offset = 1, 0
     if options.warm_start and built.hint:
         for var, val in built.hint.items():
             model.add_hint(lookup(var), int(round(val)))

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log
-from mipgames.backends.pulp_common import has_values, objective_constant, objective_value, pulp_values
+from mipgames.backends.pulp_common import has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 _MIP_LINE = re.compile(r"mip =\s+(\S+(?: found yet)?)\s+([<>]=)\s+(\S+)")
@@ -89,8 +89,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     else:
         return ModelResult("unknown", bound=bound, wall_time_s=wall, message="time limit, no integer solution")
     message = "time limit exceeded" if "TIME LIMIT EXCEEDED" in log else ""
-    return ModelResult(status, objective=objective_value(built), bound=bound, value=pulp_values(built),
-                       wall_time_s=wall, message=message)
+    return solved(built, status, bound, wall, message)
 
 
 BACKEND = Backend(

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, number, sense_of
-from mipgames.backends.pulp_common import objective_constant, objective_value, pulp_values
+from mipgames.backends.pulp_common import objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 # HiGHS B&B table rows: "   B  12  0  3  0.00%  -1002.47  -981  2.19%  ..." (src, nodes, queue, leaves, expl, dual bd, primal bd, gap)
@@ -112,8 +112,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         return ModelResult("unknown", bound=bound, wall_time_s=wall, message=status_name)
     else:
         return ModelResult("error", wall_time_s=wall, message=f"HiGHS: {status_name}")
-    return ModelResult(status, objective=objective_value(built), bound=bound, value=pulp_values(built),
-                       wall_time_s=wall, message=status_name)
+    return solved(built, status, bound, wall, status_name)
 
 
 BACKEND = Backend(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mipgames.backends.base import ModelResult
 from mipgames.core.problem import Built, Value
 
 
@@ -48,3 +49,9 @@ def objective_constant(built: Built) -> float:
     """The objective's constant term: CBC and HiGHS leave it out of the bounds they report."""
     obj = built.model.objective
     return 0.0 if obj is None else float(obj.constant)
+
+
+def solved(built: Built, status: str, bound: float | None, wall_time_s: float, message: str) -> ModelResult:
+    """The result of a PuLP solve that left values in the model's variables."""
+    return ModelResult(status, objective=objective_value(built), bound=bound, value=pulp_values(built),
+                       wall_time_s=wall_time_s, message=message)

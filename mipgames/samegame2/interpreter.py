@@ -13,7 +13,7 @@ import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from mipgames.core.errors import InputError
 from mipgames.samegame2.paths import Path as FoundPath
@@ -197,21 +197,15 @@ class Interpreter:
         self.out.flush()
 
     def _homogeneous(self, fields: list[str]) -> bool:
-        x1, y1, x2, y2 = self._ints(fields[1:], ["x1", "y1", "x2", "y2"])
-        found = homogeneous_path(self.plane.balls, (x1, y1), (x2, y2))
-        if found is None:
-            self._answer(f"Non esiste un cammino omogeneo fra ({x1},{y1}) e ({x2},{y2})\n")
-        else:
-            self._answer(format_path(found))
-        return True
+        return self._path(fields, homogeneous_path, "Non esiste un cammino omogeneo fra")
 
     def _variability(self, fields: list[str]) -> bool:
+        return self._path(fields, variability_path, "Non esiste un cammino fra")
+
+    def _path(self, fields: list[str], search: Callable[..., Any], missing: str) -> bool:
         x1, y1, x2, y2 = self._ints(fields[1:], ["x1", "y1", "x2", "y2"])
-        found = variability_path(self.plane.balls, (x1, y1), (x2, y2))
-        if found is None:
-            self._answer(f"Non esiste un cammino fra ({x1},{y1}) e ({x2},{y2})\n")
-        else:
-            self._answer(format_path(found))
+        found = search(self.plane.balls, (x1, y1), (x2, y2))
+        self._answer(f"{missing} ({x1},{y1}) e ({x2},{y2})\n" if found is None else format_path(found))
         return True
 
     def _count(self, fields: list[str]) -> bool:

@@ -40,10 +40,9 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     return (x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)
 
 
-def flood(balls: dict[Cell, Colour], start: Cell) -> list[Cell]:
-    """The block of ``start`` (which holds a ball): 4-connected, same colour."""
+def _spread(balls: dict[Cell, Colour], start: Cell, seen: set[Cell]) -> None:
+    """Adds to ``seen`` every ball 4-connected to ``start`` through its colour."""
     colour = balls[start]
-    seen = {start}
     stack = [start]
     get = balls.get
     while stack:
@@ -52,26 +51,24 @@ def flood(balls: dict[Cell, Colour], start: Cell) -> list[Cell]:
             if nb not in seen and get(nb) == colour:
                 seen.add(nb)
                 stack.append(nb)
+
+
+def flood(balls: dict[Cell, Colour], start: Cell) -> list[Cell]:
+    """The block of ``start`` (which holds a ball): 4-connected, same colour."""
+    seen = {start}
+    _spread(balls, start, seen)
     return list(seen)
 
 
 def count_blocks(balls: dict[Cell, Colour]) -> int:
     """Full recount by flood fill over every ball (the reference for ``n``)."""
     seen: set[Cell] = set()
-    get = balls.get
     count = 0
-    for start, colour in balls.items():
-        if start in seen:
-            continue
-        count += 1
-        seen.add(start)
-        stack = [start]
-        while stack:
-            x, y = stack.pop()
-            for nb in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-                if nb not in seen and get(nb) == colour:
-                    seen.add(nb)
-                    stack.append(nb)
+    for start in balls:
+        if start not in seen:
+            count += 1
+            seen.add(start)
+            _spread(balls, start, seen)
     return count
 
 
