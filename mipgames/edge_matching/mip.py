@@ -2,9 +2,10 @@
 
 ``baseline``: the coursework MILP of the spec (x[t, cell, turns] over every tile,
 cell and turn; h/v mismatch binaries bounded by per-colour differences of the
-true rotation tables).  ``typed`` (default): the baseline's edge rows over
-candidates restricted by frame typing, hints and symmetry breaking, one variable
-per distinct colouring, and the colour-parity bound as a row; in decision mode
+true rotation tables).  ``typed`` (default): match literals per inner edge and
+colour (``build_typed``'s ``link``) over candidates restricted by frame typing,
+hints and symmetry breaking, one variable per distinct colouring, and the
+colour-parity bound as a row; in decision mode
 one colour per inner edge shared by both sides (equalities), after pruning
 candidates whose colours no neighbour can show.
 """
@@ -117,8 +118,35 @@ def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) 
     built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
 
 
-def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
-    """Baseline edge rows over typed, symmetry-broken candidates, with the colour-parity bound as a row."""
+LINKS = ("diff", "match", "tight")
+
+
+def _side_vars(prob, tag: str, side: dict[int, list[Any]]) -> dict[int, list[Any]]:
+    """Explicit binary 'side shows colour l' variables (equal to the x sums): branching candidates."""
+    import pulp
+
+    out = {}
+    for l, vs in side.items():
+        y = pulp.LpVariable(f"y_{tag}_{l}", cat="Binary")
+        prob += y == pulp.lpSum(vs), f"y_{tag}_{l}"
+        out[l] = [y]
+    return out
+
+
+def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions, link: str = "match", sides: bool = False) -> Built:
+    """Typed, symmetry-broken candidates with the colour-parity bound as a row; ``link`` ties the
+    mismatch indicator m to the two sides' colour sums ya_l, yb_l of each inner edge:
+
+    - ``diff``: the baseline's rows  ±(ya_l − yb_l) ≤ m;
+    - ``match`` (default): match literals z_l ≤ ya_l, z_l ≤ yb_l, m + Σ z_l = 1, and ya_l ≤ m for a
+      colour l the other side can never show (LP: m ≥ 1 − Σ min(ya_l, yb_l), the total-variation
+      distance, never weaker than the largest difference); fastest to prove the coursework on CBC
+      and HiGHS (benchmarks/edge_matching/RESULTS.md);
+    - ``tight``: ``match`` plus ya_l ≤ z_l + m and yb_l ≤ z_l + m, so m is bounded from both sides
+      (once m = 0 the LP has ya = z = yb); measured slower on HiGHS.
+
+    ``sides`` adds explicit binary side-colour variables (branching candidates; measured no gain).
+    """
     import pulp
 
     decision = mode_of(params) == "decision"
@@ -130,11 +158,23 @@ def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions) -
     mism = []
     for k, e in enumerate(board.inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
+        if sides:
+            ya, yb = _side_vars(prob, f"{k}a", ya), _side_vars(prob, f"{k}b", yb)
         bad = pulp.LpVariable(f"m_{k}", cat="Binary")
-        for l in sorted(set(ya) | set(yb)):
-            diff = pulp.lpSum(ya.get(l, [])) - pulp.lpSum(yb.get(l, []))
-            prob += diff <= bad, f"e{k}_{l}_p"
-            prob += -diff <= bad, f"e{k}_{l}_m"
+        if link == "diff":
+            for l in sorted(set(ya) | set(yb)):
+                diff = pulp.lpSum(ya.get(l, [])) - pulp.lpSum(yb.get(l, []))
+                prob += diff <= bad, f"e{k}_{l}_p"
+                prob += -diff <= bad, f"e{k}_{l}_m"
+        else:
+            z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
+            prob += bad + pulp.lpSum(z.values()) == 1, f"e{k}_one"
+            for tag, side in (("a", ya), ("b", yb)):
+                for l, vs in side.items():
+                    if l in z:
+                        prob += z[l] <= pulp.lpSum(vs), f"e{k}_{tag}{l}_z"
+                    if link == "tight" or l not in z:
+                        prob += pulp.lpSum(vs) <= (z[l] if l in z else 0) + bad, f"e{k}_{tag}{l}_m"
         mism.append(bad)
     lb = colour_count_bound(inst)
     if lb:

@@ -45,10 +45,10 @@ FORMULATIONS = {
     "baseline": Formulation("baseline", "mip", _build_baseline, _decode, "the coursework MILP (spec), true rotation tables"),
     "typed": Formulation(
         "typed", "mip", _build_typed, _decode,
-        "baseline edge rows over typed, symmetry-broken candidates + colour-parity row; decision mode: shared edge-colour equalities",
+        "match literals per edge over typed, symmetry-broken candidates + colour-parity row; decision mode: shared edge-colour equalities",
     ),
     "cpsat": Formulation(
-        "cpsat", "cpsat", _build_cpsat, _decode, "SAT-style literals: exactly-one per cell/tile, colour literals per edge, typing, symmetry, scan-order search"
+        "cpsat", "cpsat", _build_cpsat, _decode, "SAT-style literals: exactly-one per cell/tile, colour literals per edge, typing, symmetry; decision mode: fixed scan-order search, no LP"
     ),
     "cpsat-table": Formulation(
         "cpsat-table", "cpsat", _build_cpsat_table, _decode, "per-cell table (tile, turns, colours) with shared colour variables, all-different"
