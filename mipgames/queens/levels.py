@@ -10,6 +10,16 @@ mover, earlier arrivals on a square before later ones), kept acyclic as pairs
 are chosen.  An acyclic graph is a legal sequence (any topological order), and
 every solution is such a forest, so the search is complete: exhausting it
 proves that no solution has at most K queens.
+
+What makes 100-queen planted positions tractable (see benchmarks/queens):
+- pruning looks at every level, not only the current one: the graph of
+  captures still possible (in line, keeping the precedences acyclic) leaves,
+  in each group of same-level queens without a lower partner, as many
+  survivors as a maximum matching misses (Edmonds, matching.py); survivors
+  must not block any chosen capture;
+- partners with fewer squares between come first (each one is a precedence
+  edge, and cycles are what kill the deep levels);
+- Luby restarts that alternate two survivor rules.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
 from mipgames.queens.baselines import to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
 from mipgames.queens.instance import Queens
+from mipgames.queens.matching import deficiency
 from mipgames.queens.prep import captures_possible
 
 
@@ -54,6 +65,7 @@ class ForestSearch:
         self.every = 1
         self.jitter = list(range(q))
         self.limit: int | None = None
+        self.alt = False  # survivor choice by precedence-aware partners of the next level (alternate restarts)
 
     def stranded(self) -> int:
         """Lower bound on survivors still to come: a queen with no queen of its level or lower in line can never
@@ -69,6 +81,59 @@ class ForestSearch:
                 stuck += 1
                 power += 1 << li
         return stuck + popcount(self.left - power)
+
+    def partner_graph(self, mask: list[int]) -> dict[int, list[int]]:
+        """For every unsettled queen, the unsettled queens in line that it could still meet in a capture (either
+        way, keeping the precedences acyclic).  A relaxation: edges and survivors only accumulate, so a pair
+        missing here can never be captured later."""
+        parent, root, acyclic = self.parent, self.root, self.acyclic
+        adj = {i: [] for i in range(self.geo.size) if parent[i] is None and not root[i]}
+        for i, out in adj.items():
+            for j in self.geo.neighbours[i]:
+                if j > i and j in adj and (acyclic(i, j, mask) or acyclic(j, i, mask)):
+                    out.append(j)
+                    adj[j].append(i)
+        return adj
+
+    def survivors_bound(self, adj: dict[int, list[int]]) -> int:
+        """Lower bound on survivors still to come.  A queen's first capture is with a queen of its own level, so
+        among the queens of level L that have no partner of a lower level (one that could rise to L), a component
+        C leaves |C| − 2·(maximum matching) queens that never move: they survive at level L (and the position is
+        dead when every member must leave).  The rest of the power needs popcount more survivors."""
+        level, after = self.level, self.after
+        seen: set[int] = set()
+        stuck, power = 0, 0
+        for start in adj:
+            if start in seen:
+                continue
+            lv = level[start]
+            seen.add(start)
+            members, closed, must_leave = [start], True, True
+            for u in members:  # grows while iterating: a breadth-first component
+                must_leave = must_leave and bool(after[u])
+                for v in adj[u]:
+                    lw = level[v]
+                    if lw < lv:
+                        closed = False
+                    elif lw == lv and v not in seen:
+                        seen.add(v)
+                        members.append(v)
+            if not closed:
+                continue
+            if len(members) <= 2:
+                unpaired = len(members) % 2
+            else:
+                index = {u: x for x, u in enumerate(members)}
+                unpaired = deficiency([[index[v] for v in adj[u] if v in index] for u in members])
+            if unpaired:
+                if must_leave:
+                    return self.geo.size
+                stuck += unpaired
+                power += unpaired << lv
+        needed = stuck + popcount(self.left - power)
+        if sum(1 for u in adj if not after[u]) < needed:  # survivors never leave, so none of them may block
+            return self.geo.size
+        return needed
 
     def survivor_first(self, pair: tuple[int, int]) -> tuple[int, int]:
         """Keep the queen that sees more queens of the next level; the mover with fewer squares to clear."""
@@ -144,10 +209,6 @@ class ForestSearch:
         last = self.last_arrival[p]
         return last is None or not ahead >> last & 1
 
-    def partners(self, t: int, pending: set[int], mask: list[int]) -> list[int]:
-        return [u for u in self.geo.neighbours[t]
-                if u in pending and (self.acyclic(t, u, mask) or self.acyclic(u, t, mask))]
-
     def solve(self) -> bool:
         if not self.tokens:
             return True
@@ -163,7 +224,9 @@ class ForestSearch:
             raise _Restart
         if self.roots + popcount(self.left) > self.k:
             return False
-        if self.roots + self.stranded() > self.k:
+        mask = self.reach_masks()
+        adj = self.partner_graph(mask)
+        if self.roots + self.survivors_bound(adj) > self.k:
             return False
         if self.bound is not None and self.nodes % self.every == 0 and self.roots + self.bound(self.geo, self.position()) > self.k:
             return False
@@ -173,14 +236,22 @@ class ForestSearch:
                 return True
             nxt = min(higher)
             return self.settle(nxt, set(self.tokens[nxt]))
-        mask = self.reach_masks()
-        options = {t: self.partners(t, pending, mask) for t in pending}
-        if self.roots + odd_components(options) > self.k:
-            return False
-        jitter = self.jitter
+        options = {t: [u for u in adj[t] if u in pending] for t in pending}  # pending: every unsettled queen of level m
+        jitter, between, level = self.jitter, self.geo.between, self.level
         t = min(pending, key=lambda s: (len(options[s]), jitter[s]))
-        for u in sorted(options[t], key=lambda s: (len(options[s]), jitter[s])):
-            for c, p in sorted(((t, u), (u, t)), key=self.survivor_first):
+
+        def partner_first(u: int) -> tuple[int, int, int]:
+            """Fewest squares between first: each one is a precedence edge (the cycles that kill deep levels)."""
+            return len(between[t, u]), len(options[u]), jitter[u]
+
+        def grown_first(pair: tuple[int, int]) -> tuple[int, int, int]:
+            """Keep the queen with more precedence-feasible partners of the next level."""
+            c, p = pair
+            return -sum(1 for u in adj[p] if level[u] == m + 1), len(between[c, p]), jitter[p]
+
+        survivor = grown_first if self.alt else self.survivor_first
+        for u in sorted(options[t], key=partner_first):
+            for c, p in sorted(((t, u), (u, t)), key=survivor):
                 added = self.edges_for(c, p)
                 if added is None:
                     continue
@@ -228,47 +299,41 @@ class ForestSearch:
         return order
 
 
-def odd_components(options: dict[int, list[int]]) -> int:
-    """Components of odd size in the graph of possible pairs: each leaves a queen of this level unmatched."""
-    seen: set[int] = set()
-    odd = 0
-    for start in options:
-        if start in seen:
-            continue
-        seen.add(start)
-        stack, size = [start], 0
-        while stack:
-            u = stack.pop()
-            size += 1
-            for v in options[u]:
-                if v not in seen:
-                    seen.add(v)
-                    stack.append(v)
-        odd += size % 2
-    return odd
+def luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...: restart lengths that are
+    within a log factor of the best fixed cutoff whatever the run-time distribution."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
 
 def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0,
-                  first_limit: int = 2000) -> tuple[list[tuple[int, int]] | None, bool]:
+                  first_limit: int = 1000) -> tuple[list[tuple[int, int]] | None, bool]:
     """(captures, exhausted): captures reaching at most k queens, or None; exhausted = the search space was covered.
 
-    Randomised restarts with a growing node limit (heavy-tailed dives: an early
-    bad matching is otherwise never revisited); the last runs have no limit
-    beyond the deadline, so the search stays complete.
+    Randomised restarts with node limits first_limit × Luby (heavy-tailed dives: an
+    early bad matching is otherwise never revisited).  Every restart after the
+    first shuffles the tie-breaks, and every other one keeps survivors by the
+    partner graph instead of raw lines of sight: the two orders fail on
+    different planted positions.  The limits grow without bound, so a run
+    eventually covers the whole space and the search stays complete.
     """
     rng = random.Random(seed)
-    limit: int | None = first_limit
+    run = 0
     while True:
+        run += 1
         search = ForestSearch(geo, k, deadline)
-        if limit != first_limit:
+        if run > 1:
             rng.shuffle(search.jitter)
-        search.limit = limit
+            search.alt = run % 2 == 0
+        search.limit = first_limit * luby(run)
         try:
             found = search.solve()
         except _Stop:
             return None, False
         except _Restart:
-            limit = int(limit * 1.5)
             continue
         return (search.moves() if found else None), True
 

@@ -1,7 +1,7 @@
-"""The default method: the memoised DFS briefly, the level search, then the forest CP-SAT model.
+"""The default method: the memoised DFS briefly, the level search (80 % of the limit), then the forest CP-SAT model.
 
 The DFS answers easy positions in milliseconds; the level search finds
-solutions of large generated positions; the model proves "K unreachable" on
+solutions of large generated positions (and proves small unsolvable ones); the model proves "K unreachable" on
 non-trivial positions fastest.  When the decision is infeasible the portfolio spends what time is
 left on the proved minimum, returned as the bound of the infeasible outcome.
 """
@@ -17,7 +17,7 @@ from mipgames.queens.instance import Move, Queens
 from mipgames.queens.levels import run_levels
 
 DFS_SHARE, DFS_CAP = 0.05, 2.0
-LEVELS_SHARE = 0.5
+LEVELS_SHARE = 0.8
 
 
 def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None,

@@ -1,0 +1,79 @@
+"""The level search's parts against brute force: matching, the survivors bound, restarts, whole searches."""
+
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mipgames.queens.generate import planted
+from mipgames.queens.geometry import geometry
+from mipgames.queens.instance import Queens
+from mipgames.queens.levels import ForestSearch, luby, search_forest
+from mipgames.queens.matching import deficiency, max_matching
+from mipgames.queens.baselines import to_moves
+from mipgames.queens.simulate import evaluate
+from tests.queens.test_models import brute_minimum, positions
+
+
+def brute_matching(n: int, edges: list[tuple[int, int]]) -> int:
+    """Largest set of pairwise disjoint edges, by trying every subset (the reference)."""
+    for size in range(n // 2, 0, -1):
+        for chosen in itertools.combinations(edges, size):
+            if len({v for e in chosen for v in e}) == 2 * size:
+                return size
+    return 0
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.integers(1, 9), st.floats(0.1, 0.9), st.integers(0, 10**6))
+def test_matching_is_maximum(n, density, seed):
+    rng = random.Random(seed)
+    edges = [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < density]
+    graph = [[] for _ in range(n)]
+    for a, b in edges:
+        graph[a].append(b)
+        graph[b].append(a)
+    mate = max_matching(graph)
+    assert all(m == -1 or (mate[m] == v and m in graph[v]) for v, m in enumerate(mate))
+    assert deficiency(graph) == n - 2 * brute_matching(n, edges)
+
+
+def test_matching_needs_blossoms():
+    # two triangles joined by an edge, plus a pendant: greedy from the wrong side leaves an odd cycle
+    edges = [(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3), (5, 6)]
+    graph = [[] for _ in range(7)]
+    for a, b in edges:
+        graph[a].append(b)
+        graph[b].append(a)
+    assert deficiency(graph) == 1
+
+
+def test_luby():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(positions())
+def test_root_bound_never_exceeds_the_exhaustive_minimum_and_search_reaches_it(instance):
+    """The survivors bound at the root is a lower bound, and the search with K = minimum succeeds, with K − 1 not."""
+    minimum = brute_minimum(instance)
+    geo = geometry(instance)
+    search = ForestSearch(geo, minimum, None)
+    assert search.survivors_bound(search.partner_graph(search.reach_masks())) <= minimum
+    pairs, exhausted = search_forest(geo, minimum, None, seed=3, first_limit=1)
+    assert pairs is not None and exhausted
+    verdict = evaluate(Queens(instance.n, minimum, instance.board), {}, to_moves(geo, pairs))
+    assert verdict.legal and verdict.objective <= minimum
+    if minimum > 1:
+        assert search_forest(geo, minimum - 1, None, seed=3, first_limit=1) == (None, True)
+
+
+def test_planted_positions_with_many_levels_are_solved_and_replay():
+    for n, k, moves, seed in [(12, 1, 24, 0), (16, 2, 38, 1), (16, 1, 39, 5)]:
+        instance = planted(n, k, moves, seed).instance
+        geo = geometry(instance)
+        pairs, _ = search_forest(geo, k, None, seed=0)
+        assert pairs is not None
+        verdict = evaluate(instance, {}, to_moves(geo, pairs))
+        assert verdict.legal and verdict.objective <= k
