@@ -65,6 +65,8 @@ class ForestSearch:
         self.every = 1
         self.jitter = list(range(q))
         self.limit: int | None = None
+        self.mask = [1 << u for u in range(q)]  # bit v of mask[u]: u departs before v (closure, kept incrementally)
+        self.trail: list[tuple[int, int]] = []
         self.alt = False  # survivor choice by precedence-aware partners of the next level (alternate restarts)
 
     def stranded(self) -> int:
@@ -148,20 +150,9 @@ class ForestSearch:
         return bytearray(0 if self.root[i] or self.parent[i] is not None else self.level[i] + 1
                          for i in range(self.geo.size))
 
-    def reaches(self, source: int, target: int) -> bool:
-        stack, seen = [source], {source}
-        while stack:
-            u = stack.pop()
-            if u == target:
-                return True
-            for v in self.after[u]:
-                if v not in seen:
-                    seen.add(v)
-                    stack.append(v)
-        return False
-
-    def edges_for(self, c: int, p: int) -> list[tuple[int, int]] | None:
-        """Precedences that capture c→p adds, or None when a survivor blocks it or they close a cycle."""
+    def edges_for(self, c: int, p: int) -> tuple[list[tuple[int, int]], int] | None:
+        """Adds the precedences of capture c→p (and their closure); (edges, trail mark) for ``undo``, or None
+        when a survivor blocks the capture or the edges close a cycle."""
         new = [(c, p)]
         for k in self.geo.between[c, p]:
             if self.root[k]:
@@ -169,34 +160,29 @@ class ForestSearch:
             new.append((k, c))
         if self.last_arrival[p] is not None:
             new.append((self.last_arrival[p], c))
+        mask, trail, mark = self.mask, self.trail, len(self.trail)
         added: list[tuple[int, int]] = []
         for u, v in new:
-            if self.reaches(v, u):
-                for a, b in reversed(added):
-                    self.after[a].pop()
+            if mask[v] >> u & 1:
+                self.undo(added, mark)
                 return None
             self.after[u].append(v)
             added.append((u, v))
-        return added
+            if not mask[u] >> v & 1:
+                reach = mask[v]  # unchanged in the loop: v does not reach u
+                for x in range(len(mask)):
+                    if mask[x] >> u & 1:
+                        trail.append((x, mask[x]))
+                        mask[x] |= reach
+        return added, mark
 
-    def reach_masks(self) -> list[int]:
-        """Bit u of mask[v] set when v must depart before u (transitive closure of the precedence DAG)."""
-        q = self.geo.size
-        indegree = [0] * q
-        for u in range(q):
-            for v in self.after[u]:
-                indegree[v] += 1
-        order = [u for u in range(q) if indegree[u] == 0]
-        for u in order:
-            for v in self.after[u]:
-                indegree[v] -= 1
-                if indegree[v] == 0:
-                    order.append(v)
-        mask = [1 << u for u in range(q)]
-        for u in reversed(order):
-            for v in self.after[u]:
-                mask[u] |= mask[v]
-        return mask
+    def undo(self, added: list[tuple[int, int]], mark: int) -> None:
+        for a, _ in reversed(added):
+            self.after[a].pop()
+        mask, trail = self.mask, self.trail
+        while len(trail) > mark:
+            x, old = trail.pop()
+            mask[x] = old
 
     def acyclic(self, c: int, p: int, mask: list[int]) -> bool:
         """Whether capture c→p keeps the precedences acyclic (every new edge touches c, so this is exact)."""
@@ -224,7 +210,7 @@ class ForestSearch:
             raise _Restart
         if self.roots + popcount(self.left) > self.k:
             return False
-        mask = self.reach_masks()
+        mask = self.mask
         adj = self.partner_graph(mask)
         if self.roots + self.survivors_bound(adj) > self.k:
             return False
@@ -265,8 +251,7 @@ class ForestSearch:
                 self.level[p] = m
                 self.last_arrival[p] = before
                 self.parent[c] = None
-                for a, _ in reversed(added):
-                    self.after[a].pop()
+                self.undo(*added)
         if self.roots < self.k and not self.after[t]:  # a square that must leave (it blocks a capture) cannot stay
             self.root[t] = True
             self.roots += 1

@@ -60,7 +60,7 @@ def test_root_bound_never_exceeds_the_exhaustive_minimum_and_search_reaches_it(i
     minimum = brute_minimum(instance)
     geo = geometry(instance)
     search = ForestSearch(geo, minimum, None)
-    assert search.survivors_bound(search.partner_graph(search.reach_masks())) <= minimum
+    assert search.survivors_bound(search.partner_graph(search.mask)) <= minimum
     pairs, exhausted = search_forest(geo, minimum, None, seed=3, first_limit=1)
     assert pairs is not None and exhausted
     verdict = evaluate(Queens(instance.n, minimum, instance.board), {}, to_moves(geo, pairs))
