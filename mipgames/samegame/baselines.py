@@ -536,6 +536,8 @@ def run_greedy(board, params: dict, options: SolveOptions, report: Report) -> Ou
     return _verified(board, params, res.moves, "feasible", None, "greedy")
 
 
+PORTFOLIO_RESTART = 0.5
+"""Share of the portfolio's beams that restart from a point of the best game so far."""
 PORTFOLIO_SHARE = 0.5
 """Under the score rule, the share of the time limit for ``iterated_beam``; the rest runs
 ``beam.random_portfolio_beam`` (many narrow tabu-colour beams) and the better game is kept."""
@@ -562,7 +564,7 @@ def run_beam(board, params: dict, options: SolveOptions, report: Report) -> Outc
                 if value > res.value:
                     report(value, None)
 
-            alt = random_portfolio_beam(state, deadline, seed=options.seed, report=improved)
+            alt = random_portfolio_beam(state, deadline, seed=options.seed, restart=PORTFOLIO_RESTART, report=improved)
             if alt.value > res.value:
                 res = BeamResult(alt.value, alt.moves, alt.width, res.nodes + alt.nodes, alt.complete)
                 note = f"tabu-colour beam width {alt.width}"

@@ -203,27 +203,43 @@ def random_settings(rng) -> Settings:
     )
 
 
+def _prefix(state: bytes, moves: list[tuple[int, int]], k: int) -> tuple[bytes, int]:
+    """The board and points after the first ``k`` moves of a game."""
+    points = 0
+    for move in moves[:k]:
+        cols = columns(state)
+        cells = next(cells for _, cells in find_groups(cols) if cells[0] == move)
+        points += (len(cells) - 2) * (len(cells) - 2)
+        state = remove(cols, cells)
+    return state, points
+
+
 def random_portfolio_beam(
     state: bytes,
     deadline: float,
-    width: int = 32,
+    width: int = 16,
     seed: int = 0,
+    restart: float = 0.0,
     report: Callable[[int], None] | None = None,
 ) -> TabuBeamResult:
     """Beams of ``width`` with seeded random settings until ``deadline``; the best game wins.
 
+    With probability ``restart`` a beam starts not from the board but from a random
+    point (20-80% of the moves) of the best game so far, keeping its prefix.
     The first beam ignores the deadline (it is narrow), so a game always comes back."""
     rng = random.Random(seed)
     best: TabuBeamResult | None = None
     while True:
-        res = tabu_beam(state, width, deadline if best is not None else None, random_settings(rng))
-        if res.value >= 0 and (best is None or res.value > best.value):
-            best = res
+        start, points, prefix = state, 0, []
+        if best is not None and len(best.moves) > 4 and rng.random() < restart:
+            k = int(len(best.moves) * rng.uniform(0.2, 0.8))
+            prefix = best.moves[:k]
+            start, points = _prefix(state, best.moves, k)
+        res = tabu_beam(start, width, deadline if best is not None else None, random_settings(rng))
+        if res.value >= 0 and (best is None or points + res.value > best.value):
+            best = TabuBeamResult(points + res.value, prefix + res.moves, res.width, res.nodes, res.complete)
             if report is not None:
                 report(best.value)
         if not res.complete or time.monotonic() >= deadline:
             assert best is not None
             return best
-
-
-

@@ -90,3 +90,9 @@ def test_runner_beam_under_the_score_rule_keeps_the_better_method():
     assert res.status == "feasible"
     assert res.objective == replayed(board, res.solution)
     assert res.objective >= tabu_beam(B.encode(board), 1).value
+
+
+def test_portfolio_restarts_keep_the_prefix_of_the_best_game():
+    board = random_board(8, 8, 4, 6)
+    res = random_portfolio_beam(B.encode(board), time.monotonic() + 0.5, width=4, seed=1, restart=1.0)
+    assert res.value == replayed(board, res.moves)
