@@ -1,13 +1,14 @@
 """Native CP-SAT models.
 
-``cpsat``: per-cell table over (tile, turns, colours of the inner sides) with one
-colour variable per inner edge in decision mode (shared by both neighbours) and one
-per side in optimisation mode, all-different on tiles, frame typing inside the
-tables (corner tiles only in corners, edge tiles only on the rim with grey
-outward), symmetry breaking and a scan-order search strategy.  ``cpsat-bool``:
-the SAT-style encoding (tile-cell-turn literals, exactly-one per cell and per
-tile, colour literals per edge linked by equalities).  Feature switches exist so
-that benchmarks/edge_matching can measure each ingredient.
+``cpsat`` (default): the SAT-style encoding (literals per cell, tile type and turn;
+exactly-one per cell, each type as often as it has copies; colour literals per edge
+linked by equalities; Heule's colour-pair clauses), with frame typing, symmetry
+breaking and a scan-order strategy.  ``cpsat-table``: per-cell table over (tile,
+turns, colours of the inner sides) with shared colour variables and all-different.
+In decision mode a model carries ``search_parameters``: the scan order followed
+strictly (FIXED_SEARCH) with clause learning and no LP, every worker on the full
+problem.  Feature switches exist so that benchmarks/edge_matching can measure each
+ingredient.
 """
 
 from __future__ import annotations
