@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-SOLVER ?= cpsat
+SOLVER ?=
 TIME   ?= 60
 INSTANCE ?=
 
@@ -21,8 +21,8 @@ test: install
 	$(BIN)/python -m pytest tests
 
 solve: install
-	@test -n "$(INSTANCE)" || { echo "usage: make solve INSTANCE=path [SOLVER=$(SOLVER)] [TIME=$(TIME)]"; exit 4; }
-	$(BIN)/mipgames solve "$(INSTANCE)" --solver $(SOLVER) --time-limit $(TIME)
+	@test -n "$(INSTANCE)" || { echo "usage: make solve INSTANCE=path [SOLVER=name] [TIME=$(TIME)]"; exit 4; }
+	$(BIN)/mipgames solve "$(INSTANCE)" $(if $(SOLVER),--solver $(SOLVER)) --time-limit $(TIME)
 
 bench: install
 	$(BIN)/mipgames bench instances/edge_matching/coursework_4x4.txt instances/edge_matching/planted_5x5_frame.txt \

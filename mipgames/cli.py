@@ -109,6 +109,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     instance = problem.read(args.instance)
     options = SolveOptions(time_limit=args.time_limit, threads=args.threads, gap=args.gap, seed=args.seed,
                            warm_start=args.warm_start)
+    args.solver = args.solver or problem.default_solver
     label = f"{problem.name}: {args.solver}" + (f" / {args.formulation}" if args.formulation else "")
     display = SolveProgress(label, quiet=args.quiet)
     try:
@@ -120,7 +121,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     out = args.out
     if out is None:
         stem = Path(args.instance).stem
-        out = Path("out") / f"{stem}.{result.formulation or result.solver}.{result.solver}.cert.json"
+        model = f".{result.formulation}" if result.formulation else ""
+        out = Path("out") / f"{stem}{model}.{result.solver}.cert.json"
     cert = certificate.build(problem, instance, result, instance_path=str(args.instance))
     certificate.write_json_atomic(out, cert)
     if args.render and result.solution is not None and problem.render is not None:
@@ -256,6 +258,7 @@ def cmd_problems(args: argparse.Namespace) -> int:
         print(f"  formulations  {forms}")
         if problem.algorithms:
             print(f"  algorithms    {', '.join(problem.algorithms)}")
+        print(f"  default       --solver {problem.default_solver}")
         for p in problem.params:
             print(f"  --{p.name.replace('_', '-'):<20}{p.help}")
     return 0
@@ -271,8 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="solve an instance, verify the answer, write a certificate")
     p.add_argument("instance")
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
-    p.add_argument("--solver", default="cpsat", help="cbc, glpk, highs, cpsat, or a problem's algorithm "
-                                                     "(see `mipgames problems`); default cpsat")
+    p.add_argument("--solver", help="cbc, glpk, highs, cpsat, or a problem's algorithm "
+                                    "(default: the problem's, see `mipgames problems`)")
     p.add_argument("--formulation", help="model to build (default: the problem's best for the solver)")
     p.add_argument("--time-limit", type=_positive, metavar="SEC", help="solver time limit in seconds")
     p.add_argument("--threads", type=int, default=2, help="solver threads (default 2)")
@@ -280,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--warm-start", action="store_true", help="start from the problem's heuristic solution")
     p.add_argument("--out", type=Path, metavar="CERT.json",
-                   help="certificate path (default out/<instance>.<formulation>.<solver>.cert.json)")
+                   help="certificate path (default out/<instance>[.<formulation>].<solver>.cert.json)")
     p.add_argument("--export-model", metavar="FILE", help="also write the model (.lp/.mps, or .pb for CP-SAT)")
     p.add_argument("--render", metavar="PNG", help="also draw the solution")
     p.add_argument("--log", metavar="FILE", help="keep the solver log here")

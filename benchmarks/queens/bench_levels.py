@@ -1,6 +1,7 @@
 """Level search on planted positions as they grow: median wall time over seeds, solved counts.
 
 Run: .venv/bin/python benchmarks/queens/bench_levels.py [--seeds 5] [--limit 60] [--methods levels portfolio]
+     [--sizes 32x1x99]
 Every answer goes through the shared runner (isolated child, replay by the simulator); a run
 without an answer in the limit counts as the limit in the median (so a median below the limit
 means more than half of the seeds were solved).  Shared 2-core machine: read ratios.
@@ -26,10 +27,12 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--limit", type=float, default=60.0)
     parser.add_argument("--methods", nargs="+", default=["levels"])
+    parser.add_argument("--sizes", nargs="+", default=None, help="NxKxMOVES, e.g. 32x1x99 (default: all)")
     args = parser.parse_args()
+    sizes = SIZES if args.sizes is None else [tuple(map(int, text.split("x"))) for text in args.sizes]
     print(f"# level search, planted positions ({time.strftime('%Y-%m-%d %H:%M')} UTC, limit {args.limit:g} s)\n")
     print("| N | K | Q | method | median s | solved | per seed (s) |\n|---|---|---|---|---|---|---|")
-    for n, k, moves in SIZES:
+    for n, k, moves in sizes:
         for method in args.methods:
             times, solved = [], 0
             for seed in range(args.seeds):

@@ -3,9 +3,12 @@
     .venv/bin/python benchmarks/samegame/beam_standard.py ../shared/benchmarks/samegame/standard_20.txt \
         [--time-limit 60] [--boards 20]
 
-Each board gets ``--time-limit`` seconds of iterated beam search (widths
-doubling while the budget lasts); every answer is replayed by the simulator
-through the runner before it is counted.  Prints one line per board and the
+Each board gets ``--time-limit`` seconds of the ``beam`` solver: under the
+score rule, half of it is iterated beam search (widths doubling while the
+budget lasts), the other half many narrow tabu-colour beams with seeded random
+evaluations, half of them restarting from a point of the best game so far
+(``mipgames/samegame/beam.py``); the better game is kept.  Every answer is
+replayed by the simulator through the runner before it is counted.  Prints one line per board and the
 total next to the published totals (NMCS 77,934; SP-MCTS 78,012; NRPA 80,030;
 beam search 84,414).
 """

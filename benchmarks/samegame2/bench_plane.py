@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import random
 import resource
 import sys

@@ -42,7 +42,8 @@ def progress(line: str, sense: str) -> Progress | None:
     return best, bound
 
 
-def _parameters(solver: Any, options: SolveOptions, model_parameters: Any = None) -> None:
+def apply_parameters(solver: Any, options: SolveOptions, model_parameters: Any = None) -> None:
+    """A model's own SatParameters first, then the user's time limit, threads, seed and gap over them."""
     p = solver.parameters
     for name, value in (model_parameters or {}).items():
         if isinstance(value, (list, tuple)):
@@ -79,7 +80,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         for var, val in built.hint.items():
             model.add_hint(lookup(var), int(round(val)))
     solver = cp_model.CpSolver()
-    _parameters(solver, options, built.cpsat_parameters)
+    apply_parameters(solver, options, built.cpsat_parameters)
     solver.log_callback = lambda line: print(line, flush=True)
     clock = Stopwatch()
     code = solver.solve(model)

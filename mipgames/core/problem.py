@@ -201,6 +201,8 @@ class Problem:
     """Raises UsageError/InputError when params do not fit the instance."""
     integral: bool = True
     """Objectives are integers: solver values are rounded before comparison."""
+    default_solver: str = "cpsat"
+    """What ``mipgames solve`` uses when no ``--solver`` is named: the method that answers most instances."""
 
     def default_params(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}

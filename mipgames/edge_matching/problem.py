@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.core.problem import Algorithm, Formulation, Generator, Param, Problem, Verdict
 from mipgames.edge_matching import instance as inst_mod
 from mipgames.edge_matching.baselines import ALGORITHMS
 from mipgames.edge_matching.simulate import MODES, evaluate, mode_of
@@ -60,6 +60,16 @@ def _objective(params: dict[str, Any]) -> tuple[str, str]:
     return ("mismatched inner edges", "min")
 
 
+def _portfolio(inst, params, options, report):
+    from mipgames.edge_matching.portfolio import run_portfolio
+
+    return run_portfolio(inst, params, options, report)
+
+
+PORTFOLIO = Algorithm("portfolio", _portfolio, "CP-SAT: the decision model for a perfect placement first, then the "
+                      "optimise model hinted by annealing (the default)", exact=True)
+
+
 def _check_params(inst, params: dict[str, Any]) -> None:
     if mode_of(params) not in MODES:
         raise UsageError(f"mode must be one of {', '.join(MODES)}")
@@ -105,11 +115,12 @@ PROBLEM = Problem(
     objective=_objective,
     formulations=FORMULATIONS,
     default_formulation={"mip": "typed", "cpsat": "cpsat"},
-    algorithms=ALGORITHMS,
+    algorithms={**ALGORITHMS, PORTFOLIO.name: PORTFOLIO},
     params=(Param("mode", "optimize", "optimize: fewest mismatched edges; decision: every inner edge must match", str, MODES),),
     render=_render,
     describe=_describe,
     generator=Generator(_add_arguments, _generate),
     check_params=_check_params,
     integral=True,
+    default_solver=PORTFOLIO.name,
 )

@@ -98,6 +98,14 @@ def to_moves(geo: Geometry, pairs: list[tuple[int, int]]) -> list[Move]:
     return [(*geo.squares[i], *geo.squares[j]) for i, j in pairs]
 
 
+def reached(instance: Queens, moves: list[Any], remaining: int, bound: int) -> Outcome:
+    """A decision answer: optimal only when it meets the bound, else feasible with a pointer to --minimise."""
+    if remaining <= bound:
+        return Outcome("optimal", moves, remaining, bound)
+    return Outcome("feasible", moves, remaining, bound,
+                   f"K = {instance.k} reached; --minimise finds and proves the fewest queens that can remain")
+
+
 def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
     geo = geometry(instance)
     minimise = bool(params.get("minimise"))
@@ -112,7 +120,7 @@ def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, rep
         status = "optimal" if exhausted or best <= root else "feasible"
         return Outcome(status, moves, best, best if status == "optimal" else root)
     if best <= instance.k:
-        return Outcome("optimal" if best <= root else "feasible", moves, best, root)
+        return reached(instance, moves, best, root)
     if exhausted:
         return Outcome("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
     return Outcome("unknown", message="time limit reached without reaching K")

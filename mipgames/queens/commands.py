@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.problem import SolveOptions
-from mipgames.queens.instance import format_moves, parse, parse_moves, read, read_moves
+from mipgames.queens.instance import format_moves, parse, read, read_moves
 
 DEFAULT_TIME = 60.0
 SOLVERS = ("portfolio", "levels", "dfs", "cbc", "glpk", "highs", "cpsat")

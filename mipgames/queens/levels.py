@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
-from mipgames.queens.baselines import to_moves
+from mipgames.queens.baselines import reached, to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
 from mipgames.queens.instance import Queens
 from mipgames.queens.matching import deficiency
@@ -333,7 +333,7 @@ def run_levels(instance: Queens, params: dict[str, Any], options: SolveOptions, 
         pairs, exhausted = search_forest(geo, instance.k, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
-            return Outcome("optimal" if remaining <= bound else "feasible", to_moves(geo, pairs), remaining, bound)
+            return reached(instance, to_moves(geo, pairs), remaining, bound)
         if exhausted:
             return Outcome("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
         return Outcome("unknown", message="time limit reached without reaching K")

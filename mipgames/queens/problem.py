@@ -105,4 +105,5 @@ PROBLEM = Problem(
     render=_render,
     describe=describe,
     generator=Generator(_add_generator_arguments, _generate),
+    default_solver="portfolio",
 )

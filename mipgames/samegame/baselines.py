@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions

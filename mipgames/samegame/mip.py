@@ -118,7 +118,6 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
     geo = geometry(board)
     rules = rules_of(params)
     n, T = geo.n, geo.steps()
-    R = max(geo.height, default=-1) + 1
     colours = sorted(c for c, k in geo.counts.items() if k >= 2)
     same = {c: [i for i in range(n) if geo.colour[i] == c] for c in geo.counts}
     big_m = {c: geo.counts[c] for c in geo.counts}

@@ -81,10 +81,10 @@ def test_a_models_cpsat_parameters_reach_the_solver():
 def test_user_options_override_a_models_cpsat_parameters():
     from ortools.sat.python import cp_model
 
-    from mipgames.backends.cpsat import _parameters
+    from mipgames.backends.cpsat import apply_parameters
 
     solver = cp_model.CpSolver()
-    _parameters(solver, SolveOptions(threads=3, seed=7),
+    apply_parameters(solver, SolveOptions(threads=3, seed=7),
                 {"num_workers": 1, "random_seed": 1, "linearization_level": 2, "subsolvers": ["max_lp", "core"]})
     p = solver.parameters
     assert (p.num_workers, p.random_seed, p.linearization_level) == (3, 7, 2)

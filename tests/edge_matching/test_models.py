@@ -104,16 +104,34 @@ def test_every_formulation_matches_brute_force(inst):
             continue
         assert r.status == "optimal", (formulation, r.message)
         assert r.objective == best == score(inst, r.solution), formulation
-    for algorithm in ("backtrack",):
+    for algorithm in ("backtrack", "portfolio"):
         r = solve(PROBLEM, inst, solver=algorithm, options=ONE, isolate=False)
         assert (r.status, r.objective) == (("optimal", best) if best is not None else ("infeasible", None))
+
+
+def test_portfolio_proves_a_perfect_placement_through_the_decision_model():
+    inst, _ = planted(6, 6, True, 2, 4, seed=5)
+    r = solve(PROBLEM, inst, solver="portfolio", options=SolveOptions(threads=2, time_limit=30), isolate=False)
+    assert (r.status, r.objective, r.bound) == ("optimal", 0, 0) and score(inst, r.solution) == 0
+    assert "decision model" in r.message
+
+
+def test_portfolio_falls_back_to_the_optimise_model_when_no_placement_is_perfect():
+    inst = Instance(2, 2, ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1), (2, 2, 2, 2)))
+    r = solve(PROBLEM, inst, solver="portfolio", options=ONE, isolate=False)
+    assert (r.status, r.objective, r.bound) == ("optimal", 2, 2) and score(inst, r.solution) == 2
+    r = solve(PROBLEM, inst, solver="portfolio", params={"mode": "decision"}, options=ONE, isolate=False)
+    assert r.status == "infeasible"
 
 
 def test_tiny_time_limit_is_never_optimal():
     inst, _ = planted(7, 7, True, 3, 6, seed=1)
     opts = SolveOptions(threads=1, time_limit=0.05)
-    for formulation, solver in (("cpsat", "cpsat"), ("typed", "cbc")):
+    for formulation, solver in (("cpsat", "cpsat"), ("typed", "cbc"), (None, "portfolio")):
         r = run(inst, formulation, solver, options=opts)
+        if r.status == "optimal" and solver == "portfolio":  # proved only by a perfect placement
+            assert r.objective == r.bound == score(inst, r.solution) == 0
+            continue
         assert r.status in ("feasible", "unknown"), (formulation, r.status)
         if r.status == "feasible":
             assert r.objective == score(inst, r.solution) and r.objective > 0

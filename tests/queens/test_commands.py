@@ -1,4 +1,5 @@
 import io
+import json
 
 from mipgames.queens.commands import main
 from mipgames.queens.instance import parse, parse_moves
@@ -57,3 +58,12 @@ def test_out_of_time_exits_3(tmp_path):
     write(planted(16, 1, 39, 0).instance, tmp_path / "hard.txt")  # the DFS does not solve this in 30 s
     code, out, err = call(["queens", str(tmp_path / "hard.txt"), "--solver", "dfs", "--time-limit", "0.5"])
     assert code == 3 and out == "" and "no answer within 0.5 s" in err
+
+
+def test_solve_without_solver_uses_the_queens_default(tmp_path):
+    from mipgames.cli import main as cli
+
+    cert = tmp_path / "c.json"
+    assert cli(["solve", SPEC, "--time-limit", "20", "--out", str(cert), "--quiet"]) == 0
+    data = json.loads(cert.read_text())
+    assert data["solver"] == "portfolio" and data["status"] == "optimal" and data["verified"]["legal"]
