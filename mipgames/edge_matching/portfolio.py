@@ -69,6 +69,7 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
             return Outcome("infeasible", message="no placement matches every inner edge (proved)")
         return replace(out, status="optimal") if out.solution is not None else out
     floor = float(colour_count_bound(inst))
+    report(None, floor)
     if floor == 0:
         share = None if limit is None else DECISION_SHARE * limit
         first = _solve(inst, decision, replace(options, time_limit=share), report)
