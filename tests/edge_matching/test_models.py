@@ -124,6 +124,13 @@ def test_portfolio_falls_back_to_the_optimise_model_when_no_placement_is_perfect
     assert r.status == "infeasible"
 
 
+def test_portfolio_proves_contradictory_hints_infeasible():
+    inst, p = planted(3, 3, True, 1, 2, seed=3)
+    centre_corner = Instance(3, 3, inst.tiles, (Hint(1, 1, p[0][0], 0),))
+    r = solve(PROBLEM, centre_corner, solver="portfolio", options=ONE, isolate=False)
+    assert r.status == "infeasible", r.message
+
+
 def test_tiny_time_limit_is_never_optimal():
     inst, _ = planted(7, 7, True, 3, 6, seed=1)
     opts = SolveOptions(threads=1, time_limit=0.05)
