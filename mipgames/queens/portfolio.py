@@ -1,6 +1,7 @@
-"""The default method: the memoised DFS briefly, the level search (80 % of the limit), then the forest CP-SAT model.
+"""The default method: the level search (80 % of the limit), then the forest CP-SAT model; with --minimise the
+memoised DFS briefly first.
 
-The DFS answers easy positions in milliseconds; the level search finds
+The level search answers easy positions in milliseconds and finds
 solutions of large generated positions (and proves small unsolvable ones); the model proves "K unreachable" on
 non-trivial positions fastest.  When the decision is infeasible the portfolio spends what time is
 left on the proved minimum, returned as the bound of the infeasible outcome.
@@ -62,10 +63,12 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     start = time.monotonic()
     minimise = bool(params.get("minimise"))
     limit = options.time_limit
-    budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
-    quick = run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report)
-    if quick.status in ("optimal", "infeasible") or (quick.status == "feasible" and not minimise):
-        return quick if quick.status != "infeasible" else _with_minimum(instance, options, start, quick)
+    quick = Outcome("unknown")
+    if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
+        budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
+        quick = run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report)
+        if quick.status == "optimal":
+            return quick
 
     def left() -> float | None:
         return None if limit is None else max(0.01, limit - (time.monotonic() - start))
