@@ -100,7 +100,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="coursework input (default: standard input)")
     parser.add_argument("--solver", choices=SOLVERS, default="portfolio",
-                        help="portfolio (default: DFS briefly, level search, then the forest CP-SAT model), "
+                        help="portfolio (default: level search, then the forest CP-SAT model), "
                              "levels, dfs, or a model solver (cpsat = forest model)")
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")
     parser.add_argument("--threads", type=int, default=1)

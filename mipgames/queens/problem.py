@@ -50,7 +50,7 @@ def _algorithms():
     from mipgames.queens.portfolio import run_portfolio
 
     portfolio = Algorithm(
-        "portfolio", run_portfolio, "DFS briefly, the level search, then the forest CP-SAT model (the default)", exact=True
+        "portfolio", run_portfolio, "the level search, then the forest CP-SAT model; with --minimise the DFS first (the default)", exact=True
     )
     return {DFS.name: DFS, LEVELS.name: LEVELS, portfolio.name: portfolio}
 
