@@ -109,8 +109,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     instance = problem.read(args.instance)
     options = SolveOptions(time_limit=args.time_limit, threads=args.threads, gap=args.gap, seed=args.seed,
                            warm_start=args.warm_start)
-    args.solver = args.solver or problem.default_solver
-    label = f"{problem.name}: {args.solver}" + (f" / {args.formulation}" if args.formulation else "")
+    label = f"{problem.name}: {args.solver or problem.default_solver}"
+    label += f" / {args.formulation}" if args.formulation else ""
     display = SolveProgress(label, quiet=args.quiet)
     try:
         result = solve(problem, instance, solver=args.solver, formulation=args.formulation, params=params,

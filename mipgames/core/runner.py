@@ -62,9 +62,10 @@ class Plan:
     kind: str  # "algorithm", "mip" or "cpsat"
 
 
-def plan(problem: Problem, solver: str, formulation: str | None, instance: Any = None,
+def plan(problem: Problem, solver: str | None, formulation: str | None, instance: Any = None,
          params: dict[str, Any] | None = None) -> Plan:
-    """Resolve solver and formulation names, refusing combinations that cannot run."""
+    """Resolve solver and formulation names (None: the problem's defaults), refusing combinations that cannot run."""
+    solver = solver or problem.default_solver
     if solver in problem.algorithms:
         if formulation:
             raise UsageError(f"--formulation does not apply to algorithm {solver!r}")
@@ -247,7 +248,7 @@ class _Tail:
         return parts
 
 
-def solve(problem: Problem, instance: Any, *, solver: str, formulation: str | None = None,
+def solve(problem: Problem, instance: Any, *, solver: str | None = None, formulation: str | None = None,
           params: dict[str, Any] | None = None, options: SolveOptions = SolveOptions(), isolate: bool = True,
           quiet: bool = True, log_path: str | Path | None = None, export: str | Path | None = None,
           progress: Callable[[float, float | None, float | None], None] | None = None) -> RunResult:

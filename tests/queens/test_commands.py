@@ -1,6 +1,7 @@
 import io
 import json
 
+from mipgames.core.problem import SolveOptions
 from mipgames.queens.commands import main
 from mipgames.queens.instance import parse, parse_moves
 from mipgames.queens.simulate import coursework_accepts
@@ -67,3 +68,12 @@ def test_solve_without_solver_uses_the_queens_default(tmp_path):
     assert cli(["solve", SPEC, "--time-limit", "20", "--out", str(cert), "--quiet"]) == 0
     data = json.loads(cert.read_text())
     assert data["solver"] == "portfolio" and data["status"] == "optimal" and data["verified"]["legal"]
+
+
+def test_the_python_api_uses_the_default_solver_too():
+    from mipgames.core.runner import solve
+    from mipgames.queens.instance import read
+    from mipgames.queens.problem import PROBLEM
+
+    r = solve(PROBLEM, read(SPEC), options=SolveOptions(time_limit=20), isolate=False)
+    assert (r.solver, r.status, r.objective) == ("portfolio", "optimal", 1)
