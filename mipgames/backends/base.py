@@ -16,22 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from mipgames.core.problem import Built, Kind, SolveOptions, Value
+from mipgames.core.problem import Built, Kind, SolveOptions
+from mipgames.core.result import Result
 
 Progress = tuple[float | None, float | None]
-
-
-@dataclass
-class ModelResult:
-    """A backend's normalised answer, in the model's own objective units."""
-
-    status: str
-    objective: float | None = None
-    bound: float | None = None
-    value: Value | None = None
-    wall_time_s: float = 0.0
-    message: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -41,7 +29,7 @@ class Backend:
     name: str
     kinds: tuple[Kind, ...]
     description: str
-    solve: Callable[[Built, Kind, SolveOptions, Path], ModelResult]
+    solve: Callable[[Built, Kind, SolveOptions, Path], Result]
     version: Callable[[], str]
     available: Callable[[], str | None]
     """None when usable, else why not."""
@@ -71,7 +59,7 @@ def number(text: str) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def reconcile(result: ModelResult, sense: str, has_objective: bool, tol: float = 1e-6) -> ModelResult:
+def reconcile(result: Result, sense: str, has_objective: bool, tol: float = 1e-6) -> Result:
     """Downgrade an 'optimal' whose bound does not meet its objective; fill a missing bound of a proved optimum."""
     if not has_objective:
         result.bound = None

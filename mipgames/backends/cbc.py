@@ -17,7 +17,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log, sense_of
+from mipgames.backends.base import Backend, Progress, Stopwatch, last_match, number, read_log, sense_of
+from mipgames.core.result import Result
 from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
@@ -90,7 +91,7 @@ def _line_buffered(path: str) -> Iterator[str]:
         yield str(wrapper)
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> ModelResult:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
     import pulp
 
     warm = options.warm_start and apply_hint(built)
@@ -109,7 +110,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         try:
             built.model.solve(solver)
         except pulp.PulpSolverError as exc:
-            return ModelResult("error", message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
+            return Result("error", message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
     wall = clock.elapsed()
     log = read_log(log_path)
     sense = sense_of(built, kind)
@@ -130,13 +131,13 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     status_code = built.model.status
     sol_status = built.model.sol_status
     if status_code == pulp.LpStatusInfeasible or "infeasible" in verdict.lower():
-        return ModelResult("infeasible", wall_time_s=wall, message=verdict)
+        return Result("infeasible", wall_time_s=wall, message=verdict)
     if sol_status == pulp.LpSolutionOptimal and verdict.startswith("Optimal"):
         status = "optimal"
     elif sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible) and has_values(built):
         status = "feasible"
     else:
-        return ModelResult("unknown", bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code])
+        return Result("unknown", bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code])
     return solved(built, status, bound, wall, verdict)
 
 

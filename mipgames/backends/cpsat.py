@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, number
+from mipgames.backends.base import Backend, Progress, Stopwatch, number
+from mipgames.core.result import Result
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 # "#3       0.12s best:17    next:[4,16]  ..." and "#Bound   0.30s best:17  next:[5,16] ..."
@@ -62,7 +63,7 @@ def apply_parameters(solver: Any, options: SolveOptions, model_parameters: Any =
     p.log_to_stdout = False
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> ModelResult:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
     from ortools.sat.python import cp_model
 
     if kind == "mip":
@@ -88,11 +89,11 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     sys.stdout.flush()
     name = solver.status_name(code)
     if code == cp_model.INFEASIBLE:
-        return ModelResult("infeasible", wall_time_s=wall, message=name)
+        return Result("infeasible", wall_time_s=wall, message=name)
     if code == cp_model.MODEL_INVALID:
-        return ModelResult("error", wall_time_s=wall, message=f"CP-SAT: invalid model: {model.validate()}")
+        return Result("error", wall_time_s=wall, message=f"CP-SAT: invalid model: {model.validate()}")
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return ModelResult("unknown", wall_time_s=wall, message=name)
+        return Result("unknown", wall_time_s=wall, message=name)
     has_objective = model.has_objective()
     objective = bound = None
     if has_objective:
@@ -103,7 +104,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
         return float(solver.value(lookup(var)))
 
     status = "optimal" if code == cp_model.OPTIMAL else "feasible"
-    return ModelResult(status, objective=objective, bound=bound, value=value, wall_time_s=wall, message=name,
+    return Result(status, objective=objective, bound=bound, values=value, wall_time_s=wall, message=name,
                        stats={"branches": solver.num_branches, "conflicts": solver.num_conflicts})
 
 

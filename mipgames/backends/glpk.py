@@ -16,7 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, last_match, number, read_log
+from mipgames.backends.base import Backend, Progress, Stopwatch, last_match, number, read_log
+from mipgames.core.result import Result
 from mipgames.backends.pulp_common import has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
@@ -55,7 +56,7 @@ def progress(line: str, sense: str) -> Progress | None:
     return number(found.group(1)), number(found.group(3))
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> ModelResult:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
     import pulp
 
     extra = [] if options.gap is None else ["--mipgap", str(options.gap)]
@@ -78,16 +79,16 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     if bound is not None:
         bound += objective_constant(built)  # PuLP's LP file leaves the constant out
     if "NO PRIMAL FEASIBLE SOLUTION" in log or "NO INTEGER FEASIBLE SOLUTION" in log or "PROBLEM HAS NO" in log:
-        return ModelResult("infeasible", wall_time_s=wall)
+        return Result("infeasible", wall_time_s=wall)
     if crashed and "TIME LIMIT EXCEEDED" not in log:
-        return ModelResult("error", wall_time_s=wall, message=f"GLPK failed: {crashed}")
+        return Result("error", wall_time_s=wall, message=f"GLPK failed: {crashed}")
     values_ok = not crashed and has_values(built) and built.model.status == pulp.LpStatusOptimal
     if "INTEGER OPTIMAL SOLUTION FOUND" in log and "TOLERANCE REACHED" not in log and values_ok:
         status = "optimal"
     elif values_ok:
         status = "feasible"
     else:
-        return ModelResult("unknown", bound=bound, wall_time_s=wall, message="time limit, no integer solution")
+        return Result("unknown", bound=bound, wall_time_s=wall, message="time limit, no integer solution")
     message = "time limit exceeded" if "TIME LIMIT EXCEEDED" in log else ""
     return solved(built, status, bound, wall, message)
 

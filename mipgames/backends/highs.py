@@ -13,7 +13,8 @@ import functools
 import re
 from pathlib import Path
 
-from mipgames.backends.base import Backend, ModelResult, Progress, Stopwatch, number, sense_of
+from mipgames.backends.base import Backend, Progress, Stopwatch, number, sense_of
+from mipgames.core.result import Result
 from mipgames.backends.pulp_common import objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
@@ -70,7 +71,7 @@ def _solver_class():
     return WarmHiGHS
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> ModelResult:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
     import highspy
     import pulp
 
@@ -90,7 +91,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     try:
         built.model.solve(solver)
     except (pulp.PulpSolverError, RuntimeError) as exc:
-        return ModelResult("error", message=f"HiGHS failed: {exc}", wall_time_s=clock.elapsed())
+        return Result("error", message=f"HiGHS failed: {exc}", wall_time_s=clock.elapsed())
     wall = clock.elapsed()
     h = built.model.solverModel
     model_status = h.getModelStatus()
@@ -102,16 +103,16 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Mo
     status_name = h.modelStatusToString(model_status)
     S = highspy.HighsModelStatus
     if model_status in (S.kInfeasible, S.kUnboundedOrInfeasible):
-        return ModelResult("infeasible", wall_time_s=wall, message=status_name)
+        return Result("infeasible", wall_time_s=wall, message=status_name)
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
     if model_status == S.kOptimal and has_solution:
         status = "optimal"
     elif has_solution:
         status = "feasible"
     elif model_status in (S.kTimeLimit, S.kInterrupt, S.kIterationLimit, S.kObjectiveBound, S.kObjectiveTarget, S.kUnknown):
-        return ModelResult("unknown", bound=bound, wall_time_s=wall, message=status_name)
+        return Result("unknown", bound=bound, wall_time_s=wall, message=status_name)
     else:
-        return ModelResult("error", wall_time_s=wall, message=f"HiGHS: {status_name}")
+        return Result("error", wall_time_s=wall, message=f"HiGHS: {status_name}")
     return solved(built, status, bound, wall, status_name)
 
 

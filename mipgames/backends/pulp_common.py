@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mipgames.backends.base import ModelResult
-from mipgames.core.problem import Built, Value
+from mipgames.core.problem import Built
+from mipgames.core.result import Result, Value
 
 
 def apply_hint(built: Built) -> bool:
@@ -51,7 +51,7 @@ def objective_constant(built: Built) -> float:
     return 0.0 if obj is None else float(obj.constant)
 
 
-def solved(built: Built, status: str, bound: float | None, wall_time_s: float, message: str) -> ModelResult:
+def solved(built: Built, status: str, bound: float | None, wall_time_s: float, message: str) -> Result:
     """The result of a PuLP solve that left values in the model's variables."""
-    return ModelResult(status, objective=objective_value(built), bound=bound, value=pulp_values(built),
+    return Result(status, objective=objective_value(built), bound=bound, values=pulp_values(built),
                        wall_time_s=wall_time_s, message=message)

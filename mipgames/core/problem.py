@@ -27,18 +27,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping, Protocol
 
-Sense = Literal["min", "max"]
+from mipgames.core.result import Result, Value
+from mipgames.core.status import Sense, Status
+
 Kind = Literal["mip", "cpsat"]
-Status = Literal["optimal", "feasible", "infeasible", "unknown", "error"]
-STATUSES: tuple[str, ...] = ("optimal", "feasible", "infeasible", "unknown", "error")
 
-Value = Callable[[Any], float]
-"""Reads a solved variable: a PuLP variable or a CP-SAT variable/literal, whatever the builder put in its handles."""
 
-Report = Callable[[float | None, float | None], None]
-"""Progress hook for algorithms: report(incumbent, bound); either may be None."""
+class Report(Protocol):
+    """Progress hook for algorithms: ``report(incumbent, bound, solution=None)``; any may be None.
+
+    Passing the incumbent's ``solution`` lets the runner keep it: if the run
+    is stopped at its deadline, the last reported solution is replayed and
+    returned as ``feasible`` instead of losing it.
+    """
+
+    def __call__(self, incumbent: float | None, bound: float | None, solution: Any = None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -136,22 +141,11 @@ class Formulation:
     """Returns None when the formulation can model this instance/params, else why not."""
 
 
-@dataclass
-class Outcome:
-    """What a classical algorithm (search, heuristic, DP) returns."""
-
-    status: Status
-    solution: Any | None = None
-    objective: float | None = None
-    bound: float | None = None
-    message: str = ""
-
-
 @dataclass(frozen=True)
 class Algorithm:
     """A classical algorithm that runs as a solver (``--solver NAME``).
 
-    ``run(instance, params, options, report) -> Outcome``.  It must honour
+    ``run(instance, params, options, report) -> Result``.  It must honour
     ``options.time_limit`` itself (returning its best so far as ``feasible``
     or ``unknown``), say ``optimal`` only when it has proved it, and raise
     ``UsageError`` with a clear reason when the instance is outside what it
@@ -159,7 +153,7 @@ class Algorithm:
     """
 
     name: str
-    run: Callable[[Any, dict[str, Any], SolveOptions, Report], Outcome]
+    run: Callable[[Any, dict[str, Any], SolveOptions, Report], Result]
     description: str = ""
     exact: bool = False
 

@@ -164,8 +164,8 @@ def _execute_plan(problem: Problem, instance: Any, run: Plan, params: dict[str, 
     res = backend.solve(built, form.kind, options, Path(log_path))
     res = reconcile(res, sense, built.has_objective)
     sj = None
-    if res.value is not None and res.status in ("optimal", "feasible"):
-        sj = problem.solution_to_json(form.decode(instance, params, built.handles, res.value))
+    if res.values is not None and res.status in ("optimal", "feasible"):
+        sj = problem.solution_to_json(form.decode(instance, params, built.handles, res.values))
     stats = dict(built.stats)
     stats.update(res.stats)
     stats["build_time_s"] = round(build_time, 4)

@@ -13,7 +13,8 @@ import random
 import time
 from typing import Any
 
-from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
+from mipgames.core.problem import Algorithm, Report, SolveOptions
+from mipgames.core.result import Result
 from mipgames.edge_matching import board
 from mipgames.edge_matching.instance import Instance, turned
 from mipgames.edge_matching.simulate import colour_count_bound, evaluate, mode_of
@@ -117,21 +118,21 @@ def branch_and_bound(inst: Instance, clock: _Clock, best: int, best_p: list[tupl
     return state
 
 
-def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     clock = _Clock(options.time_limit)
     if mode_of(params) == "decision":
         status, p = backtrack_perfect(inst, clock)
-        return Outcome(status, p, 0.0 if p else None, 0.0 if p else None)  # type: ignore[arg-type]
+        return Result(status, p, 0.0 if p else None, 0.0 if p else None)  # type: ignore[arg-type]
     start = heuristic_placement(inst, seed=options.seed, time_limit=min(2.0, options.time_limit or 2.0))
     best = int(evaluate(inst, params, start).objective) if start else inst.inner_edges + 1  # type: ignore[arg-type]
     if start:
         report(float(best), None)
     state = branch_and_bound(inst, clock, best, start, report)
     if state["p"] is None:
-        return Outcome("unknown" if state["timeout"] else "infeasible")
+        return Result("unknown" if state["timeout"] else "infeasible")
     if state["timeout"] and state["best"] > colour_count_bound(inst):
-        return Outcome("feasible", state["p"], float(state["best"]), float(colour_count_bound(inst)), "time limit")
-    return Outcome("optimal", state["p"], float(state["best"]), float(state["best"]))
+        return Result("feasible", state["p"], float(state["best"]), float(colour_count_bound(inst)), "time limit")
+    return Result("optimal", state["p"], float(state["best"]), float(state["best"]))
 
 
 # ---------------------------------------------------------------- greedy + simulated annealing
@@ -279,17 +280,17 @@ def heuristic_placement(inst: Instance, seed: int = 0, time_limit: float = 5.0) 
     return anneal(inst, seed, time_limit, target=target)[1]
 
 
-def run_anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     limit = options.time_limit if options.time_limit is not None else 10.0
     lb = colour_count_bound(inst)
     best, p = anneal(inst, options.seed, limit, report, target=lb)
     if p is None:
-        return Outcome("unknown", message="greedy could not fill the board under the frame rules")
+        return Result("unknown", message="greedy could not fill the board under the frame rules")
     if mode_of(params) == "decision":
-        return Outcome("optimal", p, 0.0, 0.0) if best == 0 else Outcome("unknown", message=f"best found has {best} mismatches")
+        return Result("optimal", p, 0.0, 0.0) if best == 0 else Result("unknown", message=f"best found has {best} mismatches")
     if best == lb:
-        return Outcome("optimal", p, float(best), float(lb))
-    return Outcome("feasible", p, float(best), float(lb))
+        return Result("optimal", p, float(best), float(lb))
+    return Result("feasible", p, float(best), float(lb))
 
 
 ALGORITHMS = {

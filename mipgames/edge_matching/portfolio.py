@@ -17,7 +17,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from mipgames.core.problem import Outcome, Report, SolveOptions
+from mipgames.core.problem import Report, SolveOptions
+from mipgames.core.result import Result
 from mipgames.edge_matching import cpsat
 from mipgames.edge_matching.decode import decode
 from mipgames.edge_matching.instance import Instance
@@ -26,7 +27,7 @@ from mipgames.edge_matching.simulate import colour_count_bound, mode_of
 DECISION_SHARE = 0.5
 
 
-def _solve(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def _solve(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     """One in-process CP-SAT solve of the ``cpsat`` formulation (a decision model's objective is 0)."""
     from ortools.sat.python import cp_model
 
@@ -51,22 +52,22 @@ def _solve(inst: Instance, params: dict[str, Any], options: SolveOptions, report
     code = solver.solve(model, Progress())
     bound = solver.best_objective_bound if built.has_objective else None
     if code == cp_model.INFEASIBLE:
-        return Outcome("infeasible")
+        return Result("infeasible")
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Outcome("unknown", bound=bound)
+        return Result("unknown", bound=bound)
     placement = decode(inst, params, built.handles, solver.value)
     objective = solver.objective_value if built.has_objective else 0.0
-    return Outcome("optimal" if code == cp_model.OPTIMAL else "feasible", placement, objective, bound)
+    return Result("optimal" if code == cp_model.OPTIMAL else "feasible", placement, objective, bound)
 
 
-def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     start = time.monotonic()
     limit = options.time_limit
     decision = {**params, "mode": "decision"}
     if mode_of(params) == "decision":
         out = _solve(inst, decision, options, report)
         if out.status == "infeasible":
-            return Outcome("infeasible", message="no placement matches every inner edge (proved)")
+            return Result("infeasible", message="no placement matches every inner edge (proved)")
         return replace(out, status="optimal") if out.solution is not None else out
     floor = float(colour_count_bound(inst))
     report(None, floor)
@@ -75,15 +76,15 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
         first = _solve(inst, decision, replace(options, time_limit=share), report)
         if first.solution is not None:
             report(0.0, 0.0)
-            return Outcome("optimal", first.solution, 0.0, 0.0, "a perfect placement (decision model)")
+            return Result("optimal", first.solution, 0.0, 0.0, "a perfect placement (decision model)")
         if first.status == "infeasible":
             floor = 1.0
     left = None if limit is None else max(0.1, limit - (time.monotonic() - start))
     out = _solve(inst, params, replace(options, time_limit=left, warm_start=True), report)
     bound = max(floor, float(math.ceil(out.bound - 1e-6))) if out.bound is not None else floor
     if out.status == "infeasible":
-        return Outcome("infeasible", message="no placement obeys the frame and the hints (proved)")
+        return Result("infeasible", message="no placement obeys the frame and the hints (proved)")
     if out.solution is None:
-        return Outcome("unknown", bound=bound, message="no placement in time")
+        return Result("unknown", bound=bound, message="no placement in time")
     status = "optimal" if out.status == "optimal" or out.objective <= bound else "feasible"
-    return Outcome(status, out.solution, out.objective, min(bound, out.objective))
+    return Result(status, out.solution, out.objective, min(bound, out.objective))

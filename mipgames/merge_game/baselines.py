@@ -14,7 +14,8 @@ import time
 from typing import Any
 
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
+from mipgames.core.problem import Algorithm, Report, SolveOptions
+from mipgames.core.result import Result
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.instance import Instance, attack_text, rules
 from mipgames.merge_game.mip import cover_capacity, simple_reason
@@ -25,15 +26,15 @@ def _deadline(options: SolveOptions) -> float:
     return float("inf") if options.time_limit is None else time.monotonic() + options.time_limit
 
 
-def _close(target: int | None, best: int, solution: Any, complete: bool, bound: int, what: str) -> Outcome:
-    """Turns a search's best into an Outcome, honest about targets and time limits."""
+def _close(target: int | None, best: int, solution: Any, complete: bool, bound: int, what: str) -> Result:
+    """Turns a search's best into an Result, honest about targets and time limits."""
     if target is not None and best < target:
         if complete:
-            return Outcome("infeasible", message=f"{what}: at most {best} stones can be destroyed, target {target}")
-        return Outcome("unknown", bound=bound, message=f"{what}: time limit before reaching the target {target}")
+            return Result("infeasible", message=f"{what}: at most {best} stones can be destroyed, target {target}")
+        return Result("unknown", bound=bound, message=f"{what}: time limit before reaching the target {target}")
     if complete:
-        return Outcome("optimal", solution, best, best, f"{what}: searched every merge structure")
-    return Outcome("feasible", solution, best, bound, f"{what}: time limit, best so far")
+        return Result("optimal", solution, best, best, f"{what}: searched every merge structure")
+    return Result("feasible", solution, best, bound, f"{what}: time limit, best so far")
 
 
 # ---------------------------------------------------------------- exhaustive
@@ -119,7 +120,7 @@ def _exhaustive_states(instance: Instance, rule: Any, h: Hits, deadline: float, 
     return best, tuple(reversed(merges)), complete
 
 
-def run_exhaustive(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_exhaustive(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     rule = rules(instance, params)
     h = hits(instance, rule.attack)
     deadline = _deadline(options)
@@ -167,21 +168,21 @@ def greedy_cover(instance: Instance, params: dict[str, Any]) -> list[int] | None
     return chosen
 
 
-def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     why = simple_reason(instance, params)
     if why:
         raise UsageError(f"greedy solves MERGE-GAME-SIMPLE only: {why}")
     chosen = greedy_cover(instance, params)
     capacity = cover_capacity(instance, params)
     if chosen is None:
-        return Outcome("infeasible", message="some stone is in no hero's attack cells")
+        return Result("infeasible", message="some stone is in no hero's attack cells")
     if len(chosen) > capacity:
-        return Outcome("infeasible", message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
+        return Result("infeasible", message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
     d = [0] * len(instance.heroes)
     for i in chosen:
         d[i] = 1
     n = len(instance.stones)
-    return Outcome("optimal", sequence_from_merges(instance, d), n, n,
+    return Result("optimal", sequence_from_merges(instance, d), n, n,
                    f"greedy: {len(chosen)} heroes hit every stone (at most {capacity} may merge)")
 
 
@@ -284,7 +285,7 @@ def destroy_all_dp(instance: Instance, params: dict[str, Any], deadline: float =
     return None
 
 
-def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     rule = rules(instance, params)
     name = attack_text(rule.attack)
     problems = []
@@ -298,11 +299,11 @@ def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, re
         raise UsageError("dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems))
     d = destroy_all_dp(instance, params, _deadline(options))
     if d == "timeout":
-        return Outcome("unknown", message="dp: time limit")
+        return Result("unknown", message="dp: time limit")
     if d is None:
-        return Outcome("infeasible", message="dp: no realisable merge counts destroy every stone")
+        return Result("infeasible", message="dp: no realisable merge counts destroy every stone")
     count = len(instance.stones)
-    return Outcome("optimal", sequence_from_merges(instance, d), count, count, "dp: every stone destroyed")
+    return Result("optimal", sequence_from_merges(instance, d), count, count, "dp: every stone destroyed")
 
 
 ALGORITHMS = {

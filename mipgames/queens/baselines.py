@@ -13,7 +13,8 @@ import sys
 import time
 from typing import Any, Callable
 
-from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
+from mipgames.core.problem import Algorithm, Report, SolveOptions
+from mipgames.core.result import Result
 from mipgames.queens.geometry import Geometry, geometry, initial_state, lower_bound
 from mipgames.queens.instance import Move, Queens
 
@@ -98,32 +99,32 @@ def to_moves(geo: Geometry, pairs: list[tuple[int, int]]) -> list[Move]:
     return [(*geo.squares[i], *geo.squares[j]) for i, j in pairs]
 
 
-def reached(instance: Queens, moves: list[Any], remaining: int, bound: int) -> Outcome:
+def reached(instance: Queens, moves: list[Any], remaining: int, bound: int) -> Result:
     """A decision answer: optimal only when it meets the bound, else feasible with a pointer to --minimise."""
     if remaining <= bound:
-        return Outcome("optimal", moves, remaining, bound)
-    return Outcome("feasible", moves, remaining, bound,
+        return Result("optimal", moves, remaining, bound)
+    return Result("feasible", moves, remaining, bound,
                    f"K = {instance.k} reached; --minimise finds and proves the fewest queens that can remain")
 
 
-def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     geo = geometry(instance)
     minimise = bool(params.get("minimise"))
     root = lower_bound(geo, initial_state(geo))
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     target = root if minimise else instance.k
     if not minimise and root > instance.k:
-        return Outcome("infeasible", bound=root, message=f"at least {root} queens always remain (popcount / line-of-sight bound)")
+        return Result("infeasible", bound=root, message=f"at least {root} queens always remain (popcount / line-of-sight bound)")
     best, pairs, exhausted = search(geo, target, minimise, deadline, report)
     moves = to_moves(geo, pairs)
     if minimise:
         status = "optimal" if exhausted or best <= root else "feasible"
-        return Outcome(status, moves, best, best if status == "optimal" else root)
+        return Result(status, moves, best, best if status == "optimal" else root)
     if best <= instance.k:
         return reached(instance, moves, best, root)
     if exhausted:
-        return Outcome("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
-    return Outcome("unknown", message="time limit reached without reaching K")
+        return Result("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
+    return Result("unknown", message="time limit reached without reaching K")
 
 
 DFS = Algorithm(

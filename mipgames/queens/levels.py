@@ -28,7 +28,8 @@ import random
 import time
 from typing import Any
 
-from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
+from mipgames.core.problem import Algorithm, Report, SolveOptions
+from mipgames.core.result import Result
 from mipgames.queens.baselines import reached, to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
 from mipgames.queens.instance import Queens
@@ -323,29 +324,29 @@ def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0,
         return (search.moves() if found else None), True
 
 
-def run_levels(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_levels(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     geo = geometry(instance)
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     bound = captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
     if not params.get("minimise"):
         if bound > instance.k:
-            return Outcome("infeasible", bound=bound, message=f"at least {bound} queens always remain")
+            return Result("infeasible", bound=bound, message=f"at least {bound} queens always remain")
         pairs, exhausted = search_forest(geo, instance.k, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
             return reached(instance, to_moves(geo, pairs), remaining, bound)
         if exhausted:
-            return Outcome("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
-        return Outcome("unknown", message="time limit reached without reaching K")
+            return Result("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
+        return Result("unknown", message="time limit reached without reaching K")
     for target in range(bound, geo.size + 1):
         report(None, target)
         pairs, exhausted = search_forest(geo, target, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
-            return Outcome("optimal", to_moves(geo, pairs), remaining, remaining)
+            return Result("optimal", to_moves(geo, pairs), remaining, remaining)
         if not exhausted:
-            return Outcome("unknown", bound=target, message="time limit reached")
-    return Outcome("unknown", bound=bound)
+            return Result("unknown", bound=target, message="time limit reached")
+    return Result("unknown", bound=bound)
 
 
 LEVELS = Algorithm(

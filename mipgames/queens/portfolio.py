@@ -12,7 +12,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from mipgames.core.problem import Outcome, Report, SolveOptions
+from mipgames.core.problem import Report, SolveOptions
+from mipgames.core.result import Result
 from mipgames.queens.baselines import run_dfs
 from mipgames.queens.instance import Move, Queens
 from mipgames.queens.levels import run_levels
@@ -22,7 +23,7 @@ LEVELS_SHARE = 0.8
 
 
 def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None,
-                 hint: list[Move] | None = None) -> Outcome:
+                 hint: list[Move] | None = None) -> Result:
     """Builds and solves the forest model in-process; the decoded moves are replayed by the caller (the runner)."""
     from ortools.sat.python import cp_model
 
@@ -40,15 +41,15 @@ def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_l
     solver.parameters.random_seed = options.seed
     code = solver.solve(built.model)
     if code == cp_model.INFEASIBLE:
-        return Outcome("infeasible")
+        return Result("infeasible")
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Outcome("unknown", bound=built.stats["bound"] if minimise else None)
+        return Result("unknown", bound=built.stats["bound"] if minimise else None)
     moves = decode_forest(instance, params, built.handles, solver.value)
     remaining = len(instance.queens) - len(moves)
     if not minimise:
-        return Outcome("feasible", moves, remaining, built.stats["bound"])
+        return Result("feasible", moves, remaining, built.stats["bound"])
     bound = round(solver.best_objective_bound)
-    return Outcome("optimal" if code == cp_model.OPTIMAL else "feasible", moves, remaining, bound)
+    return Result("optimal" if code == cp_model.OPTIMAL else "feasible", moves, remaining, bound)
 
 
 def add_forest_hint(built, moves: list[Move]) -> None:
@@ -59,11 +60,11 @@ def add_forest_hint(built, moves: list[Move]) -> None:
         built.model.add_hint(var, parent.get(c) == p)
 
 
-def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Outcome:
+def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     start = time.monotonic()
     minimise = bool(params.get("minimise"))
     limit = options.time_limit
-    quick = Outcome("unknown")
+    quick = Result("unknown")
     if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
         budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
         quick = run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report)
@@ -87,18 +88,18 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     return out
 
 
-def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: Outcome) -> Outcome:
+def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: Result) -> Result:
     """Adds the proved minimum (or what is known of it) to an infeasible decision."""
     limit = options.time_limit
     left = None if limit is None else limit - (time.monotonic() - start)
     k = instance.k
     if left is not None and left <= 0.05:
-        return Outcome("infeasible", message=f"K = {k} is unreachable (proved)")
+        return Result("infeasible", message=f"K = {k} is unreachable (proved)")
     best = solve_forest(instance, True, options, left)
     if best.status == "optimal":
-        return Outcome("infeasible", bound=best.objective,
+        return Result("infeasible", bound=best.objective,
                        message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
     floor = max(k + 1, best.bound or 0)
     found = "" if best.objective is None else f"; {best.objective:g} is reachable"
-    return Outcome("infeasible", bound=floor,
+    return Result("infeasible", bound=floor,
                    message=f"K = {k} is unreachable (proved): at least {floor:g} queens always remain{found}")

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Algorithm, Outcome, Report, SolveOptions
+from mipgames.core.problem import Algorithm, Report, SolveOptions
+from mipgames.core.result import Result
 
 SEP = 255
 SEP_B = bytes([SEP])
@@ -503,17 +504,17 @@ def _deadline(options: SolveOptions) -> float | None:
     return None if options.time_limit is None else time.monotonic() + options.time_limit
 
 
-def _verified(board, params, moves, status, bound=None, message="") -> Outcome:
+def _verified(board, params, moves, status, bound=None, message="") -> Result:
     from mipgames.samegame import simulate
 
     solution = [list(m) for m in moves]
     verdict = simulate.evaluate(board, params, solution)
     if not verdict.legal:
-        return Outcome("error", solution, None, bound, f"internal search produced an illegal sequence: {verdict.reason}")
-    return Outcome(status, solution, verdict.objective, bound, message)
+        return Result("error", solution, None, bound, f"internal search produced an illegal sequence: {verdict.reason}")
+    return Result(status, solution, verdict.objective, bound, message)
 
 
-def run_exact(board, params: dict, options: SolveOptions, report: Report) -> Outcome:
+def run_exact(board, params: dict, options: SolveOptions, report: Report) -> Result:
     rules = rules_of(params)
     state = encode(board)
     deadline = _deadline(options)
@@ -530,7 +531,7 @@ def run_exact(board, params: dict, options: SolveOptions, report: Report) -> Out
     return _verified(board, params, res.moves, "optimal", rules.natural(res.value), f"{res.nodes} nodes")
 
 
-def run_greedy(board, params: dict, options: SolveOptions, report: Report) -> Outcome:
+def run_greedy(board, params: dict, options: SolveOptions, report: Report) -> Result:
     rules = rules_of(params)
     res = greedy(encode(board), rules)
     return _verified(board, params, res.moves, "feasible", None, "greedy")
@@ -543,7 +544,7 @@ PORTFOLIO_SHARE = 0.5
 ``beam.random_portfolio_beam`` (many narrow tabu-colour beams) and the better game is kept."""
 
 
-def run_beam(board, params: dict, options: SolveOptions, report: Report) -> Outcome:
+def run_beam(board, params: dict, options: SolveOptions, report: Report) -> Result:
     rules = rules_of(params)
     state = encode(board)
     width = int(params.get("beam_width", 0) or 0)

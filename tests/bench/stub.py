@@ -7,27 +7,28 @@ import os
 import signal
 import time
 
-from mipgames.core.problem import Algorithm, Outcome
+from mipgames.core.problem import Algorithm
+from mipgames.core.result import Result
 from tests.core import toy
 
 
-def exact(inst, params, options, report) -> Outcome:
+def exact(inst, params, options, report) -> Result:
     """Brute force on small instances; on big ones it 'runs out of time' (unknown) at once."""
     if len(inst.a[0]) > 14:
-        return Outcome("unknown", message="too big for brute force")
+        return Result("unknown", message="too big for brute force")
     return toy.run_brute(inst, params, options, report)
 
 
-def slow(inst, params, options, report) -> Outcome:
+def slow(inst, params, options, report) -> Result:
     time.sleep(0.4)
     return exact(inst, params, options, report)
 
 
-def crash(inst, params, options, report) -> Outcome:
+def crash(inst, params, options, report) -> Result:
     os.kill(os.getpid(), signal.SIGKILL)  # a solver dying hard, as on a segfault or the OOM killer
 
 
-def boom(inst, params, options, report) -> Outcome:
+def boom(inst, params, options, report) -> Result:
     raise RuntimeError("solver stub exploded")
 
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mipgames.core.errors import InputError
-from mipgames.core.problem import Algorithm, Built, Formulation, Outcome, Param, Problem, SolveOptions, Verdict
+from mipgames.core.problem import Algorithm, Built, Formulation, Param, Problem, SolveOptions, Verdict
+from mipgames.core.result import Result
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def lying_decode(inst: Split, params: dict, x: list, value) -> list[int]:
     return [j for j, v in enumerate(x) if value(v) < 0.5]
 
 
-def run_brute(inst: Split, params: dict, options: SolveOptions, report) -> Outcome:
+def run_brute(inst: Split, params: dict, options: SolveOptions, report) -> Result:
     best = brute_force(inst, params)
     n = len(inst.a[0])
     for bits in itertools.product((0, 1), repeat=n):
@@ -114,8 +115,8 @@ def run_brute(inst: Split, params: dict, options: SolveOptions, report) -> Outco
             continue
         if deviation(inst, chosen) == best:
             report(best, best)
-            return Outcome("optimal", chosen, float(best), float(best))
-    return Outcome("infeasible")
+            return Result("optimal", chosen, float(best), float(best))
+    return Result("infeasible")
 
 
 def read(path) -> Split:

@@ -1,0 +1,150 @@
+"""The status vocabulary and the one rule that decides what may be claimed.
+
+Every backend, algorithm and portfolio *reports* a status; only :func:`decide`
+turns a report into a *claim*.  The runner calls it after the simulator has
+replayed the solution, and ``verify`` calls it again on a certificate, so a
+status printed by a solve and a status accepted by ``verify`` follow the same
+rule:
+
+- ``optimal`` needs a finite bound equal to the replayed objective (integral
+  objectives compare after the bound is rounded inwards); a missing or NaN
+  bound, a gap stop or a solver's "optimal within tolerance" give ``feasible``;
+- ``infeasible`` and ``unbounded`` only come from a prover that reported them
+  with valid limits and no verified solution beside them;
+- a bound better than a verified objective is a broken proof: ``error``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Iterable, Literal
+
+Sense = Literal["min", "max"]
+
+
+class Status(StrEnum):
+    """What a run found out; the strings are the ones certificates store."""
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    UNBOUNDED = "unbounded"
+    UNKNOWN = "unknown"
+    ERROR = "error"
+
+    @property
+    def has_solution(self) -> bool:
+        return self in (Status.OPTIMAL, Status.FEASIBLE)
+
+    @property
+    def proved(self) -> bool:
+        """A claim that rests on a proof (of a bound or of emptiness), not only on a replayed solution."""
+        return self in (Status.OPTIMAL, Status.INFEASIBLE, Status.UNBOUNDED)
+
+
+EXIT_CODES: dict[Status, int] = {
+    Status.OPTIMAL: 0,
+    Status.FEASIBLE: 0,
+    Status.ERROR: 1,
+    Status.INFEASIBLE: 2,
+    Status.UNBOUNDED: 2,
+    Status.UNKNOWN: 3,
+}
+
+RELATIVE_TOLERANCE = 1e-9
+"""How close a non-integral bound must be to the objective to prove it: a solver's own tolerances are far looser."""
+
+
+def finite(x: object) -> float | None:
+    """x as a float when it is a finite real number (not a bool), else None."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    try:
+        value = float(x)
+    except (OverflowError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def round_bound(bound: float | None, sense: Sense, integral: bool) -> float | None:
+    """A proved bound on an integral objective can be rounded inwards and stays proved; NaN/inf are no bound."""
+    value = finite(bound)
+    if value is None or not integral:
+        return value
+    return float(math.ceil(value - 1e-6) if sense == "min" else math.floor(value + 1e-6))
+
+
+def tighter(a: float, b: float, sense: Sense) -> bool:
+    """True when bound a proves more than bound b."""
+    return a > b if sense == "min" else a < b
+
+
+def same(a: float, b: float) -> bool:
+    return abs(a - b) <= RELATIVE_TOLERANCE * max(1.0, abs(a), abs(b))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What may be said: a status, the objective and bound behind it, and who proved it."""
+
+    status: Status
+    objective: float | None
+    bound: float | None
+    proved_by: str
+    """The prover of the status: of the bound for optimal/feasible, of emptiness for infeasible/unbounded."""
+    reason: str = ""
+    """Why the claim differs from the report (empty when it does not)."""
+
+
+def best_bound(bounds: Iterable[tuple[object, str]], sense: Sense, integral: bool) -> tuple[float | None, str]:
+    """The tightest valid bound among (value, prover) pairs, rounded inwards; non-finite values are ignored."""
+    best: float | None = None
+    by = ""
+    for value, prover in bounds:
+        rounded = round_bound(value, sense, integral)  # type: ignore[arg-type]
+        if rounded is not None and (best is None or tighter(rounded, best, sense)):
+            best, by = rounded, prover
+    return best, by
+
+
+def decide(reported: Status | str, objective: float | None, bounds: Iterable[tuple[object, str]], sense: Sense, *,
+           integral: bool, prover: str, limits_valid: bool = True) -> Claim:
+    """The claim a report supports.
+
+    ``objective`` is the objective the simulator measured when it replayed a
+    legal solution (None: no solution was replayed).  ``bounds`` are
+    (value, who proved it) pairs: the solver's best bound and any bound the
+    problem proves by itself; the tightest finite one counts.  ``prover``
+    names the solver or algorithm that made the report.
+    """
+    reported = Status(reported)
+    bound, bound_by = best_bound(bounds, sense, integral)
+    if reported is Status.ERROR:
+        return Claim(Status.ERROR, None, None, prover)
+    if objective is None:
+        if reported in (Status.INFEASIBLE, Status.UNBOUNDED):
+            if not limits_valid:
+                return Claim(Status.UNKNOWN, None, None, "", f"{reported} reported under invalid limits")
+            return Claim(reported, None, bound if reported is Status.INFEASIBLE else None, prover)
+        if reported.has_solution:
+            return Claim(Status.ERROR, None, None, prover, f"{prover} reported a solution but none was replayed")
+        return Claim(Status.UNKNOWN, None, bound, bound_by if bound is not None else "")
+    value = finite(objective)
+    if value is None:
+        return Claim(Status.ERROR, None, None, prover, f"the replayed objective {objective!r} is not a finite number")
+    if reported in (Status.INFEASIBLE, Status.UNBOUNDED):
+        return Claim(Status.ERROR, value, None, prover,
+                     f"{prover} reported {reported} but a solution replays with objective {value:g}")
+    if bound is None:
+        reason = "" if reported is not Status.OPTIMAL else "reported optimal without a finite bound"
+        return Claim(Status.FEASIBLE, value, None, "", reason)
+    beyond = value - bound if sense == "min" else bound - value
+    if beyond < 0 and not same(value, bound):
+        return Claim(Status.ERROR, value, bound, bound_by,
+                     f"bound {bound:g} ({bound_by}) is better than the replayed objective {value:g}")
+    if same(value, bound):
+        return Claim(Status.OPTIMAL, value, value, bound_by)
+    reason = "" if reported is not Status.OPTIMAL else f"reported optimal but its bound {bound:g} differs from {value:g}"
+    return Claim(Status.FEASIBLE, value, bound, bound_by, reason)
