@@ -11,6 +11,10 @@ class MipgamesError(Exception):
     exit_code = 1
 
 
+MAX_MESSAGE = 300
+"""Longest message text printed: errors quote input in short excerpts, never whole."""
+
+
 class InputError(MipgamesError):
     """Malformed input: names the file and line when they are known."""
 
@@ -23,12 +27,13 @@ class InputError(MipgamesError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE] + "…"
         where = ""
         if self.path is not None:
             where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
         elif self.line is not None:
             where = f"line {self.line}: "
-        return where + self.message
+        return where + message
 
 
 class UsageError(MipgamesError):
@@ -41,3 +46,7 @@ class SolverUnavailable(MipgamesError):
     """A backend whose solver is not installed or cannot run this model."""
 
     exit_code = 4
+
+
+class OutputError(InputError):
+    """An output that cannot be written where asked (a symlink, a device, no permission, a full disk)."""

@@ -1,0 +1,224 @@
+"""Reading untrusted files and writing results without ever leaving half a file.
+
+Every instance, certificate and script the toolkit reads goes through
+:func:`read_text`: only regular files (a FIFO would block, ``/dev/zero`` would
+never end), at most ``MAX_INPUT_BYTES``, UTF-8 text without NUL bytes.  Numbers
+go through :func:`parse_int` so that a 10^6-digit token or a value no solver
+accepts is refused at parse time with its file and line.  Every output goes
+through :func:`write_text_atomic`: a temporary file beside the target, then a
+rename, with the user's umask, never onto a symlink or a device.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+from mipgames.core.errors import InputError, OutputError
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""The largest input file read (the biggest bundled or public instance is a few MB)."""
+MAX_TOKEN_CHARS = 24
+"""A number token longer than this is refused before conversion (int() of huge digit strings is quadratic)."""
+EXCERPT_CHARS = 40
+
+
+def excerpt(text: str, width: int = EXCERPT_CHARS) -> str:
+    """A short, printable quotation of user input for an error message."""
+    cut = text[:width]
+    shown = "".join(ch if ch.isprintable() else "?" for ch in cut)
+    return repr(shown + ("…" if len(text) > width else ""))
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; anything else is an InputError naming the path."""
+    name = str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags)
+    except FileNotFoundError:
+        raise InputError(f"no such {what}", name) from None
+    except IsADirectoryError:
+        raise InputError(f"this {what} is a directory, not a file", name) from None
+    except OSError as exc:
+        raise InputError(f"cannot read this {what}: {exc.strerror or exc}", name) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"this {what} is {_kind(info.st_mode)}; only regular files are read", name)
+        if info.st_size > limit:
+            raise InputError(f"this {what} has {info.st_size:,} bytes; at most {limit:,} are read", name)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise InputError(f"this {what} has more than {limit:,} bytes; at most {limit:,} are read", name)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(f"cannot read this {what}: {exc.strerror or exc}", name) from None
+    finally:
+        os.close(fd)
+
+
+def decode_text(data: bytes, name: str, what: str = "file") -> str:
+    """UTF-8 text (a byte-order mark is dropped); binary data is refused with the line it appears on."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise InputError(f"this {what} holds binary data (a NUL byte), not text", name, data.count(b"\n", 0, nul) + 1)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"this {what} is not UTF-8 text (byte {exc.start})", name, line) from None
+
+
+def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> str:
+    """A regular UTF-8 text file of bounded size (see the module docstring)."""
+    return decode_text(read_bytes(path, what, limit), str(path), what)
+
+
+def parse_int(token: str, path: str | Path | None, line: int | None, what: str, lo: int | None = None,
+              hi: int | None = None) -> int:
+    """An integer token within [lo, hi]; anything else is an InputError naming file, line and a short excerpt."""
+    text = token.strip()
+    if len(text) > MAX_TOKEN_CHARS:
+        raise InputError(f"{what} {excerpt(text, 12)} has {len(text)} characters: not a number this toolkit takes",
+                         path, line)
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"{what} must be an integer, got {excerpt(text)}", path, line) from None
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        span = f"between {lo} and {hi}" if lo is not None and hi is not None else (
+            f"at least {lo}" if lo is not None else f"at most {hi}")
+        raise InputError(f"{what} must be {span}, got {value}", path, line)
+    return value
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON may hold here")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return value
+
+
+def loads_json(text: str, name: str, what: str = "JSON") -> Any:
+    """JSON with the hostile cases refused as InputError: NaN/Infinity, overflowing numbers, deep nesting."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid {what}: {exc.msg}", name, exc.lineno) from None
+    except RecursionError:
+        raise InputError(f"{what} nested too deeply", name) from None
+    except ValueError as exc:
+        raise InputError(f"not valid {what}: {str(exc)[:120]}", name) from None
+
+
+def read_json(path: str | Path, what: str = "JSON file", limit: int = MAX_INPUT_BYTES) -> Any:
+    return loads_json(read_text(path, what, limit), str(path), what)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
+def check_output_target(path: str | Path) -> Path:
+    """Refuse to write through a symlink or onto anything but a regular file; returns the path."""
+    target = Path(path)
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError("is a symbolic link; refusing to write through it", target)
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"is {_kind(info.st_mode)}; only a regular file is replaced", target)
+    return target
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Write to a temporary file beside the target, then rename: never a half-written or foreign file."""
+    target = check_output_target(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+    try:
+        os.fchmod(fd, 0o666 & ~_UMASK)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        check_output_target(target)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    return write_bytes_atomic(path, text.encode())
+
+
+def write_json_atomic(path: str | Path, data: Any) -> Path:
+    return write_text_atomic(path, json.dumps(data, indent=2) + "\n")
+
+
+@contextlib.contextmanager
+def staged_output(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` for writers that insist on a file name (PuLP, matplotlib, OR-Tools).
+
+    The writer fills the yielded path; on success it gets the user's umask and
+    is renamed onto ``path``, on any failure it is removed.
+    """
+    target = check_output_target(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".tmp{target.suffix}", dir=target.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_UMASK)
+        check_output_target(target)
+        os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
