@@ -1,0 +1,1 @@
+"""Running solves: the runner, the supervised solver process, deadlines and process trees."""
