@@ -1,7 +1,5 @@
 """`python -m mipgames` is the same program as the `mipgames` console script."""
 
-import sys
+from mipgames.cli import entry
 
-from mipgames.cli import main
-
-sys.exit(main())
+entry()

@@ -12,9 +12,13 @@ Exit codes (also in the README):
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
+import math
 import os
+import re
 import sys
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -37,11 +41,65 @@ class Parser(argparse.ArgumentParser):
         sys.exit(4)
 
 
-def _positive(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds a `solve` may take when no --time-limit is given (reading and building included)."""
+
+
+def _limit(text: str) -> float:
+    """A positive, finite number of seconds (NaN, inf, 0 and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive finite number of seconds, got {text[:30]!r}")
     return value
+
+
+def _gap(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text[:30]!r}")
+    return value
+
+
+def _int_in(lo: int, hi: int) -> Any:
+    def parse(text: str) -> int:
+        if len(text) > 20:
+            raise argparse.ArgumentTypeError(f"not an integer from {lo} to {hi}: {text[:20]!r}...")
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text[:30]!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, got {value}")
+        return value
+
+    return parse
+
+
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def _memory(text: str) -> int:
+    """A size like 8G, 512M or 2000000000 (bytes)."""
+    found = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)i?B?\s*", text.upper())
+    if not found or len(text) > 24:
+        raise argparse.ArgumentTypeError(f"not a size (like 8G or 512M): {text[:30]!r}")
+    value = int(float(found.group(1)) * _UNITS[found.group(2)])
+    if value < 2**20:
+        raise argparse.ArgumentTypeError(f"must be at least 1M, got {text[:30]!r}")
+    return value
+
+
+def default_memory_limit() -> int:
+    """Three quarters of the machine's memory: a runaway solve is stopped before the OOM killer picks a victim."""
+    import psutil
+
+    return int(0.75 * psutil.virtual_memory().total)
 
 
 def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem]) -> None:
@@ -99,77 +157,158 @@ def _format(x: float | None) -> str:
     return "—" if x is None else f"{x:g}"
 
 
+_READER_FAULTS = (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, RecursionError,
+                  MemoryError, UnicodeError)
+
+
+def read_instance(problem: Problem, path: str) -> tuple[Any, str]:
+    """The instance and the SHA-256 of the file's bytes; only a bounded regular file is handed to the reader."""
+    from mipgames.core.files import read_bytes
+
+    raw = read_bytes(path, "instance")
+    try:
+        instance = problem.read(path)
+    except MipgamesError:
+        raise
+    except _READER_FAULTS as exc:  # a reader that choked on hostile input: still the input's fault
+        raise InputError(f"not a readable {problem.name} instance ({type(exc).__name__}: {str(exc)[:80]})",
+                         path) from None
+    return instance, hashlib.sha256(raw).hexdigest()
+
+
+def status_text(result: Any) -> str:
+    """The status line: the claim, who proved it, and why a run stopped short."""
+    from mipgames.core.status import Status
+
+    stop = f"; stopped: {result.stop}" if result.stop else ""
+    by = f" by {result.proved_by}" if result.proved_by else ""
+    return {
+        Status.OPTIMAL: f"optimal (proved{by})",
+        Status.FEASIBLE: f"feasible (not proved optimal{stop})",
+        Status.INFEASIBLE: f"infeasible (proved{by}: no solution exists)",
+        Status.UNBOUNDED: f"unbounded (proved{by})",
+        Status.UNKNOWN: f"unknown (no answer{stop or ' in time'})",
+        Status.ERROR: "error",
+    }[result.status]
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
-    from mipgames.core.display import SolveProgress
-    from mipgames.core.runner import solve
+    from mipgames.core.errors import OutputError
+    from mipgames.core.files import check_output_target
+    from mipgames.core.status import EXIT_CODES
+    from mipgames.run.progress import SolveProgress
+    from mipgames.run.runner import solve
 
+    started = getattr(args, "started", None) or time.monotonic()
     problem = _problem_for(args.instance, args.problem)
     params = _collect_params(problem, args)
-    instance = problem.read(args.instance)
-    options = SolveOptions(time_limit=args.time_limit, threads=args.threads, gap=args.gap, seed=args.seed,
-                           warm_start=args.warm_start)
+    limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
+    memory = args.memory_limit if args.memory_limit is not None else default_memory_limit()
+    options = SolveOptions(time_limit=limit, threads=args.threads, gap=args.gap, seed=args.seed,
+                           warm_start=args.warm_start, memory_limit=memory)
+    out = args.out
+    for target in (out, args.render, args.export_model, args.log):
+        if target is not None:
+            check_output_target(target)
+    instance, text_sha = read_instance(problem, args.instance)
     label = f"{problem.name}: {args.solver or problem.default_solver}"
     label += f" / {args.formulation}" if args.formulation else ""
     display = SolveProgress(label, quiet=args.quiet)
     try:
         result = solve(problem, instance, solver=args.solver, formulation=args.formulation, params=params,
                        options=options, isolate=True, export=args.export_model, progress=display,
-                       log_path=args.log)
+                       log_path=args.log, started=started)
     finally:
         display.close()
-    out = args.out
     if out is None:
         stem = Path(args.instance).stem
         model = f".{result.formulation}" if result.formulation else ""
         out = Path("out") / f"{stem}{model}.{result.solver}.cert.json"
-    cert = certificate.build(problem, instance, result, instance_path=str(args.instance))
-    certificate.write_json_atomic(out, cert)
-    if args.render and result.solution is not None and problem.render is not None:
-        problem.render(instance, result.params, result.solution, args.render)
     name, sense = problem.objective(result.params)
     if result.verified and problem.describe is not None and not args.quiet:
         print(problem.describe(instance, result.params, result.solution, result.verdict))
-    proved = {"optimal": "optimal (proved)", "feasible": "feasible (not proved optimal)",
-              "infeasible": "infeasible (proved: no solution)", "unknown": "unknown (no answer in time)",
-              "error": "error"}[result.status]
-    if result.status == "optimal" and result.bound is None:
-        proved = "solved (decision model: the solution meets the target)"
+    failures = []
+    try:
+        cert = certificate.build(problem, instance, result, instance_path=str(args.instance),
+                                 instance_text_sha256=text_sha)
+        certificate.write_json_atomic(out, cert)
+        written = str(out)
+    except OutputError as exc:
+        failures.append(f"certificate not written: {exc}")
+        written = f"NOT WRITTEN ({exc})"
+    if args.render and result.solution is not None and problem.render is not None:
+        try:
+            problem.render(instance, result.params, result.solution, args.render)
+        except OutputError as exc:
+            failures.append(f"drawing not written: {exc}")
     rows = [("problem", f"{problem.name}   {args.instance}"),
             ("solver", f"{result.solver} {result.solver_version}"
                        + (f"   formulation {result.formulation}" if result.formulation else "")),
-            ("status", proved)]
-    if result.status in ("optimal", "feasible"):
+            ("status", status_text(result))]
+    if result.status.has_solution:
         rows.append(("objective", f"{_format(result.objective)} {name} ({sense}imise)"))
-    if result.bound is not None or result.status in ("optimal", "feasible", "unknown"):
+    if result.bound is not None or result.status.has_solution or result.status == "unknown":
         rows.append(("bound", _format(result.bound)))
     if result.verdict is not None:
         rows.append(("verified", "yes: replayed by the simulator" if result.verified
                      else f"NO: {result.verdict.reason or result.message}"))
     if result.message:
         rows.append(("note", result.message))
-    rows.append(("time", f"{result.wall_time_s:.2f} s"))
-    rows.append(("certificate", str(out)))
+    limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
+    rows.append(("time", f"{result.wall_time_s:.2f} s of a {limit:g} s limit{limit_note}"))
+    rows.append(("certificate", written))
     if args.export_model:
         rows.append(("model", str(args.export_model)))
     for key, value in rows:
         print(f"{key:<12}{value}")
-    return EXIT[result.status]
+    for failure in failures:
+        print(f"mipgames: {failure}", file=sys.stderr)
+    return OutputError.exit_code if failures else EXIT_CODES[result.status]
+
+
+def _load_certificate(path: str) -> tuple[dict[str, Any], Problem]:
+    from mipgames.core import certificate
+
+    data = certificate.load(path)
+    name = data.get("problem")
+    if not isinstance(name, str):
+        raise InputError("the certificate names no problem (field problem)", path)
+    try:
+        return data, registry.load(name)
+    except UsageError as exc:
+        raise InputError(str(exc), path) from None
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
+    from mipgames.run.progress import SolveProgress
+    from mipgames.run.reprove import reprove
 
-    data = certificate.load(args.certificate)
-    check = certificate.verify(data)
-    if check.ok:
-        name = check.problem.objective({**check.problem.default_params(), **(data.get("params") or {})})[0]
-        print(f"{args.certificate}: OK — {data['problem']}, status {data['status']}, "
-              f"objective {_format(check.verdict.objective)} {name} reproduced by the simulator")
+    data, problem = _load_certificate(args.certificate)
+    check = certificate.verify(data, problem)
+    if not check.ok:
+        for reason in check.reasons:
+            print(f"{args.certificate}: REJECTED — {reason}", file=sys.stderr)
+        return 1
+    name = problem.objective(check.params)[0]
+    what = f"status {data['status']}"
+    if check.verdict is not None:
+        what += f", objective {_format(check.verdict.objective)} {name} reproduced by the simulator"
+    print(f"{args.certificate}: OK — {data['problem']}, {what}")
+    for note in check.notes:
+        print(f"  {note}")
+    if args.reprove is None:
         return 0
-    for reason in check.reasons:
-        print(f"{args.certificate}: REJECTED — {reason}", file=sys.stderr)
-    return 1
+    options = SolveOptions(time_limit=args.time_limit, threads=args.threads,
+                           memory_limit=args.memory_limit or default_memory_limit())
+    display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet)
+    try:
+        proof = reprove(problem, check.instance, check.params, data, args.reprove or None, options, display)
+    finally:
+        display.close()
+    print(f"{args.certificate}: {proof.text}")
+    return proof.exit_code
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -177,17 +316,18 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     if path.suffix == ".json" and args.problem is None:
-        data = certificate.load(path)
-        check = certificate.verify(data)
-        if check.problem is None or check.instance is None:
+        data, problem = _load_certificate(str(path))
+        check = certificate.verify(data, problem)
+        if check.instance is None:
             raise InputError("; ".join(check.reasons), path)
-        problem, instance, solution = check.problem, check.instance, check.solution
-        params = {**problem.default_params(), **(data.get("params") or {})}
+        instance, solution, params = check.instance, check.solution, check.params
         if not check.ok:
             print(f"{path}: warning — certificate does not verify: {'; '.join(check.reasons)}", file=sys.stderr)
+            solution = None if check.verdict is None or not check.verdict.legal else solution
     else:
         problem = _problem_for(str(path), args.problem)
-        instance, solution, params = problem.read(path), None, problem.default_params()
+        instance, params = read_instance(problem, str(path))[0], problem.default_params()
+        solution = None
     if problem.render is None:
         raise UsageError(f"{problem.name} has no renderer")
     problem.render(instance, params, solution, args.output)
@@ -212,25 +352,33 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from mipgames.core.runner import export_model, plan
+    from mipgames.run.execute import export_model
+    from mipgames.run.plan import plan
 
     problem = _problem_for(args.instance, args.problem)
     params = {**problem.default_params(), **_collect_params(problem, args)}
-    instance = problem.read(args.instance)
+    instance = read_instance(problem, args.instance)[0]
     problem.check_params(instance, params)
-    names = args.formulation or [n for n, f in problem.formulations.items()]
+    names = args.formulation or list(problem.formulations)
+    written = 0
     for name in names:
-        run = plan(problem, "cpsat", name, instance, params)
+        try:
+            run = plan(problem, "cpsat", name, instance, params)
+        except UsageError as exc:
+            if args.formulation:
+                raise
+            print(f"mipgames: skipped {name}: {exc}", file=sys.stderr)
+            continue
         form = problem.formulations[run.formulation]
         built = form.build(instance, params, SolveOptions())
         suffixes = (".lp", ".mps") if form.kind == "mip" else (".pb",)
         stem = Path(args.instance).stem
-        Path(args.directory).mkdir(parents=True, exist_ok=True)
         for suffix in suffixes:
             target = Path(args.directory) / f"{stem}.{name}{suffix}"
             export_model(built, form.kind, target)
             print(target)
-    return 0
+            written += 1
+    return 0 if written else 4
 
 
 def cmd_solvers(args: argparse.Namespace) -> int:
@@ -277,10 +425,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver", help="cbc, glpk, highs, cpsat, or a problem's algorithm "
                                     "(default: the problem's, see `mipgames problems`)")
     p.add_argument("--formulation", help="model to build (default: the problem's best for the solver)")
-    p.add_argument("--time-limit", type=_positive, metavar="SEC", help="solver time limit in seconds")
-    p.add_argument("--threads", type=int, default=2, help="solver threads (default 2)")
-    p.add_argument("--gap", type=float, help="relative gap at which the solver may stop (then: feasible)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--time-limit", type=_limit, metavar="SEC",
+                   help=f"seconds for the whole solve, reading and building included (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--memory-limit", type=_memory, metavar="SIZE",
+                   help="memory for the solve's processes, like 8G (default: 3/4 of the machine's)")
+    p.add_argument("--threads", type=_int_in(1, 256), default=2, help="solver threads (default 2)")
+    p.add_argument("--gap", type=_gap, help="relative gap at which the solver may stop (then: feasible)")
+    p.add_argument("--seed", type=_int_in(0, 2**31 - 1), default=0)
     p.add_argument("--warm-start", action="store_true", help="start from the problem's heuristic solution")
     p.add_argument("--out", type=Path, metavar="CERT.json",
                    help="certificate path (default out/<instance>[.<formulation>].<solver>.cert.json)")
@@ -293,6 +444,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="replay a certificate's solution and check its claims")
     p.add_argument("certificate")
+    p.add_argument("--reprove", nargs="?", const="", metavar="SOLVER",
+                   help="also ask another solver (default: one that did not make the claim) to prove an optimal "
+                        "or infeasible claim again")
+    p.add_argument("--time-limit", type=_limit, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+                   help=f"for --reprove (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--threads", type=_int_in(1, 256), default=2, help="for --reprove (default 2)")
+    p.add_argument("--memory-limit", type=_memory, metavar="SIZE", help="for --reprove")
+    p.add_argument("--quiet", action="store_true", help="no progress while re-proving")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("render", help="draw a certificate's solution (or an instance) as PNG")
@@ -338,9 +497,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, started: float | None = None) -> int:
+    """The command, without process-wide set-up (tests call this in-process; see :func:`entry`)."""
+    from mipgames.run.supervisor import Terminated
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.started = started or time.monotonic()
     if not getattr(args, "func", None):
         parser.print_help()
         return 4
@@ -352,11 +515,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mipgames: interrupted", file=sys.stderr)
         return 130
+    except Terminated as exc:
+        print(f"mipgames: terminated by {exc}", file=sys.stderr)
+        return 128 + exc.signum
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
         if os.environ.get("MIPGAMES_DEBUG"):
             raise
-        print(f"mipgames: internal error: {type(exc).__name__}: {exc} (set MIPGAMES_DEBUG=1 for the traceback)",
-              file=sys.stderr)
+        print(f"mipgames: internal error: {type(exc).__name__}: {str(exc)[:200]} "
+              "(set MIPGAMES_DEBUG=1 for the traceback)", file=sys.stderr)
         return 1
+
+
+def entry() -> None:
+    """The console script: SIGTERM/SIGHUP unwind like Ctrl-C, and no process the command started outlives it."""
+    from mipgames.run.processes import become_subreaper, kill_tree
+    from mipgames.run.supervisor import terminate_on_signals
+
+    started = time.monotonic()
+    terminate_on_signals()
+    become_subreaper()
+    try:
+        code = main(sys.argv[1:], started=started)
+    finally:
+        kill_tree(os.getpid(), include_root=False)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    sys.exit(code)

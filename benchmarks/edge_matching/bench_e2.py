@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.edge_matching.instance import read
 from mipgames.edge_matching.problem import PROBLEM
 

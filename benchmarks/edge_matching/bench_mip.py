@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.edge_matching.generate import planted
 from mipgames.edge_matching.instance import Instance, read
 from mipgames.edge_matching.problem import PROBLEM

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.problem import PROBLEM
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.queens.generate import planted, unsolvable
 from mipgames.queens.instance import read
 from mipgames.queens.problem import PROBLEM

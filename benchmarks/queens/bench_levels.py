@@ -15,7 +15,7 @@ import sys
 import time
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.queens.generate import planted
 from mipgames.queens.problem import PROBLEM
 

@@ -19,7 +19,7 @@ import argparse
 import time
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.samegame.instance import read_standard_set
 from mipgames.samegame.problem import PROBLEM
 

@@ -14,7 +14,7 @@ import statistics
 import time
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.samegame import cpsat, mip
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.problem import PROBLEM

@@ -1,10 +1,11 @@
 """One result vocabulary for four solvers, and the pieces every backend shares.
 
-Solvers disagree on what "optimal" means after a time limit (PuLP reports a
-time-limited CBC, HiGHS or GLPK run as "Optimal"), so each backend derives the
-status from the solver's own report (solution status, model status, log) and
-this module's ``reconcile`` applies one rule on top: a run is ``optimal`` only
-when the incumbent meets the best bound.
+Solvers disagree on what "optimal" means after a time limit or a gap stop
+(PuLP reports a time-limited CBC, HiGHS or GLPK run as "Optimal"; CBC, HiGHS
+and CP-SAT say optimal when the gap limit is met), so each backend reports the
+status from the solver's own record (solution status, model status, log) with
+the solver's real bound, never a bound made up from a status word.  What may
+be *claimed* is decided once, by :func:`mipgames.core.status.decide`.
 """
 
 from __future__ import annotations
@@ -57,24 +58,6 @@ def number(text: str) -> float | None:
     except ValueError:
         return None
     return x if math.isfinite(x) else None
-
-
-def reconcile(result: Result, sense: str, has_objective: bool, tol: float = 1e-6) -> Result:
-    """Downgrade an 'optimal' whose bound does not meet its objective; fill a missing bound of a proved optimum."""
-    if not has_objective:
-        result.bound = None
-        return result
-    if result.status == "optimal" and result.objective is not None:
-        if result.bound is None:
-            result.bound = result.objective
-        else:
-            scale = max(1.0, abs(result.objective))
-            gap = result.objective - result.bound if sense == "min" else result.bound - result.objective
-            if gap > tol * scale:
-                result.status = "feasible"
-    if result.status in ("optimal", "feasible") and result.objective is None:
-        result.status = "unknown"
-    return result
 
 
 class Stopwatch:

@@ -2,23 +2,21 @@
 
 PuLP calls a stopped-on-time run "Optimal"; the status here comes from PuLP's
 ``sol_status`` and CBC's own "Result -" block, and the bound from that block
-("Lower bound"/"Upper bound") or the last "best possible" progress line.
+("Lower bound"/"Upper bound") or the last "best possible" progress line.  CBC
+says "Optimal solution found (within gap tolerance)" after a gap stop: that is
+reported as feasible with its real bound, never as optimal.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import re
-import shlex
-import shutil
 import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 from mipgames.backends.base import Backend, Progress, Stopwatch, last_match, number, read_log, sense_of
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
@@ -72,73 +70,70 @@ def progress(line: str, sense: str) -> Progress | None:
     return None
 
 
-@contextlib.contextmanager
-def _line_buffered(path: str) -> Iterator[str]:
-    """A CBC path whose log reaches the file line by line.
-
-    CBC writes through C stdio, which a file receives in 4 KB blocks, so the
-    live display would see the incumbent only at the end; coreutils' stdbuf
-    switches it to line buffering.  Without stdbuf the plain binary runs.
-    """
-    stdbuf = shutil.which("stdbuf")
-    if stdbuf is None:
-        yield path
-        return
-    with tempfile.TemporaryDirectory(prefix="mipgames-cbc-") as tmp:
-        wrapper = Path(tmp) / "cbc"
-        wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(stdbuf)} -oL -eL {shlex.quote(path)} "$@"\n')
-        wrapper.chmod(0o755)
-        yield str(wrapper)
-
-
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
     import pulp
 
+    from mipgames.run.spawn import guarded
+
     warm = options.warm_start and apply_hint(built)
     clock = Stopwatch()
-    with _line_buffered(_cmd()().path) as path:
-        solver = pulp.COIN_CMD(
-            path=path,
-            msg=True,
-            timeLimit=options.time_limit,
-            threads=options.threads if options.threads > 1 else None,
-            gapRel=options.gap,
-            warmStart=warm,
-            timeMode="elapsed",
-            options=[f"randomCbcSeed {options.seed + 1}", f"randomSeed {options.seed + 1}"],
-        )
-        try:
-            built.model.solve(solver)
-        except pulp.PulpSolverError as exc:
-            return Result("error", message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
+    solver = pulp.COIN_CMD(
+        path=guarded(_cmd()().path, line_buffered=True),
+        msg=True,
+        timeLimit=options.time_limit,
+        threads=options.threads if options.threads > 1 else None,
+        gapRel=options.gap,
+        warmStart=warm,
+        timeMode="elapsed",
+        options=[f"randomCbcSeed {options.seed + 1}", f"randomSeed {options.seed + 1}"],
+    )
+    try:
+        built.model.solve(solver)
+    except pulp.PulpSolverError as exc:
+        return Result(Status.ERROR, message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
     wall = clock.elapsed()
     log = read_log(log_path)
     sense = sense_of(built, kind)
     result_line = last_match(_RESULT, log)
     verdict = result_line.group(1).strip() if result_line else ""
-    bound = None
+    sign = -1.0 if sense == "max" else 1.0
     found = last_match(_FINAL_BOUND, log)
-    if verdict.startswith("Optimal"):
-        bound = None  # proved: reconcile sets bound = objective
-    elif found:
-        bound = number(found.group(1))
-    else:
-        found = last_match(_BEST_POSSIBLE, log)
-        if found and number(found.group(1)) is not None:
-            bound = (-1.0 if sense == "max" else 1.0) * number(found.group(1))
+    final = number(found.group(1)) if found else None
+    found = last_match(_BEST_POSSIBLE, log)
+    running = sign * number(found.group(1)) if found and number(found.group(1)) is not None else None
+    bound = final if final is not None else running
     if bound is not None:
         bound += objective_constant(built)
     status_code = built.model.status
     sol_status = built.model.sol_status
-    if status_code == pulp.LpStatusInfeasible or "infeasible" in verdict.lower():
-        return Result("infeasible", wall_time_s=wall, message=verdict)
-    if sol_status == pulp.LpSolutionOptimal and verdict.startswith("Optimal"):
-        status = "optimal"
-    elif sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible) and has_values(built):
-        status = "feasible"
-    else:
-        return Result("unknown", bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code])
-    return solved(built, status, bound, wall, verdict)
+    stop = _stop_reason(verdict)
+    if "infeasible" in verdict.lower() or (not verdict and status_code == pulp.LpStatusInfeasible):
+        return Result(Status.INFEASIBLE, wall_time_s=wall, message=verdict)
+    if "unbounded" in verdict.lower():  # an unbounded relaxation proves nothing about the integer problem
+        return Result(Status.UNKNOWN, wall_time_s=wall, message=verdict)
+    if not has_values(built) or sol_status not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+        return Result(Status.UNKNOWN, bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code],
+                      stop=stop)
+    if verdict == "Optimal solution found" and not options.gap:
+        # The search completed with no gap allowed: its bound is the objective (CBC prints none then).
+        result = solved(built, Status.OPTIMAL, None, wall, verdict)
+        result.bound = result.objective if final is None else final + objective_constant(built)
+        return result
+    result = solved(built, Status.FEASIBLE, bound, wall, verdict)
+    result.stop = stop
+    return result
+
+
+def _stop_reason(verdict: str) -> str:
+    """CBC's "Result -" line in the user's words, when it stopped short of a proof."""
+    text = verdict.lower()
+    if "gap" in text or "tolerance" in text:
+        return "gap"
+    if "time" in text:
+        return "time limit"
+    if "stopped" in text:
+        return verdict
+    return ""
 
 
 BACKEND = Backend(

@@ -10,6 +10,7 @@ from typing import Any
 
 from mipgames.backends.base import Backend, Progress, Stopwatch, number
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.core.problem import Built, Kind, SolveOptions
 
 # "#3       0.12s best:17    next:[4,16]  ..." and "#Bound   0.30s best:17  next:[5,16] ..."
@@ -89,11 +90,11 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
     sys.stdout.flush()
     name = solver.status_name(code)
     if code == cp_model.INFEASIBLE:
-        return Result("infeasible", wall_time_s=wall, message=name)
+        return Result(Status.INFEASIBLE, wall_time_s=wall, message=name)
     if code == cp_model.MODEL_INVALID:
-        return Result("error", wall_time_s=wall, message=f"CP-SAT: invalid model: {model.validate()}")
+        return Result(Status.ERROR, wall_time_s=wall, message=f"CP-SAT: invalid model: {model.validate()}")
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Result("unknown", wall_time_s=wall, message=name)
+        return Result(Status.UNKNOWN, wall_time_s=wall, message=name, stop=_stop(solver, options))
     has_objective = model.has_objective()
     objective = bound = None
     if has_objective:
@@ -103,9 +104,17 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
     def value(var: Any) -> float:
         return float(solver.value(lookup(var)))
 
-    status = "optimal" if code == cp_model.OPTIMAL else "feasible"
+    # OPTIMAL also means "within relative_gap_limit": the claim rule compares the bound with the objective.
+    status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
     return Result(status, objective=objective, bound=bound, values=value, wall_time_s=wall, message=name,
-                       stats={"branches": solver.num_branches, "conflicts": solver.num_conflicts})
+                  stop="" if code == cp_model.OPTIMAL and not options.gap else _stop(solver, options),
+                  stats={"branches": solver.num_branches, "conflicts": solver.num_conflicts})
+
+
+def _stop(solver: Any, options: SolveOptions) -> str:
+    if options.time_limit is not None and solver.wall_time >= 0.95 * options.time_limit:
+        return "time limit"
+    return "gap" if options.gap else ""
 
 
 BACKEND = Backend(

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from mipgames.backends.base import Backend, Progress, Stopwatch, last_match, number, read_log
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.backends.pulp_common import has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
@@ -59,11 +60,13 @@ def progress(line: str, sense: str) -> Progress | None:
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
     import pulp
 
-    extra = [] if options.gap is None else ["--mipgap", str(options.gap)]
+    from mipgames.run.spawn import guarded
+
+    extra = [] if options.gap is None else ["--mipgap", repr(float(options.gap))]
     solver = pulp.GLPK_CMD(
-        path=glpsol_path(),
+        path=guarded(glpsol_path() or "glpsol"),
         msg=True,
-        timeLimit=None if options.time_limit is None else max(1, math.ceil(options.time_limit)),
+        timeLimit=None if options.time_limit is None else max(1, math.floor(options.time_limit)),
         options=extra,
     )
     clock = Stopwatch()
@@ -78,19 +81,23 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
     bound = number(found.group(3)) if found else None
     if bound is not None:
         bound += objective_constant(built)  # PuLP's LP file leaves the constant out
+    stop = "time limit" if "TIME LIMIT EXCEEDED" in log else "gap" if "TOLERANCE REACHED" in log else ""
     if "NO PRIMAL FEASIBLE SOLUTION" in log or "NO INTEGER FEASIBLE SOLUTION" in log or "PROBLEM HAS NO" in log:
-        return Result("infeasible", wall_time_s=wall)
-    if crashed and "TIME LIMIT EXCEEDED" not in log:
-        return Result("error", wall_time_s=wall, message=f"GLPK failed: {crashed}")
+        return Result(Status.INFEASIBLE, wall_time_s=wall)
+    if crashed and not stop:
+        return Result(Status.ERROR, wall_time_s=wall, message=f"GLPK failed: {crashed}")
     values_ok = not crashed and has_values(built) and built.model.status == pulp.LpStatusOptimal
-    if "INTEGER OPTIMAL SOLUTION FOUND" in log and "TOLERANCE REACHED" not in log and values_ok:
-        status = "optimal"
-    elif values_ok:
-        status = "feasible"
-    else:
-        return Result("unknown", bound=bound, wall_time_s=wall, message="time limit, no integer solution")
-    message = "time limit exceeded" if "TIME LIMIT EXCEEDED" in log else ""
-    return solved(built, status, bound, wall, message)
+    if not values_ok:
+        return Result(Status.UNKNOWN, bound=bound, wall_time_s=wall, message="no integer solution", stop=stop)
+    if "INTEGER OPTIMAL SOLUTION FOUND" in log and not stop:
+        # The tree was searched to the end with no gap allowed: the bound is the objective.
+        result = solved(built, Status.OPTIMAL, None, wall, "")
+        result.bound = result.objective
+        return result
+    result = solved(built, Status.FEASIBLE, bound, wall, {"time limit": "time limit exceeded",
+                                                           "gap": "mip gap tolerance reached"}.get(stop, ""))
+    result.stop = stop
+    return result
 
 
 BACKEND = Backend(

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mipgames.backends.base import Backend, Progress, Stopwatch, number, sense_of
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.backends.pulp_common import objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 
@@ -102,18 +103,24 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
     bound = None if bound is None else sign * bound + objective_constant(built)
     status_name = h.modelStatusToString(model_status)
     S = highspy.HighsModelStatus
-    if model_status in (S.kInfeasible, S.kUnboundedOrInfeasible):
-        return Result("infeasible", wall_time_s=wall, message=status_name)
+    if model_status == S.kInfeasible:
+        return Result(Status.INFEASIBLE, wall_time_s=wall, message=status_name)
+    if model_status == S.kUnbounded:
+        return Result(Status.UNBOUNDED, wall_time_s=wall, message=status_name)
+    if model_status == S.kUnboundedOrInfeasible:
+        return Result(Status.UNKNOWN, wall_time_s=wall, message=f"HiGHS: {status_name} (not proved which)")
+    stop = {S.kTimeLimit: "time limit", S.kInterrupt: "interrupted", S.kIterationLimit: "iteration limit",
+            S.kSolutionLimit: "solution limit", S.kMemoryLimit: "memory limit"}.get(model_status, "")
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
-    if model_status == S.kOptimal and has_solution:
-        status = "optimal"
-    elif has_solution:
-        status = "feasible"
-    elif model_status in (S.kTimeLimit, S.kInterrupt, S.kIterationLimit, S.kObjectiveBound, S.kObjectiveTarget, S.kUnknown):
-        return Result("unknown", bound=bound, wall_time_s=wall, message=status_name)
-    else:
-        return Result("error", wall_time_s=wall, message=f"HiGHS: {status_name}")
-    return solved(built, status, bound, wall, status_name)
+    if has_solution:
+        # kOptimal also means "within the gap": the claim rule compares the dual bound with the objective.
+        status = Status.OPTIMAL if model_status == S.kOptimal else Status.FEASIBLE
+        result = solved(built, status, bound, wall, status_name)
+        result.stop = stop or ("gap" if options.gap else "")
+        return result
+    if stop or model_status in (S.kObjectiveBound, S.kObjectiveTarget, S.kUnknown):
+        return Result(Status.UNKNOWN, bound=bound, wall_time_s=wall, message=status_name, stop=stop)
+    return Result(Status.ERROR, wall_time_s=wall, message=f"HiGHS: {status_name}")
 
 
 BACKEND = Backend(

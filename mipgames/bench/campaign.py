@@ -18,7 +18,8 @@ from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT, JobSpec, error_row, load
 from mipgames.bench.store import Store
 from mipgames.core.certificate import sha256
 from mipgames.core.errors import UsageError
-from mipgames.core.runner import MODEL_SOLVERS, plan
+from mipgames.backends import BACKENDS as MODEL_SOLVERS
+from mipgames.run.plan import plan
 
 
 def instance_files(paths: Sequence[str]) -> list[str]:

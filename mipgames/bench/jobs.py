@@ -149,7 +149,7 @@ def error_row(spec: JobSpec, message: str, started: str | None = None, job_time:
 
 
 def _solver_version(solver: str, reported: str) -> str:
-    from mipgames.core.runner import MODEL_SOLVERS
+    from mipgames.backends import BACKENDS as MODEL_SOLVERS
 
     if reported != "unknown" or solver not in MODEL_SOLVERS:
         return reported
@@ -166,7 +166,7 @@ def warm_up(solver: str) -> None:
     would pay PuLP/OR-Tools import time (up to seconds) and charge part of it
     to model build time, which would make build times unfair between solvers.
     """
-    from mipgames.core.runner import MODEL_SOLVERS
+    from mipgames.backends import BACKENDS as MODEL_SOLVERS
 
     if solver not in MODEL_SOLVERS:
         return
@@ -182,7 +182,7 @@ def warm_up(solver: str) -> None:
 
 def execute(spec: JobSpec) -> dict[str, Any]:
     """Run one job in this process (the solve itself in an isolated child) and return its row."""
-    from mipgames.core.runner import solve
+    from mipgames.run.runner import solve
 
     started, clock = _now(), time.perf_counter()
     try:
@@ -194,7 +194,7 @@ def execute(spec: JobSpec) -> dict[str, Any]:
         if found != spec.instance_sha256:
             raise UsageError(f"{spec.instance_path} changed since the campaign was planned (sha256 {found[:12]})")
         result = solve(problem, instance, solver=spec.solver, formulation=spec.formulation, params=spec.params,
-                       options=spec.options(), isolate=True, quiet=True)
+                       options=spec.options(), isolate=True)
     except Exception as exc:  # the harness must outlive any failure of one job (bad file, usage, bug)
         return error_row(spec, f"{type(exc).__name__}: {exc}", started, time.perf_counter() - clock)
     name, sense = problem.objective(result.params)

@@ -1,32 +1,39 @@
-"""Solution certificates: one versioned JSON schema for every problem.
+"""Solution certificates: one versioned JSON schema for every problem, checked as hostile input.
 
-A certificate embeds the instance, so the file alone can be checked:
-``verify`` re-hashes the embedded instance, replays the solution in the
-problem's simulator under the stored params, and accepts only when the replay
-reproduces the claimed objective and the claimed bound is consistent with it.
-(A replay proves the answer is achievable; an ``optimal`` claim additionally
-rests on the solver's bound, which the certificate records.)
+A certificate embeds the instance, so the file alone can be checked.
+:func:`verify` validates it against the JSON Schema
+(``certificate.schema.json``, published in ``docs/``), re-hashes the embedded
+instance, replays the solution in the problem's simulator under the stored
+params, and applies the same claim rule as the runner
+(:func:`mipgames.core.status.decide`) to the recorded status, objective and
+bound.  What a replay cannot show — that no better solution exists, or that
+none exists at all — rests on the prover the certificate names;
+``mipgames verify --reprove`` asks a second solver.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import json
-import os
-import tempfile
+import shlex
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import mipgames
 from mipgames.core.errors import InputError, MipgamesError
+from mipgames.core.files import read_json, write_json_atomic
 from mipgames.core.problem import Problem, Verdict
+from mipgames.core.result import Result
+from mipgames.core.status import Status, decide, finite, same
 
-SCHEMA = "mipgames/certificate/1"
-REQUIRED = ("schema", "problem", "instance", "instance_sha256", "formulation", "solver", "solver_version",
-            "options", "params", "status", "objective", "bound", "wall_time_s", "solution", "verified",
-            "toolkit_version", "created")
+SCHEMA = "mipgames/certificate/2"
+MAX_CERTIFICATE_BYTES = 64 * 1024 * 1024
+
+__all__ = ["SCHEMA", "Check", "build", "canonical", "load", "schema", "sha256", "verify", "write_json_atomic"]
 
 
 def canonical(data: Any) -> bytes:
@@ -38,23 +45,38 @@ def sha256(data: Any) -> str:
     return hashlib.sha256(canonical(data)).hexdigest()
 
 
-def write_json_atomic(path: str | Path, data: Any) -> None:
-    """Write to a temporary file beside the target, then rename: never a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh, indent=2, sort_keys=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+@functools.cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of certificates (also published as docs/certificate.schema.json)."""
+    return json.loads(resources.files("mipgames.core").joinpath("certificate.schema.json").read_text())
 
 
-def build(problem: Problem, instance: Any, result: Any, instance_path: str | None = None) -> dict[str, Any]:
-    """The certificate of a RunResult (see core.runner)."""
+def rerun_command(result: Result, instance_path: str | None) -> str:
+    """The command line that repeats this solve (what a reader needs to re-run the claim)."""
+    options = result.options
+    words = ["mipgames", "solve", instance_path or "INSTANCE", "--problem", result.problem, "--solver", result.solver]
+    if result.formulation:
+        words += ["--formulation", result.formulation]
+    if options is not None:
+        if options.time_limit is not None:
+            words += ["--time-limit", f"{options.time_limit:g}"]
+        words += ["--threads", str(options.threads), "--seed", str(options.seed)]
+        if options.gap is not None:
+            words += ["--gap", f"{options.gap:g}"]
+        if options.warm_start:
+            words.append("--warm-start")
+    for name, value in sorted(result.params.items()):
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif value not in (False, None):
+            words += [flag, str(value)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def build(problem: Problem, instance: Any, result: Result, instance_path: str | None = None,
+          instance_text_sha256: str | None = None) -> dict[str, Any]:
+    """The certificate of a runner Result."""
     instance_json = problem.instance_to_json(instance)
     verdict = result.verdict
     name, sense = problem.objective(result.params)
@@ -64,26 +86,33 @@ def build(problem: Problem, instance: Any, result: Any, instance_path: str | Non
         "instance_path": instance_path,
         "instance": instance_json,
         "instance_sha256": sha256(instance_json),
+        "instance_text_sha256": instance_text_sha256,
         "formulation": result.formulation,
         "solver": result.solver,
         "solver_version": result.solver_version,
+        "solver_parameters": dict(result.stats.get("solver_parameters") or {}),
         "options": result.options.as_dict(),
         "params": result.params,
         "objective_name": name,
         "sense": sense,
-        "status": result.status,
+        "status": str(result.status),
+        "reported_status": None if result.reported is None else str(result.reported),
         "objective": result.objective,
         "bound": result.bound,
-        "wall_time_s": round(result.wall_time_s, 4),
-        "message": result.message,
-        "solution": result.solution_json,
+        "proved_by": result.proved_by,
+        "stop": result.stop,
+        "wall_time_s": round(max(0.0, result.wall_time_s), 4),
+        "message": result.message[:4000],
+        "solution": result.solution_json if result.status.has_solution else None,
         "verified": {
             "legal": bool(verdict and verdict.legal),
             "objective": None if verdict is None else verdict.objective,
-            "reason": "" if verdict is None else verdict.reason,
+            "reason": "" if verdict is None else verdict.reason[:4000],
             "measured": {} if verdict is None else verdict.measured,
             "simulator": f"mipgames.{problem.folder}.simulate",
         },
+        "stats": {k: v for k, v in result.stats.items() if k != "solver_parameters"},
+        "rerun": rerun_command(result, instance_path),
         "toolkit_version": mipgames.__version__,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
@@ -91,99 +120,161 @@ def build(problem: Problem, instance: Any, result: Any, instance_path: str | Non
 
 @dataclass
 class Check:
+    """The outcome of :func:`verify`: ok, the reasons when not, and what the replay found."""
+
     ok: bool
     reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     verdict: Verdict | None = None
-    problem: Problem | None = None
     instance: Any = None
+    params: dict[str, Any] = field(default_factory=dict)
     solution: Any = None
     data: dict[str, Any] = field(default_factory=dict)
 
+    def reject(self, reason: str) -> "Check":
+        self.ok = False
+        self.reasons.append(reason)
+        return self
+
 
 def load(path: str | Path) -> dict[str, Any]:
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise InputError(f"cannot read certificate: {exc.strerror}", path) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg}", path, exc.lineno) from None
+    """A certificate file as a dict (regular files only, bounded size, hostile JSON refused)."""
+    data = read_json(path, "certificate", MAX_CERTIFICATE_BYTES)
     if not isinstance(data, dict):
         raise InputError("a certificate is a JSON object", path, 1)
     return data
 
 
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+def _schema_errors(data: dict[str, Any]) -> list[str]:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    out = []
+    for error in errors[:5]:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        out.append(f"field {where}: {error.message[:160]}")
+    return out
 
 
-def verify(data: dict[str, Any]) -> Check:
-    """Check a certificate from its own contents; every failed rule is a reason."""
-    from mipgames.core import registry
-
-    missing = [k for k in REQUIRED if k not in data]
-    if missing:
-        return Check(False, [f"missing fields: {', '.join(missing)}"], data=data)
-    if data["schema"] != SCHEMA:
-        return Check(False, [f"unknown schema {data['schema']!r} (this toolkit reads {SCHEMA})"], data=data)
+def _guarded(what: str, fn: Any, *args: Any) -> Any:
+    """Call a problem's codec or simulator on certificate data: any failure is the certificate's fault."""
     try:
-        problem = registry.load(data["problem"])
+        return fn(*args)
     except MipgamesError as exc:
-        return Check(False, [str(exc)], data=data)
-    check = Check(True, problem=problem, data=data)
+        raise _Rejected(f"{what}: {exc}") from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError,
+            MemoryError) as exc:
+        raise _Rejected(f"{what}: malformed ({type(exc).__name__}: {str(exc)[:120]})") from None
+
+
+class _Rejected(Exception):
+    pass
+
+
+def _fits(default: Any, value: Any) -> bool:
+    """A JSON value of the kind a parameter's default has (ints may stand for floats; None where None is the default)."""
+    if value is None:
+        return default is None
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    if isinstance(default, (int, str)):
+        return isinstance(value, type(default))
+    return isinstance(value, (int, float, str))
+
+
+def _params(problem: Problem, given: dict[str, Any]) -> dict[str, Any]:
+    """The certificate's params, each checked against the problem's declaration."""
+    known = {p.name: p for p in problem.params}
+    params = problem.default_params()
+    for name, value in given.items():
+        p = known.get(name)
+        if p is None:
+            raise _Rejected(f"params: {str(name)[:40]!r} is not a parameter of {problem.name}")
+        if not _fits(False if p.flag else p.default, value):
+            raise _Rejected(f"params: {name} has a value of the wrong type ({str(value)[:40]!r})")
+        if p.choices is not None and value not in p.choices:
+            raise _Rejected(f"params: {name} must be one of {', '.join(map(str, p.choices))}")
+        params[name] = value
+    return params
+
+
+def verify(data: dict[str, Any], problem: Problem) -> Check:
+    """Check a certificate of ``problem`` from its own contents; every failed rule is a reason."""
+    check = Check(True, data=data)
+    if data.get("schema") != SCHEMA:
+        return check.reject(f"unknown schema {str(data.get('schema'))[:60]!r} (this toolkit reads {SCHEMA})")
+    errors = _schema_errors(data)
+    if errors:
+        for error in errors:
+            check.reject(error)
+        return check
+    if data["problem"] != problem.name:
+        return check.reject(f"certificate of {data['problem']!r}, checked as {problem.name!r}")
     if sha256(data["instance"]) != data["instance_sha256"]:
-        check.ok = False
-        check.reasons.append("instance_sha256 does not match the embedded instance (instance or hash edited)")
-        return check
+        return check.reject("instance_sha256 does not match the embedded instance (instance or hash edited)")
     try:
-        instance = problem.instance_from_json(data["instance"])
-        check.instance = instance
-        params = problem.default_params()
-        params.update(data["params"] or {})
-        problem.check_params(instance, params)
-    except MipgamesError as exc:
-        check.ok = False
-        check.reasons.append(f"embedded instance or params rejected: {exc}")
+        check.instance = _guarded("embedded instance", problem.instance_from_json, data["instance"])
+        check.params = _params(problem, data["params"])
+        _guarded("params", problem.check_params, check.instance, check.params)
+        return _claims(check, problem)
+    except _Rejected as exc:
+        return check.reject(str(exc))
+
+
+def _claims(check: Check, problem: Problem) -> Check:
+    data, params = check.data, check.params
+    status = Status(data["status"])
+    name, sense = problem.objective(params)
+    if data["sense"] != sense or data["objective_name"] != name:
+        return check.reject(f"objective recorded as {data['objective_name']!r} ({data['sense']}), "
+                            f"but these params give {name!r} ({sense})")
+    objective = None
+    if data["solution"] is not None:
+        check.solution = _guarded("solution", problem.solution_from_json, check.instance, data["solution"])
+        verdict = _guarded("replay", problem.evaluate, check.instance, params, check.solution)
+        check.verdict = verdict
+        if not verdict.legal:
+            return check.reject(f"the simulator rejects the solution: {verdict.reason}")
+        objective = verdict.objective
+        recorded = data["verified"].get("objective")
+        if not data["verified"].get("legal") or recorded is None or not same(float(recorded), float(objective)):
+            check.reject(f"recorded verification says {recorded} but the replay measures {objective:g}")
+    if status.has_solution and objective is None:
+        return check.reject(f"status {status} but no solution to replay")
+    if not status.has_solution and data["solution"] is not None:
+        return check.reject(f"status {status} yet the certificate carries a solution")
+    if status.has_solution:
+        claimed = finite(data["objective"])
+        if claimed is None or not same(claimed, float(objective)):
+            check.reject(f"claimed objective {data['objective']} but the replay measures {objective:g}")
+    elif data["objective"] is not None:
+        check.reject(f"status {status} cannot carry an objective")
+    if status.proved and not data["proved_by"].strip():
+        check.reject(f"status {status} names no prover (proved_by is empty)")
+    bounds: list[tuple[object, str]] = [(data["bound"], data["proved_by"])]
+    if problem.bound is not None:
+        known = _guarded("problem bound", problem.bound, check.instance, params)
+        if known is not None:
+            bounds.append((known[0], f"mipgames: {known[1]}"))
+    if status is Status.ERROR:
+        check.notes.append("records a failed run: it claims nothing")
         return check
-    status, claimed, bound = data["status"], data["objective"], data["bound"]
-    if status not in ("optimal", "feasible"):
-        check.ok = False
-        check.reasons.append(f"status {status!r}: the certificate holds no solution to replay")
-        return check
-    if data["solution"] is None:
-        check.ok = False
-        check.reasons.append(f"status {status!r} but no solution")
-        return check
-    try:
-        solution = problem.solution_from_json(instance, data["solution"])
-    except MipgamesError as exc:
-        check.ok = False
-        check.reasons.append(f"solution is malformed: {exc}")
-        return check
-    check.solution = solution
-    verdict = problem.evaluate(instance, params, solution)
-    check.verdict = verdict
-    if not verdict.legal:
-        check.ok = False
-        check.reasons.append(f"the simulator rejects the solution: {verdict.reason}")
-        return check
-    if claimed is None or not _close(float(claimed), float(verdict.objective)):
-        check.ok = False
-        check.reasons.append(f"claimed objective {claimed} but the replay measures {verdict.objective:g}")
-    sense = problem.objective(params)[1]
-    if bound is not None and verdict.objective is not None:
-        beyond = verdict.objective - bound if sense == "min" else bound - verdict.objective
-        if beyond < -1e-6 * max(1.0, abs(verdict.objective)):
-            check.ok = False
-            check.reasons.append(f"bound {bound:g} is better than the replayed objective {verdict.objective:g}")
-        if status == "optimal" and not _close(float(bound), float(verdict.objective)):
-            check.ok = False
-            check.reasons.append(f"status optimal but bound {bound:g} differs from the objective {verdict.objective:g}")
-    recorded = data.get("verified") or {}
-    if recorded.get("objective") is not None and verdict.objective is not None \
-            and not _close(float(recorded["objective"]), float(verdict.objective)):
-        check.ok = False
-        check.reasons.append(f"recorded verification says {recorded['objective']} but the replay measures "
-                             f"{verdict.objective:g}")
+    claim = decide(status, objective, bounds, sense, integral=problem.integral, prover=data["proved_by"])
+    if claim.status is Status.ERROR:
+        return check.reject(claim.reason)
+    if claim.status is not status:
+        if status is Status.FEASIBLE and claim.status is Status.OPTIMAL:
+            check.notes.append("its bound meets the objective: it could be called optimal")
+        else:
+            detail = f" ({claim.reason})" if claim.reason else ""
+            return check.reject(f"status {status} is not what the claim rule gives: {claim.status}{detail}")
+    if status is Status.OPTIMAL:
+        check.notes.append(f"optimality rests on the bound proved by {claim.proved_by}")
+    elif status in (Status.INFEASIBLE, Status.UNBOUNDED):
+        check.notes.append(f"{status} rests on the proof of {data['proved_by']}; --reprove asks another solver")
+    elif status is Status.UNKNOWN:
+        check.notes.append("no answer in time: it claims nothing but its bound")
     return check

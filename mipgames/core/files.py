@@ -129,11 +129,11 @@ def loads_json(text: str, name: str, what: str = "JSON") -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not valid {what}: {exc.msg}", name, exc.lineno) from None
+        raise InputError(f"not valid JSON: {exc.msg}", name, exc.lineno) from None
     except RecursionError:
         raise InputError(f"{what} nested too deeply", name) from None
     except ValueError as exc:
-        raise InputError(f"not valid {what}: {str(exc)[:120]}", name) from None
+        raise InputError(f"not valid JSON: {str(exc)[:120]}", name) from None
 
 
 def read_json(path: str | Path, what: str = "JSON file", limit: int = MAX_INPUT_BYTES) -> Any:

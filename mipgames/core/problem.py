@@ -25,6 +25,7 @@ objective from the simulator.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping, Protocol
@@ -46,15 +47,50 @@ class Report(Protocol):
     def __call__(self, incumbent: float | None, bound: float | None, solution: Any = None) -> None: ...
 
 
+MAX_THREADS = 256
+MAX_SEED = 2**31 - 1
+"""CP-SAT's random_seed is an int32; CBC's and HiGHS's seeds are ints too."""
+
+
 @dataclass(frozen=True)
 class SolveOptions:
-    """Options common to every solver and algorithm; a backend ignores what its solver lacks."""
+    """Options common to every solver and algorithm; a backend ignores what its solver lacks.
+
+    ``time_limit`` covers the whole solve (reading, building, export and
+    solving) from the moment the runner is called or, on the command line,
+    from the start of the command.  ``memory_limit`` is in bytes, for the
+    solve's whole process tree.
+    """
 
     time_limit: float | None = None
     threads: int = 1
     gap: float | None = None
     seed: int = 0
     warm_start: bool = False
+    memory_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Refuse values no solver can honour (a NaN limit once made CBC claim infeasibility)."""
+        from mipgames.core.errors import UsageError
+
+        def real(name: str, value: Any, zero_ok: bool) -> None:
+            if value is None:
+                return
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise UsageError(f"{name} must be a finite number, got {value!r}")
+            if value < 0 or (value == 0 and not zero_ok):
+                raise UsageError(f"{name} must be {'at least 0' if zero_ok else 'positive'}, got {value!r}")
+
+        real("time limit", self.time_limit, zero_ok=False)
+        real("gap", self.gap, zero_ok=True)
+        real("memory limit", self.memory_limit, zero_ok=False)
+        if isinstance(self.threads, bool) or not isinstance(self.threads, int) or not 1 <= self.threads <= MAX_THREADS:
+            raise UsageError(f"threads must be an integer from 1 to {MAX_THREADS}, got {self.threads!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            raise UsageError(f"seed must be an integer from 0 to {MAX_SEED}, got {self.seed!r}")
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +99,7 @@ class SolveOptions:
             "gap": self.gap,
             "seed": self.seed,
             "warm_start": self.warm_start,
+            "memory_limit": self.memory_limit,
         }
 
 
@@ -197,6 +234,16 @@ class Problem:
     """Objectives are integers: solver values are rounded before comparison."""
     default_solver: str = "cpsat"
     """What ``mipgames solve`` uses when no ``--solver`` is named: the method that answers most instances."""
+    bound: Callable[[Any, dict[str, Any]], tuple[float, str] | None] | None = None
+    """A cheap bound every route may use, proved by the problem itself: (value, why), e.g. (0, "colour counts").
+
+    The claim rule combines it with the solver's bound, so a decision model
+    that meets it is optimal whichever solver found the solution."""
+    optimise_params: Callable[[dict[str, Any]], dict[str, Any]] = lambda params: params
+    """Params under which the formulations optimise the natural objective over every solution the given params
+    allow (a decision target dropped, say): ``verify --reprove`` proves "nothing is better" under these."""
+    commands: Callable[[Any], None] | None = None
+    """Adds the problem's own subcommands to the CLI's subparsers (``register(subparsers)``)."""
 
     def default_params(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}

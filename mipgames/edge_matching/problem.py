@@ -75,6 +75,12 @@ def _check_params(inst, params: dict[str, Any]) -> None:
         raise UsageError(f"mode must be one of {', '.join(MODES)}")
 
 
+def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
+    from mipgames.edge_matching.simulate import colour_count_bound
+
+    return float(colour_count_bound(inst)), "colour-count bound on mismatched edges"
+
+
 def _describe(inst, params, placement, verdict: Verdict) -> str:
     C = inst.cols
     rows = [" ".join(f"{t:>3}/{a}" for t, a in placement[r * C : (r + 1) * C]) for r in range(inst.rows)]
@@ -123,4 +129,6 @@ PROBLEM = Problem(
     check_params=_check_params,
     integral=True,
     default_solver=PORTFOLIO.name,
+    bound=_bound,
+    optimise_params=lambda params: {**params, "mode": "optimize"},
 )

@@ -26,7 +26,7 @@ def _instance(file: str | None, stdin: TextIO):
 
 
 def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from mipgames.core.runner import solve
+    from mipgames.run.runner import solve
     from mipgames.queens.problem import PROBLEM
 
     try:
@@ -48,9 +48,12 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
         stderr.write(f"mipgames: K = {k} not reached: fewest queens remaining is {remaining}{proved}\n")
         return 2 if result.status == "optimal" else 3
     if result.status == "infeasible":
-        message = result.message if "unreachable" in result.message else f"K = {k} is unreachable (proved)"
-        if result.bound is None and args.solver != "portfolio":
-            message = _minimum(PROBLEM, instance, args, result.wall_time_s) or message
+        message = result.message if "unreachable" in result.message else None
+        if message is None and args.solver != "portfolio":
+            message = _minimum(PROBLEM, instance, args, result.wall_time_s)
+        if message is None and result.bound is not None:
+            message = f"K = {k} is unreachable (proved): at least {result.bound:g} queens always remain"
+        message = message or f"K = {k} is unreachable (proved)"
         stderr.write(f"mipgames: {message}\n")
         return 2
     if result.status == "unknown":
@@ -62,7 +65,7 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
 
 def _minimum(problem, instance, args, spent: float) -> str | None:
     """The proved minimum, with the same solver, for the infeasible-decision message."""
-    from mipgames.core.runner import solve
+    from mipgames.run.runner import solve
 
     left = args.time_limit - spent
     if left <= 0.1:

@@ -43,6 +43,13 @@ def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Mov
     return "\n".join(lines)
 
 
+def _bound(instance: inst.Queens, params: dict[str, Any]) -> tuple[float, str]:
+    from mipgames.queens.geometry import geometry, initial_state, lower_bound
+
+    geo = geometry(instance)
+    return float(lower_bound(geo, initial_state(geo))), "popcount and line-of-sight bound on remaining queens"
+
+
 def _algorithms():
     from mipgames.core.problem import Algorithm
     from mipgames.queens.baselines import DFS
@@ -106,4 +113,6 @@ PROBLEM = Problem(
     describe=describe,
     generator=Generator(_add_generator_arguments, _generate),
     default_solver="portfolio",
+    bound=_bound,
+    optimise_params=lambda params: {**params, "minimise": True},
 )

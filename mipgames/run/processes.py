@@ -17,6 +17,7 @@ import sys
 import psutil
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 def die_with_parent(sig: int = signal.SIGKILL) -> None:
@@ -35,6 +36,16 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
         return
     if os.getppid() != parent or parent == 1:
         os._exit(1)
+
+
+def become_subreaper() -> None:
+    """Adopt the orphans of our descendants (Linux), so that :func:`kill_tree` of ourselves still finds them."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def descendants(pid: int) -> list[psutil.Process]:

@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve, verify_claim
+from mipgames.run.plan import Plan
+from mipgames.run.runner import finish, solve
 from tests.core.toy import PROBLEM, brute_force, deviation, random_split
 
 SOLVERS = ["cbc", "glpk", "highs", "cpsat"]
@@ -63,12 +64,12 @@ def test_claim_versus_measured_objective(status, offset, verdict):
     chosen = [0, 2, 5]
     measured = deviation(inst, chosen)
     data = {"status": status, "objective": measured + offset, "bound": 0.0, "solution_json": chosen}
-    got, objective, bound, _, _, message = verify_claim(PROBLEM, inst, {}, data)
-    assert got == verdict, message
+    got = finish(PROBLEM, inst, Plan("cbc", "mip", "mip"), {}, SolveOptions(), data)
+    assert got.status == verdict, got.message
     if verdict == "feasible":
-        assert (objective, bound) == (measured, 0.0) and "looser" in message
+        assert (got.objective, got.bound) == (measured, 0.0) and "looser" in got.message
     else:
-        assert objective is None and "simulator measures" in message
+        assert got.objective is None and "simulator measures" in got.message
 
 
 def test_a_models_cpsat_parameters_reach_the_solver():

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.edge_matching.generate import planted
 from mipgames.edge_matching.instance import Hint, Instance
 from mipgames.edge_matching.problem import PROBLEM

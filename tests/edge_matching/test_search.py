@@ -7,7 +7,7 @@ from functools import partial
 import pytest
 
 from mipgames.core.problem import Formulation, SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.edge_matching import cpsat, mip
 from mipgames.edge_matching.decode import decode
 from mipgames.edge_matching.generate import planted

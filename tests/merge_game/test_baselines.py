@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.merge_game.baselines import (_exhaustive_one_hp, _exhaustive_states, destroy_all_dp, greedy_cover,
                                            run_exhaustive)
 from mipgames.merge_game.generate import random_map, simple_from_graph

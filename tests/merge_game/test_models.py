@@ -3,7 +3,7 @@
 from hypothesis import given, settings, strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import Hero, Instance, Stone

@@ -71,7 +71,7 @@ def test_solve_without_solver_uses_the_queens_default(tmp_path):
 
 
 def test_the_python_api_uses_the_default_solver_too():
-    from mipgames.core.runner import solve
+    from mipgames.run.runner import solve
     from mipgames.queens.instance import read
     from mipgames.queens.problem import PROBLEM
 

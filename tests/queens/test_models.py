@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.queens.instance import Queens, parse, read
 from mipgames.queens.simulate import apply, board_of, coursework_accepts, move_error
 from mipgames.queens.problem import PROBLEM

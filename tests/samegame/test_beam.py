@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.samegame import baselines as B
 from mipgames.samegame import simulate
 from mipgames.samegame.beam import Settings, random_portfolio_beam, random_settings, tabu_beam

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.samegame import baselines as B
 from mipgames.samegame import cpsat, decode, mip, simulate
 from mipgames.samegame.generate import random_board

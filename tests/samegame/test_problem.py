@@ -11,7 +11,7 @@ import pytest
 
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.core.runner import solve
+from mipgames.run.runner import solve
 from mipgames.samegame import simulate
 from mipgames.samegame.generate import GENERATOR, random_board
 from mipgames.samegame.instance import parse_board

@@ -1,0 +1,160 @@
+"""What the solver process does: build, solve and decode (or run an algorithm), then hand back plain data.
+
+Everything returned crosses a process boundary, so it is plain data: the
+status the solver *reported*, its objective and bound in natural units, the
+solution as JSON, and who would prove what.  Nothing here decides a claim;
+the runner does, after the simulator has replayed the solution.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Built, Problem, SolveOptions
+from mipgames.core.status import Status
+from mipgames.run.plan import Plan
+
+Notify = Callable[[Any], None]
+
+SOLVER_RESERVE_S = 0.2
+"""Time kept back from the solver's own limit for decoding and answering before the deadline."""
+INCUMBENT_EVERY_S = 0.5
+"""At most this often an incumbent solution crosses to the parent (the last one always does, at the end)."""
+
+
+def remaining(deadline: float | None, reserve: float = 0.0) -> float | None:
+    """Seconds left before ``deadline`` (a time.monotonic() value), minus ``reserve``; at least a token amount."""
+    if deadline is None:
+        return None
+    return max(0.05, deadline - time.monotonic() - reserve)
+
+
+def usage() -> dict[str, float]:
+    """CPU time and peak memory of this process and the solver binaries it waited for."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"cpu_time_s": round(me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, 4),
+            "peak_rss_mb": round(max(me.ru_maxrss, kids.ru_maxrss) / 1024.0, 1)}
+
+
+class Reporter:
+    """The ``report(incumbent, bound, solution)`` hook handed to algorithms: progress and incumbents to the parent."""
+
+    def __init__(self, problem: Problem, notify: Notify):
+        self.problem, self.notify = problem, notify
+        self.last_sent = 0.0
+        self.pending: tuple[float | None, float | None, Any] | None = None
+
+    def __call__(self, incumbent: float | None, bound: float | None, solution: Any = None) -> None:
+        self.notify(("progress", incumbent, bound))
+        if solution is None:
+            return
+        self.pending = (incumbent, bound, solution)
+        if time.monotonic() - self.last_sent >= INCUMBENT_EVERY_S:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending is None:
+            return
+        incumbent, bound, solution = self.pending
+        self.pending = None
+        self.last_sent = time.monotonic()
+        self.notify(("incumbent", incumbent, bound, self.problem.solution_to_json(solution)))
+
+
+def export_model(built: Built, kind: str, path: str | Path) -> None:
+    """Write the model for other solvers (LP/MPS from PuLP, a CP-SAT proto), through a temporary file."""
+    from mipgames.core.files import staged_output
+
+    suffix = Path(path).suffix.lower()
+    if kind == "mip" and suffix not in (".lp", ".mps"):
+        raise UsageError(f"{path}: a MIP model is written as .lp or .mps")
+    if kind != "mip" and suffix not in (".pb", ".txt", ".pbtxt"):
+        raise UsageError(f"{path}: a CP-SAT model is written as .pb (binary) or .pbtxt/.txt (text proto)")
+    with staged_output(path) as tmp:
+        if suffix == ".lp":
+            built.model.writeLP(str(tmp))
+        elif suffix == ".mps":
+            built.model.writeMPS(str(tmp))
+        elif not built.model.export_to_file(str(tmp)):
+            raise UsageError(f"{path}: CP-SAT could not write the model")
+
+
+def execute(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
+            deadline: float | None, log_path: str, export: str | None, cut: tuple[str, float] | None,
+            notify: Notify) -> dict[str, Any]:
+    """Run the plan; returns plain data (see the module docstring)."""
+    data = _run_algorithm(problem, instance, run, params, options, deadline, notify) if run.kind == "algorithm" \
+        else _run_model(problem, instance, run, params, options, deadline, log_path, export, cut, notify)
+    data.setdefault("stats", {}).update(usage())
+    return data
+
+
+def _run_algorithm(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
+                   deadline: float | None, notify: Notify) -> dict[str, Any]:
+    algo = problem.algorithms[run.solver]
+    notify(("phase", "solving"))
+    notify(("started", {"sense": problem.objective(params)[1], "affine": (0.0, 1.0)}))
+    reporter = Reporter(problem, notify)
+    start = time.perf_counter()
+    out = algo.run(instance, params, replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S)), reporter)
+    wall = time.perf_counter() - start
+    reporter.pending = None
+    solution_json = None if out.solution is None else problem.solution_to_json(out.solution)
+    return {"status": str(out.status), "objective": out.objective, "bound": out.bound,
+            "solution_json": solution_json, "wall_time_s": wall, "version": "mipgames", "message": out.message,
+            "has_objective": True, "stats": dict(out.stats), "proved_by": out.proved_by, "stop": out.stop}
+
+
+def _run_model(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
+               deadline: float | None, log_path: str, export: str | None, cut: tuple[str, float] | None,
+               notify: Notify) -> dict[str, Any]:
+    from mipgames.backends import get_backend
+    from mipgames.backends.base import sense_of
+
+    assert run.formulation is not None
+    form = problem.formulations[run.formulation]
+    backend = get_backend(run.solver)
+    why = backend.available()
+    if why:
+        raise UsageError(f"solver {run.solver} is not available: {why}")
+    notify(("phase", "building the model"))
+    start = time.perf_counter()
+    built = form.build(instance, params, replace(options, time_limit=remaining(deadline)))
+    build_time = time.perf_counter() - start
+    sense = sense_of(built, form.kind)
+    base = built.natural(0.0)
+    slope = built.natural(1.0) - base if built.has_objective else None
+    notify(("started", {"sense": sense, "build_time_s": build_time,
+                        "affine": (base, slope) if slope is not None else None}))
+    stats = dict(built.stats)
+    stats["build_time_s"] = round(build_time, 4)
+    if export:
+        notify(("phase", "exporting the model"))
+        export_model(built, form.kind, export)
+    if cut is not None:
+        from mipgames.run.reprove import add_cut
+
+        add_cut(built, form.kind, cut)
+    if deadline is not None and time.monotonic() >= deadline - SOLVER_RESERVE_S:
+        return {"status": str(Status.UNKNOWN), "objective": None, "bound": None, "solution_json": None,
+                "wall_time_s": build_time, "version": backend.version(), "has_objective": built.has_objective,
+                "message": "the time limit passed while the model was being built", "stop": "time limit",
+                "stats": stats}
+    notify(("phase", "solving"))
+    res = backend.solve(built, form.kind, replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S)),
+                        Path(log_path))
+    solution_json = None
+    if res.values is not None and res.status.has_solution:
+        notify(("phase", "decoding"))
+        solution_json = problem.solution_to_json(form.decode(instance, params, built.handles, res.values))
+    stats.update(res.stats)
+    has_objective = built.has_objective
+    return {"status": str(res.status), "objective": built.natural(res.objective) if has_objective else None,
+            "bound": built.natural(res.bound) if has_objective else None, "solution_json": solution_json,
+            "wall_time_s": res.wall_time_s, "version": backend.version(), "message": res.message,
+            "has_objective": has_objective, "stats": stats, "proved_by": res.proved_by, "stop": res.stop}

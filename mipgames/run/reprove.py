@@ -1,0 +1,161 @@
+"""Independent re-proof of a certificate's claim by a second solver.
+
+For ``optimal``: rebuild a model of the embedded instance, add "the objective
+is strictly better than the claim" and ask another solver to prove the result
+infeasible.  For ``infeasible``: ask it to prove the model itself infeasible.
+A solution it finds instead is replayed by the simulator: a legal one that
+beats the claim refutes the certificate.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from mipgames.backends import BACKENDS, get_backend
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Built, Problem, SolveOptions
+from mipgames.core.result import Result
+from mipgames.core.status import Status
+
+Cut = tuple[str, float]
+
+
+def strictly_better(objective: float, sense: str, integral: bool) -> Cut:
+    """The cut "natural objective strictly better than ``objective``" as (operator, value)."""
+    step = 1.0 if integral else 1e-6 * max(1.0, abs(objective))
+    return ("<=", objective - step) if sense == "min" else (">=", objective + step)
+
+
+def _cpsat_objective(model: Any) -> tuple[Any, float, float]:
+    """(Σ c·x, offset, scaling) of a CP-SAT model's objective: value = scaling · (Σ c·x + offset)."""
+    from ortools.sat.python import cp_model
+
+    proto = model.proto.objective
+    terms: list[Any] = []
+    offset = float(proto.offset)
+    for index, coef in zip(proto.vars, proto.coeffs):
+        if index >= 0:
+            terms.append(coef * model.get_int_var_from_proto_index(index))
+        else:  # a negated literal: not(x) = 1 - x
+            terms.append(-coef * model.get_int_var_from_proto_index(-index - 1))
+            offset += coef
+    scaling = float(proto.scaling_factor) or 1.0
+    return cp_model.LinearExpr.sum(terms), offset, scaling
+
+
+def add_cut(built: Built, kind: str, cut: Cut) -> None:
+    """Add ``natural objective <op> value`` to the model and drop its objective (a pure feasibility question)."""
+    op, value = cut
+    if built.has_objective:
+        a = built.natural(0.0)
+        slope = built.natural(1.0) - a
+        if kind == "mip":
+            expr = built.model.objective
+            natural = slope * expr + a
+            built.model += (natural <= value) if op == "<=" else (natural >= value)
+            import pulp
+
+            built.model.setObjective(pulp.LpAffineExpression())
+        else:
+            total, offset, scaling = _cpsat_objective(built.model)
+            k = slope * scaling  # natural = a + k · (Σ + offset)
+            limit = (value - a) / k - offset
+            upper = (op == "<=") == (k > 0)
+            built.model.add(total <= math.floor(limit + 1e-9)) if upper else built.model.add(
+                total >= math.ceil(limit - 1e-9))
+            built.model.clear_objective()
+    else:
+        raise UsageError("this formulation has no objective to bound (a decision model)")
+    built.has_objective = False
+    built.objective = None
+    built.hint = None
+
+
+@dataclass
+class Reproof:
+    verdict: str
+    """re-proved, refuted or not re-proved."""
+    solver: str
+    text: str
+    result: Result | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return {"re-proved": 0, "refuted": 1}.get(self.verdict, 3)
+
+
+def choose_solver(data: dict[str, Any], requested: str | None) -> str:
+    """A solver other than the one whose proof is being checked."""
+    claimer = f"{data.get('solver', '')} {data.get('proved_by', '')}".lower()
+    if requested:
+        if requested not in BACKENDS:
+            raise UsageError(f"--reprove needs a model solver ({', '.join(BACKENDS)}), not {requested!r}")
+        if requested in claimer.split() or claimer.startswith(requested):
+            raise UsageError(f"{requested} made this claim; an independent re-proof needs another solver")
+        return requested
+    for name in ("cpsat", "highs", "scip", "cbc", "glpk"):
+        if name in BACKENDS and name not in claimer and get_backend(name).available() is None:
+            return name
+    raise UsageError("no other solver is available to re-prove this claim")
+
+
+def _formulations(problem: Problem, solver: str, params: dict[str, Any], instance: Any) -> list[str]:
+    kinds = ("cpsat", "mip") if solver == "cpsat" else ("mip",)
+    names = []
+    for kind in kinds:
+        default = problem.default_formulation.get(kind)
+        ordered = ([default] if default else []) + [n for n, f in problem.formulations.items()
+                                                     if f.kind == kind and n != default]
+        names += [n for n in ordered if problem.formulations[n].applies(instance, params) is None]
+    return names
+
+
+def reprove(problem: Problem, instance: Any, params: dict[str, Any], data: dict[str, Any], solver: str | None,
+            options: SolveOptions, progress: Callable[[float, float | None, float | None], None] | None = None
+            ) -> Reproof:
+    """Ask another solver to prove the certificate's optimal or infeasible claim again."""
+    from mipgames.run.runner import solve
+
+    status = Status(data["status"])
+    if status not in (Status.OPTIMAL, Status.INFEASIBLE):
+        raise UsageError(f"--reprove re-checks optimal and infeasible claims; this certificate says {status}")
+    name = choose_solver(data, solver)
+    name_of, sense = problem.objective(params)
+    cut = None
+    if status is Status.OPTIMAL:
+        # Under the optimising params the models cover every solution the claim's params allow (and more), so
+        # "nothing strictly better" proved there holds for the claim.
+        params = problem.optimise_params(params)
+        cut = strictly_better(float(data["objective"]), sense, problem.integral)
+    started = time.monotonic()
+    last: Result | None = None
+    for formulation in _formulations(problem, name, params, instance):
+        try:
+            result = solve(problem, instance, solver=name, formulation=formulation, params=params, options=options,
+                           cut=cut, progress=progress, started=started)
+        except UsageError:
+            continue  # this formulation cannot state the cut; try the next one
+        last = result
+        label = f"{name} {result.solver_version} ({formulation})"
+        took = f"{time.monotonic() - started:.1f} s"
+        if result.status is Status.INFEASIBLE:
+            what = (f"no solution better than {data['objective']:g}" if cut else "no solution exists")
+            return Reproof("re-proved", name, f"re-proved by {label} in {took}: {what}", result)
+        if result.status.has_solution:
+            better = cut is None or (result.objective < data["objective"] if sense == "min"
+                                     else result.objective > data["objective"])
+            if better:
+                what = (f"a solution with {result.objective:g} {name_of}" if cut else "a solution")
+                return Reproof("refuted", name, f"REFUTED by {label}: the simulator replays {what}", result)
+            return Reproof("not re-proved", name, f"not re-proved: {label} found a solution the simulator measures "
+                           f"at {result.objective:g}, not better than the claim", result)
+        reason = result.stop or result.message or str(result.status)
+        return Reproof("not re-proved", name, f"not re-proved ({result.status} at the limit: {reason}) by {label}",
+                       result)
+    if last is None:
+        return Reproof("not re-proved", name, f"not re-proved: no {name} formulation of {problem.name} can state "
+                       "the question under these params")
+    return Reproof("not re-proved", name, "not re-proved", last)

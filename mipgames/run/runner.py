@@ -1,0 +1,264 @@
+"""The one runner: instance -> model or algorithm -> solver -> decode -> simulator -> claim.
+
+The solve itself runs in a supervised child (:mod:`mipgames.run.supervisor`)
+under one deadline that started when the command did, so reading and building
+count against the time limit; the child answers with plain data
+(:mod:`mipgames.run.execute`).  The parent then replays the solution in the
+problem's simulator and applies the claim rule (:func:`mipgames.core.status.decide`):
+a solution the simulator rejects, or an objective it does not reproduce, is an
+``error`` carrying both numbers, and nothing is called optimal without a bound
+that proves it.  The runner never reports an unverified answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import mipgames
+from mipgames.core.errors import InputError, MipgamesError, UsageError
+from mipgames.core.files import check_output_target
+from mipgames.core.problem import Problem, SolveOptions
+from mipgames.core.result import Result
+from mipgames.core.status import Status, decide, same
+from mipgames.run.execute import execute
+from mipgames.run.plan import Plan, plan
+from mipgames.run.scratch import scratch_dir, temporary_files_in
+from mipgames.run.supervisor import ChildEnd, Limits, supervise
+
+Progress = Callable[[float, float | None, float | None], None]
+
+
+@contextlib.contextmanager
+def output_to(log_path: str | Path) -> Iterator[None]:
+    """Send file descriptors 1 and 2 (so solver binaries' and libraries' output too) to a log file."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    saved_py = sys.stdout, sys.stderr
+    fd = os.open(str(log_path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    sys.stdout = os.fdopen(os.dup(1), "w", buffering=1)
+    sys.stderr = os.fdopen(os.dup(2), "w", buffering=1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout.close()
+        sys.stderr.close()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        os.close(saved[0])
+        os.close(saved[1])
+        sys.stdout, sys.stderr = saved_py
+
+
+class _Tail:
+    """Reads a growing log file line by line."""
+
+    def __init__(self, path: Path):
+        self.path, self.pos, self.rest = path, 0, ""
+
+    def lines(self) -> list[str]:
+        try:
+            with open(self.path, errors="replace") as fh:
+                fh.seek(self.pos)
+                chunk = fh.read(1 << 20)
+                self.pos = fh.tell()
+        except OSError:
+            return []
+        parts = (self.rest + chunk).split("\n")
+        self.rest = parts.pop()[-4096:]
+        return parts
+
+
+class _Watch:
+    """The parent's view of a running child: phase, incumbent and bound, the last incumbent solution."""
+
+    def __init__(self, run: Plan, log: Path, progress: Progress | None):
+        from mipgames.backends import get_backend
+
+        self.phase = "starting"
+        self.sense = "min"
+        self.affine: tuple[float, float] | None = (0.0, 1.0)
+        self.incumbent: float | None = None
+        self.bound: float | None = None
+        self.solution: tuple[float | None, float | None, Any] | None = None
+        self.parse = None if run.kind == "algorithm" else get_backend(run.solver).progress
+        self.tail = _Tail(log)
+        self.progress = progress
+        self.start = time.monotonic()
+
+    def note(self, note: Any) -> None:
+        kind = note[0]
+        if kind == "phase":
+            self.phase = note[1]
+        elif kind == "started":
+            self.sense = note[1].get("sense", "min")
+            self.affine = note[1].get("affine")
+        elif kind == "progress":
+            self._set(note[1], note[2], natural=True)
+        elif kind == "incumbent":
+            self.solution = (note[1], note[2], note[3])
+
+    def _set(self, incumbent: float | None, bound: float | None, natural: bool) -> None:
+        if not natural:
+            if self.affine is None:
+                return
+            a, b = self.affine
+            incumbent = None if incumbent is None else a + b * incumbent
+            bound = None if bound is None else a + b * bound
+        if incumbent is not None:
+            self.incumbent = incumbent
+        if bound is not None:
+            self.bound = bound
+
+    def tick(self) -> None:
+        if self.parse is not None:
+            for line in self.tail.lines():
+                got = self.parse(line, self.sense)
+                if got:
+                    self._set(got[0], got[1], natural=False)
+        if self.progress:
+            self.progress(time.monotonic() - self.start, self.incumbent, self.bound)
+
+
+def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, Any]:
+    """Plain data for a child that did not answer normally: its last incumbent, if any, and why it stopped."""
+    if end.kind == "done":
+        return end.value
+    if end.kind == "user-error":
+        message, code = end.value
+        error = UsageError(message) if code == UsageError.exit_code else MipgamesError(message)
+        error.exit_code = code
+        raise error
+    data: dict[str, Any] = {"status": str(Status.UNKNOWN), "objective": None, "bound": None, "solution_json": None,
+                            "has_objective": True, "stats": {"peak_rss_mb": round(end.peak_rss / 2**20, 1)}}
+    if end.kind in ("crash", "died"):
+        data.update(status=str(Status.ERROR), message=end.message)
+        return data
+    if end.kind == "deadline":
+        data.update(stop="time limit", message=f"stopped at the {limit:g} s deadline while {watch.phase}")
+    else:
+        data.update(stop="memory limit", message=f"{end.message} while {watch.phase}")
+    if watch.solution is not None:
+        objective, bound, solution_json = watch.solution
+        data.update(objective=objective, bound=bound, solution_json=solution_json)
+        data["message"] += "; the last incumbent it reported is returned"
+    return data
+
+
+def solve(problem: Problem, instance: Any, *, solver: str | None = None, formulation: str | None = None,
+          params: dict[str, Any] | None = None, options: SolveOptions = SolveOptions(), isolate: bool = True,
+          log_path: str | Path | None = None, export: str | Path | None = None, progress: Progress | None = None,
+          started: float | None = None, cut: tuple[str, float] | None = None) -> Result:
+    """Solve, decode, replay and claim (see the module docstring).
+
+    ``started`` is the time.monotonic() value the time limit counts from
+    (default: now).  ``progress(elapsed, incumbent, bound)`` is called while
+    an isolated solve runs.  ``cut`` ("<=" or ">=", value) adds a bound on the
+    natural objective to the model (``verify --reprove``).  ``isolate=False``
+    solves in this process, without the deadline kill or the memory limit.
+    """
+    options.validate()
+    merged = problem.default_params()
+    merged.update(params or {})
+    problem.check_params(instance, merged)
+    run = plan(problem, solver, formulation, instance, merged)
+    deadline = None if options.time_limit is None else (started or time.monotonic()) + options.time_limit
+    if export is not None:
+        check_output_target(export)
+    if log_path is not None:
+        check_output_target(log_path)
+    with scratch_dir() as scratch:
+        log = Path(log_path) if log_path is not None else scratch / "solver.log"
+        try:
+            log.write_text("")
+        except OSError as exc:
+            raise InputError(f"cannot write the log: {exc.strerror or exc}", log) from None
+        args = (problem, instance, run, merged, options, deadline, str(log), None if export is None else str(export),
+                cut)
+        if isolate:
+            watch = _Watch(run, log, progress)
+            end = supervise(execute, args, log, scratch, Limits(deadline, options.memory_limit),
+                            on_note=watch.note, on_tick=watch.tick)
+            data = _from_end(end, watch, options.time_limit)
+        else:
+            with output_to(log), temporary_files_in(scratch):
+                data = execute(*args, notify=lambda note: None)
+        result = finish(problem, instance, run, merged, options, data)
+    result.log_path = None if log_path is None else str(log_path)
+    return result
+
+
+def prover_name(run: Plan, data: dict[str, Any]) -> str:
+    if data.get("proved_by"):
+        return str(data["proved_by"])
+    if run.kind == "algorithm":
+        return f"{run.solver} (mipgames {mipgames.__version__})"
+    return f"{run.solver} {data.get('version', 'unknown')}"
+
+
+def finish(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
+           data: dict[str, Any]) -> Result:
+    """Replay the reported solution and turn the report into a claim."""
+    reported = Status(data.get("status", Status.ERROR))
+    name, sense = problem.objective(params)
+    prover = prover_name(run, data)
+    result = Result(reported, message=data.get("message") or "", wall_time_s=float(data.get("wall_time_s") or 0.0),
+                    stats=dict(data.get("stats") or {}), stop=data.get("stop") or "", problem=problem.name,
+                    solver=run.solver, solver_version=data.get("version", "unknown"), formulation=run.formulation,
+                    params=params, options=options, reported=reported, claimed_objective=data.get("objective"))
+    solution_json = data.get("solution_json")
+    objective = None
+    if solution_json is not None:
+        try:
+            solution = problem.solution_from_json(instance, solution_json)
+        except MipgamesError as exc:
+            return _error(result, f"the solver's solution cannot be read back: {exc}")
+        verdict = problem.evaluate(instance, params, solution)
+        result.solution, result.solution_json, result.verdict = solution, solution_json, verdict
+        if not verdict.legal:
+            return _error(result, f"the simulator rejects the solution: {verdict.reason}")
+        objective = verdict.objective
+        claimed = data.get("objective")
+        if data.get("has_objective", True) and claimed is not None and not same(float(claimed), float(objective)):
+            better = objective < claimed if sense == "min" else objective > claimed
+            if reported is Status.OPTIMAL or not better:
+                return _error(result, f"solver claims objective {claimed:g} but the simulator measures {objective:g}")
+            # An unproven incumbent may leave indicator variables looser than they
+            # need be (bounded from one side only): the solution is better than its
+            # model value, and the measured value is what is reported.
+            result.message = _join(result.message, f"model value {claimed:g} is looser than the measured {objective:g}")
+    bounds: list[tuple[object, str]] = []
+    if data.get("has_objective", True) and data.get("bound") is not None:
+        bounds.append((data["bound"], prover))
+    if problem.bound is not None:
+        known = problem.bound(instance, params)
+        if known is not None:
+            bounds.append((known[0], f"mipgames: {known[1]}"))
+    claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover)
+    result.status, result.objective, result.bound, result.proved_by = (
+        claim.status, claim.objective, claim.bound, claim.proved_by)
+    if claim.reason:
+        result.message = _join(result.message, claim.reason)
+    if claim.status is Status.ERROR:
+        result.solution = result.solution_json = None
+    return result
+
+
+def _error(result: Result, message: str) -> Result:
+    result.status, result.objective, result.bound, result.proved_by = Status.ERROR, None, None, ""
+    result.message = message
+    return result
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b

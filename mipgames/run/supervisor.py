@@ -1,0 +1,219 @@
+"""One solve in a supervised child process: a deadline, a memory limit, and no way to escape.
+
+The child is forked, asks the kernel to kill it when the parent dies
+(``die_with_parent``), leads its own process group, sends its output (and
+that of any solver binary it starts) to a log file, keeps its temporary files
+in the run's own directory, and reports over a pipe: notes while it works
+(phase, progress, incumbents), then one final message.
+
+The parent polls that pipe and enforces the limits: past ``deadline + GRACE_S``
+or above the memory limit it kills the child's whole process tree and returns
+what it knows (the last incumbent the child reported, if any).  Any exception
+in the parent while it waits — Ctrl-C, or ``Terminated`` raised by the
+SIGTERM/SIGHUP handlers of :func:`terminate_on_signals` — also ends the tree
+before it propagates.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import resource
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from mipgames.core.errors import MipgamesError
+from mipgames.run.processes import die_with_parent, kill_tree, tree_rss
+from mipgames.run.scratch import TEMP_VARIABLES
+
+GRACE_S = 2.5
+"""How long past its deadline a child may take to hand back its answer before it is killed."""
+TICK_S = 0.2
+RSS_EVERY_S = 0.2
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP reached the command: unwind, ending every solver process on the way."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
+
+
+def terminate_on_signals() -> None:
+    """Make SIGTERM and SIGHUP unwind the command like Ctrl-C does (only from the main thread)."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _raise_terminated)
+
+
+@dataclass
+class Limits:
+    deadline: float | None = None
+    """time.monotonic() value by which the child must have answered (None: no limit)."""
+    memory_bytes: int | None = None
+    """Resident memory of the child's whole process tree (None: no limit)."""
+
+
+@dataclass
+class ChildEnd:
+    """How the child ended."""
+
+    kind: str
+    """done, user-error, crash, deadline, memory or died."""
+    value: Any = None
+    message: str = ""
+    notes: list[Any] = field(default_factory=list)
+    peak_rss: int = 0
+
+
+def _context() -> Any:
+    return mp.get_context("fork")
+
+
+def _limit_memory(memory_bytes: int | None) -> None:
+    """A hard backstop under the parent's polling: no core dumps, and no allocation far beyond the limit."""
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ValueError, OSError):
+        pass
+    if memory_bytes is None or not hasattr(resource, "RLIMIT_DATA"):
+        return
+    cap = int(max(1.5 * memory_bytes, memory_bytes + (1 << 30)))
+    try:
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def _child_main(fn: Callable[..., Any], args: tuple, conn: Any, log_path: str, run_dir: str,
+                memory_bytes: int | None) -> None:
+    die_with_parent()
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        os.setpgrp()
+    except OSError:
+        pass
+    _limit_memory(memory_bytes)
+    for name in TEMP_VARIABLES:
+        os.environ[name] = run_dir
+    tempfile.tempdir = run_dir
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+    sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+    try:
+        value = fn(*args, notify=lambda msg: conn.send(("note", msg)))
+        conn.send(("done", value))
+    except MipgamesError as exc:
+        conn.send(("user", (str(exc), exc.exit_code)))
+    except MemoryError:
+        conn.send(("memory", "the solve ran out of memory (MemoryError)"))
+    except BaseException as exc:  # the child must always answer
+        traceback.print_exc()
+        conn.send(("crash", f"{type(exc).__name__}: {exc}"))
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        conn.close()
+        os._exit(0)
+
+
+def _end_tree(proc: Any) -> None:
+    """Kill the child, everything it started, and reap it."""
+    kill_tree(proc.pid)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.join(2)
+
+
+def supervise(fn: Callable[..., Any], args: tuple, log_path: Path, run_dir: Path, limits: Limits,
+              on_note: Callable[[Any], None] | None = None,
+              on_tick: Callable[[], None] | None = None) -> ChildEnd:
+    """Run ``fn(*args, notify=...)`` in a supervised child (see the module docstring)."""
+    ctx = _context()
+    receiver, sender = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child_main, args=(fn, args, sender, str(log_path), str(run_dir), limits.memory_bytes),
+                       daemon=False)
+    notes: list[Any] = []
+    peak = 0
+    last_rss = 0.0
+    proc.start()
+    sender.close()
+    try:
+        while True:
+            now = time.monotonic()
+            if limits.deadline is not None and now > limits.deadline + GRACE_S:
+                _end_tree(proc)
+                return ChildEnd("deadline", message="stopped at the deadline", notes=notes, peak_rss=peak)
+            if limits.memory_bytes is not None and now - last_rss >= RSS_EVERY_S:
+                last_rss = now
+                rss = tree_rss(proc.pid)
+                peak = max(peak, rss)
+                if rss > limits.memory_bytes:
+                    _end_tree(proc)
+                    return ChildEnd("memory", message=f"memory limit reached ({rss / 2**20:,.0f} MiB in use)",
+                                    notes=notes, peak_rss=peak)
+            if receiver.poll(TICK_S):
+                try:
+                    kind, payload = receiver.recv()
+                except (EOFError, OSError):
+                    proc.join(5)
+                    return _died(proc, notes, peak, limits)
+                if kind == "note":
+                    notes.append(payload)
+                    if on_note:
+                        on_note(payload)
+                    continue
+                proc.join(5)
+                if proc.is_alive():
+                    _end_tree(proc)
+                kill_tree(proc.pid, include_root=False)
+                if kind == "done":
+                    return ChildEnd("done", value=payload, notes=notes, peak_rss=peak)
+                if kind == "user":
+                    return ChildEnd("user-error", value=payload, message=payload[0], notes=notes, peak_rss=peak)
+                if kind == "memory":
+                    return ChildEnd("memory", message=payload, notes=notes, peak_rss=peak)
+                return ChildEnd("crash", message=payload, notes=notes, peak_rss=peak)
+            if not proc.is_alive() and not receiver.poll(0):
+                return _died(proc, notes, peak, limits)
+            if on_tick:
+                on_tick()
+    except BaseException:
+        _end_tree(proc)
+        raise
+    finally:
+        receiver.close()
+
+
+def _died(proc: Any, notes: list[Any], peak: int, limits: Limits) -> ChildEnd:
+    code = proc.exitcode
+    if code is not None and code < 0:
+        try:
+            reason = f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            reason = f"killed by signal {-code}"
+    else:
+        reason = f"exit code {code}"
+    if limits.memory_bytes is not None and peak > 0.8 * limits.memory_bytes:
+        return ChildEnd("memory", message=f"the solver process died ({reason}) near the memory limit",
+                        notes=notes, peak_rss=peak)
+    return ChildEnd("died", message=f"the solver process died ({reason})", notes=notes, peak_rss=peak)
