@@ -502,7 +502,10 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
     from mipgames.run.supervisor import Terminated
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors (exit 4)
+        return exc.code if isinstance(exc.code, int) else 0
     args.started = started or time.monotonic()
     if not getattr(args, "func", None):
         parser.print_help()

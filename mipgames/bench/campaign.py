@@ -171,6 +171,9 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
                                silence_logs=logging.ERROR)
     try:
         with Client(cluster) as client:
+            from mipgames.run.processes import die_with_parent
+
+            client.run(die_with_parent)  # a killed campaign takes its workers (and their solves) with it
             yield client
     finally:
         cluster.close()

@@ -85,6 +85,7 @@ class _Watch:
     def __init__(self, run: Plan, log: Path, progress: Progress | None):
         from mipgames.backends import get_backend
 
+        self.run = run
         self.phase = "starting"
         self.sense = "min"
         self.affine: tuple[float, float] | None = (0.0, 1.0)
@@ -95,6 +96,11 @@ class _Watch:
         self.tail = _Tail(log)
         self.progress = progress
         self.start = time.monotonic()
+
+    def version(self) -> str:
+        from mipgames.backends import get_backend
+
+        return "mipgames" if self.parse is None else get_backend(self.run.solver).version()
 
     def note(self, note: Any) -> None:
         kind = note[0]
@@ -140,7 +146,8 @@ def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, An
         error.exit_code = code
         raise error
     data: dict[str, Any] = {"status": str(Status.UNKNOWN), "objective": None, "bound": None, "solution_json": None,
-                            "has_objective": True, "stats": {"peak_rss_mb": round(end.peak_rss / 2**20, 1)}}
+                            "has_objective": True, "stats": {"peak_rss_mb": round(end.peak_rss / 2**20, 1)},
+                            "wall_time_s": time.monotonic() - watch.start, "version": watch.version()}
     if end.kind in ("crash", "died"):
         data.update(status=str(Status.ERROR), message=end.message)
         return data

@@ -1,0 +1,127 @@
+"""The one claim rule, and the false claims of issue 13 that it ends."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mipgames.cli import main
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import SolveOptions
+from mipgames.core.status import Status, decide
+
+bounds = st.one_of(st.none(), st.just(math.nan), st.just(math.inf), st.just(-math.inf),
+                   st.integers(-20, 20).map(float), st.floats(-20, 20, allow_nan=False))
+reports = st.sampled_from(list(Status))
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(reported=reports, objective=st.one_of(st.none(), st.integers(-10, 10).map(float)), bound=bounds,
+       sense=st.sampled_from(["min", "max"]), integral=st.booleans())
+def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objective, bound, sense, integral):
+    claim = decide(reported, objective, [(bound, "solver")], sense, integral=integral, prover="solver")
+    if claim.status is Status.OPTIMAL:
+        assert objective is not None and bound is not None and math.isfinite(bound)
+        rounded = (math.ceil(bound - 1e-6) if sense == "min" else math.floor(bound + 1e-6)) if integral else bound
+        assert abs(rounded - objective) <= 1e-9 * max(1, abs(objective))
+        assert claim.bound == objective and claim.proved_by == "solver"
+    if objective is None:
+        assert not claim.status.has_solution
+    if claim.status in (Status.INFEASIBLE, Status.UNBOUNDED):
+        assert reported is claim.status and objective is None
+    if claim.bound is not None and objective is not None and claim.status is not Status.ERROR:
+        assert (claim.bound <= objective) if sense == "min" else (claim.bound >= objective)
+
+
+@pytest.mark.parametrize("reported, objective, bound, expected", [
+    ("optimal", 2.0, None, "feasible"),            # "optimal" with no bound is not a proof
+    ("optimal", 2.0, math.nan, "feasible"),
+    ("optimal", 2.0, 0.0, "feasible"),             # a gap stop that called itself optimal
+    ("feasible", 2.0, 1.2, "optimal"),             # an integral objective: a bound of 1.2 proves 2
+    ("feasible", 2.0, 2.5, "error"),               # a bound beyond a verified objective is a broken proof
+    ("infeasible", 3.0, None, "error"),            # "infeasible" beside a replayed solution
+    ("infeasible", None, None, "infeasible"),
+    ("unknown", None, 1.0, "unknown"),
+    ("optimal", None, None, "error"),              # a solution was claimed but none replayed
+])
+def test_claim_table(reported, objective, bound, expected):
+    assert decide(reported, objective, [(bound, "s")], "min", integral=True, prover="s").status == expected
+
+
+def test_non_integral_objective_needs_exact_equality():
+    assert decide("optimal", 2.0, [(1.9999, "s")], "min", integral=False, prover="s").status == "feasible"
+    assert decide("optimal", 2.0, [(2.0, "s")], "min", integral=False, prover="s").status == "optimal"
+
+
+def test_the_tightest_bound_and_its_prover_count():
+    claim = decide("feasible", 5.0, [(3.0, "cbc"), (5.0, "mipgames: counting")], "min", integral=True, prover="cbc")
+    assert (claim.status, claim.proved_by) == ("optimal", "mipgames: counting")
+
+
+@pytest.mark.parametrize("field, value", [("time_limit", math.nan), ("time_limit", math.inf), ("time_limit", 0),
+                                          ("time_limit", -1), ("gap", math.nan), ("gap", -0.1), ("threads", 0),
+                                          ("seed", -1), ("seed", 2**40), ("memory_limit", 0)])
+def test_options_no_solver_can_honour_are_refused(field, value):
+    with pytest.raises(UsageError):
+        SolveOptions(**{field: value})
+
+
+@pytest.mark.parametrize("flag, value", [("--time-limit", "nan"), ("--time-limit", "inf"), ("--time-limit", "0"),
+                                         ("--time-limit", "-5"), ("--gap", "nan"), ("--gap", "-1"),
+                                         ("--threads", "0"), ("--seed", "1" * 40), ("--memory-limit", "lots")])
+def test_bad_limits_are_usage_errors(flag, value, capsys, tmp_path):
+    code = main(["solve", "instances/edge_matching/coursework_4x4.txt", "--solver", "cbc", flag, value,
+                 "--out", str(tmp_path / "c.json")])
+    assert code == 4 and "Traceback" not in capsys.readouterr().err
+    assert not (tmp_path / "c.json").exists()
+
+
+def _solve(capsys, tmp_path, *args: str) -> tuple[int, str, dict]:
+    cert = tmp_path / "c.json"
+    code = main(["solve", *args, "--quiet", "--out", str(cert)])
+    out = capsys.readouterr().out
+    return code, out, json.loads(cert.read_text())
+
+
+def test_a_gap_stop_is_never_optimal(capsys, tmp_path):
+    """CBC with --gap 5 once printed "optimal (proved)", objective 2, bound 2 on a puzzle whose optimum is 0."""
+    code, out, cert = _solve(capsys, tmp_path, "instances/edge_matching/planted_6x6_frame.txt", "--solver", "cbc",
+                             "--gap", "5", "--threads", "1")
+    assert code == 0
+    if cert["objective"] != 0:
+        assert cert["status"] == "feasible" and cert["bound"] == 0 and "optimal" not in out.split("status")[1][:20]
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+
+
+@pytest.mark.parametrize("instance", ["instances/queens/spec_example.txt",
+                                      "instances/edge_matching/coursework_4x4.txt"])
+def test_every_route_states_the_same_proof_in_the_same_words(instance, capsys, tmp_path):
+    """The portfolio said "optimal" where CP-SAT said "solved (decision model...)" for the same answer."""
+    lines = {}
+    for solver in ("cpsat", "portfolio"):
+        code, out, cert = _solve(capsys, tmp_path, instance, "--solver", solver, "--threads", "1")
+        assert code == 0 and cert["status"] == "optimal"
+        assert cert["bound"] == cert["objective"]
+        lines[solver] = next(line for line in out.splitlines() if line.startswith("status")).split("(")[0]
+    assert lines["cpsat"] == lines["portfolio"] == "status      optimal "
+
+
+def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path):
+    code, _, cert = _solve(capsys, tmp_path, "instances/edge_matching/planted_6x6_frame.txt", "--solver", "cbc",
+                           "--gap", "5", "--threads", "1")
+    if cert["objective"] > 0:
+        forged = dict(cert, status="optimal", bound=cert["objective"])
+        path = tmp_path / "forged.json"
+        path.write_text(json.dumps(forged))
+        assert main(["verify", str(path)]) == 0  # self-consistent: only a second solver can tell
+        assert main(["verify", str(path), "--reprove", "--quiet"]) == 1
+        assert "REFUTED" in capsys.readouterr().out
+    for instance, solver in (("instances/edge_matching/coursework_4x4.txt", "cbc"),
+                             ("instances/queens/unsolvable_n8_k1_q20_s1.txt", "levels")):
+        code, _, cert = _solve(capsys, tmp_path, instance, "--solver", solver, "--threads", "1")
+        assert cert["status"] in ("optimal", "infeasible")
+        assert main(["verify", str(tmp_path / "c.json"), "--reprove", "--quiet", "--threads", "1"]) == 0
+        assert "re-proved by" in capsys.readouterr().out

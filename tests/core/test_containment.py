@@ -1,0 +1,116 @@
+"""No solver process outlives the command, the deadline covers building, memory is bounded, no file is left."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIG_EM = str(ROOT / "instances/edge_matching/planted_10x10_frame.txt")
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mipgames", *args]
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ, TMPDIR=str(tmp), TMP=str(tmp), TEMP=str(tmp), PYTHONPATH=str(ROOT))
+    return env
+
+
+def _wait_for_tree(pid: int, names: set[str], timeout: float = 30.0) -> list[psutil.Process]:
+    """The descendants of pid once one of them has a name in ``names`` (the solver is running)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        tree = psutil.Process(pid).children(recursive=True)
+        if any(p.name() in names for p in tree if p.is_running()):
+            return tree
+        time.sleep(0.1)
+    raise AssertionError(f"no {names} below {pid} within {timeout} s")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, solver, running", [
+    (signal.SIGTERM, "cbc", {"cbc"}),
+    (signal.SIGHUP, "cpsat", {"mipgames", "python", "python3"}),
+    (signal.SIGINT, "glpk", {"glpsol"}),
+    (signal.SIGKILL, "cbc", {"cbc"}),
+])
+def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running, tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = subprocess.Popen(_command("solve", BIG_EM, "--solver", solver, "--formulation", "baseline" if solver != "cpsat"
+                                     else "cpsat", "--time-limit", "120", "--quiet", "--out", str(tmp_path / "c.json")),
+                            cwd=tmp_path, env=_env(tmp), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    tree = _wait_for_tree(proc.pid, running)
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    proc.wait(timeout=10)
+    _, alive = psutil.wait_procs(tree, timeout=2)
+    assert not alive, [(p.pid, p.name()) for p in alive]
+    err = proc.stderr.read().decode()
+    assert "Traceback" not in err
+    if sig != signal.SIGKILL:
+        assert proc.returncode == (130 if sig == signal.SIGINT else 128 + sig)
+        assert not any(tmp.iterdir()), list(tmp.iterdir())
+
+
+@pytest.mark.slow
+def test_the_deadline_covers_building_the_model(tmp_path):
+    """A 20x20 SameGame MIP takes over a minute and gigabytes to build: --time-limit 5 must still end in time."""
+    board = tmp_path / "board.txt"
+    subprocess.run(_command("generate", "samegame", "--rows", "20", "--cols", "20", "--colours", "4", "--seed", "1",
+                            "-o", str(board)), check=True, env=_env(tmp_path), capture_output=True)
+    start = time.monotonic()
+    done = subprocess.run(_command("solve", str(board), "--problem", "samegame", "--solver", "cbc", "--time-limit", "5",
+                                   "--quiet", "--out", str(tmp_path / "c.json")), env=_env(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - start
+    assert done.returncode in (0, 3), done.stderr
+    assert took < 10, took
+    assert "unknown" in done.stdout or "feasible" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_memory_limit_stops_the_solve_not_the_machine(tmp_path):
+    board = tmp_path / "board.txt"
+    subprocess.run(_command("generate", "samegame", "--rows", "20", "--cols", "20", "--colours", "4", "--seed", "1",
+                            "-o", str(board)), check=True, env=_env(tmp_path), capture_output=True)
+    done = subprocess.run(_command("solve", str(board), "--problem", "samegame", "--solver", "cbc", "--time-limit", "60",
+                                   "--memory-limit", "400M", "--quiet", "--out", str(tmp_path / "c.json")),
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=90)
+    assert done.returncode == 3, (done.stdout, done.stderr)
+    assert "memory limit" in done.stdout
+
+
+def test_solver_files_never_outlive_the_run(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    for solver in ("cbc", "glpk", "highs", "cpsat"):
+        done = subprocess.run(_command("solve", str(ROOT / "instances/edge_matching/coursework_4x4.txt"), "--solver",
+                                       solver, "--quiet", "--out", str(tmp_path / "c.json")),
+                              env=_env(tmp), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert not any(tmp.iterdir()), (solver, list(tmp.iterdir()))
+
+
+def test_a_killed_commands_leftovers_are_swept_by_the_next_run(tmp_path):
+    from mipgames.run.scratch import PREFIX, sweep_stale
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f"{PREFIX}{dead.pid}-x"
+    stale.mkdir()
+    (stale / "model.mps").write_text("x")
+    mine = tmp_path / f"{PREFIX}{os.getpid()}-y"
+    mine.mkdir()
+    sweep_stale(tmp_path)
+    assert not stale.exists() and mine.exists()
