@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib
 import math
 import os
 import re
@@ -23,13 +22,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from mipgames import __version__
-from mipgames.core import registry
+from mipgames import registry
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.problem import Problem, SolveOptions
 
-EXIT = {"optimal": 0, "feasible": 0, "error": 1, "infeasible": 2, "unknown": 3}
-EXTRA_COMMANDS = ("mipgames.samegame2.commands", "mipgames.samegame.commands", "mipgames.queens.commands",
-                  "mipgames.merge_game.commands", "mipgames.edge_matching.commands", "mipgames.bench.commands")
 
 
 class Parser(argparse.ArgumentParser):
@@ -486,14 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("problems", help="problems, formulations, algorithms and options")
     p.set_defaults(func=cmd_problems)
 
-    for module_name in EXTRA_COMMANDS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue
-            raise
-        module.register(sub)
+    for register in registry.command_registrars():
+        register(sub)
     return parser
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import mipgames
-from mipgames.core import registry
+from mipgames import registry
 from mipgames.core.certificate import canonical, sha256
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Problem, SolveOptions

@@ -23,12 +23,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import mipgames
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.files import read_json, write_json_atomic
 from mipgames.core.problem import Problem, Verdict
 from mipgames.core.result import Result
 from mipgames.core.status import Status, decide, finite, same
+from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
 MAX_CERTIFICATE_BYTES = 64 * 1024 * 1024
@@ -113,7 +113,7 @@ def build(problem: Problem, instance: Any, result: Result, instance_path: str | 
         },
         "stats": {k: v for k, v in result.stats.items() if k != "solver_parameters"},
         "rerun": rerun_command(result, instance_path),
-        "toolkit_version": mipgames.__version__,
+        "toolkit_version": VERSION,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.errors import InputError
+from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
 from mipgames.queens import instance as inst
 from mipgames.queens.simulate import evaluate
@@ -115,4 +116,5 @@ PROBLEM = Problem(
     default_solver="portfolio",
     bound=_bound,
     optimise_params=lambda params: {**params, "minimise": True},
+    commands=lazy("mipgames.queens.commands:register"),
 )

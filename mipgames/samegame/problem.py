@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.errors import UsageError
+from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
 from mipgames.samegame import instance as inst
 from mipgames.samegame.simulate import OBJECTIVES, evaluate
@@ -135,4 +136,5 @@ PROBLEM = Problem(
     generator=_generator(),
     check_params=_check_params,
     integral=True,
+    commands=lazy("mipgames.samegame.commands:register"),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from mipgames.cli import main
-from mipgames.core import registry
+from mipgames import registry
 from tests.core.toy import PROBLEM, random_split, write
 
 registry.register(PROBLEM)

@@ -188,7 +188,7 @@ def test_same_game_2_scripts_are_answered_or_refused(script, capsys, sandbox, tm
 @given(data=st.binary(max_size=300), problem=st.sampled_from(sorted(SAMPLES)))
 def test_readers_raise_only_input_errors(data, problem, tmp_path_factory):
     from mipgames.cli import read_instance
-    from mipgames.core import registry
+    from mipgames import registry
 
     path = tmp_path_factory.mktemp("r") / "x.txt"
     path.write_bytes(data)

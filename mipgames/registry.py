@@ -1,10 +1,18 @@
-"""Problem names, folders and lazy loading: `mipgames --help` must not import every solver."""
+"""Every problem and every extra command, in the one place the CLI, `problems`, `export` and `bench` read.
+
+A problem is listed here by name and folder; its ``problem.py`` exports
+``PROBLEM`` (the protocol of :mod:`mipgames.core.problem`), which may bring
+its own subcommands (``Problem.commands``).  Commands that belong to no
+problem (the Same Game 2 interpreter, benchmark campaigns) are in ``TOOLS``.
+Problems load lazily: `mipgames --help` must not import every solver.
+"""
 
 from __future__ import annotations
 
 import importlib
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Problem
@@ -16,6 +24,9 @@ PROBLEMS: dict[str, str] = {
     "queens": "queens",
 }
 
+
+TOOLS: tuple[str, ...] = ("mipgames.samegame2.commands", "mipgames.bench.commands")
+"""Modules with ``register(subparsers)`` for commands outside any problem."""
 
 _EXTRA: dict[str, Problem] = {}
 
@@ -61,3 +72,9 @@ def infer(path: str | Path) -> str | None:
         if part in by_folder:
             return by_folder[part]
     return None
+
+
+def command_registrars() -> list[Callable[[Any], None]]:
+    """``register(subparsers)`` of every tool and of every problem that brings commands."""
+    found = [importlib.import_module(name).register for name in TOOLS]
+    return found + [p.commands for p in available() if p.commands is not None]
