@@ -389,6 +389,8 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         version = backend.version() if why is None else "—"
         print(f"{name:<8}{status:<12}{version:<14}{'+'.join(backend.kinds):<12}{backend.description}"
               + ("" if why is None else f"  ({why})"))
+        if args.verbose:
+            print(f"{'':<8}capabilities: {backend.capabilities.describe()}")
         worst = worst or (0 if why is None else 1)
     return worst
 
@@ -478,6 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("solvers", help="which solver backends are available, with versions")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list what each solver can do")
     p.set_defaults(func=cmd_solvers)
     p = sub.add_parser("problems", help="problems, formulations, algorithms and options")
     p.set_defaults(func=cmd_problems)

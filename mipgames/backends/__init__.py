@@ -1,4 +1,9 @@
-"""Solver backends behind one interface: cbc, glpk, highs (PuLP models) and cpsat (both kinds)."""
+"""Solver backends behind one interface, registered by name: one module per solver, one line here.
+
+Each module exports ``BACKEND`` (:class:`mipgames.backends.base.Backend`): its
+capabilities, ``solve(built, kind, options, log_path, listener)``, version and
+availability.  See docs/ADDING_A_BACKEND.md.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,22 @@ import importlib
 from mipgames.backends.base import Backend
 from mipgames.core.errors import UsageError
 
-BACKENDS: tuple[str, ...] = ("cbc", "glpk", "highs", "cpsat")
+REGISTRY: dict[str, str] = {
+    "cbc": "mipgames.backends.cbc",
+    "glpk": "mipgames.backends.glpk",
+    "highs": "mipgames.backends.highs",
+    "cpsat": "mipgames.backends.cpsat",
+    "scip": "mipgames.backends.scip",
+}
+BACKENDS: tuple[str, ...] = tuple(REGISTRY)
 
 
 def get_backend(name: str) -> Backend:
-    if name not in BACKENDS:
+    if name not in REGISTRY:
         raise UsageError(f"unknown solver {name!r}; backends are {', '.join(BACKENDS)}")
-    return importlib.import_module(f"mipgames.backends.{name}").BACKEND
+    return importlib.import_module(REGISTRY[name]).BACKEND
+
+
+def backends_for(kind: str) -> list[str]:
+    """Names of the backends that solve models of this kind."""
+    return [name for name in BACKENDS if kind in get_backend(name).capabilities.kinds]

@@ -15,28 +15,74 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from mipgames.core.problem import Built, Kind, SolveOptions
-from mipgames.core.result import Result
+from mipgames.core.result import Result, Value
 
 Progress = tuple[float | None, float | None]
 
 
+class Listener(Protocol):
+    """What a backend tells the runner while it solves, in the model's own objective units."""
+
+    def progress(self, incumbent: float | None, bound: float | None) -> None:
+        """A new incumbent value and/or bound."""
+
+    def solution(self, objective: float | None, bound: float | None, values: Value) -> None:
+        """A new incumbent; ``values`` reads its variables and is valid only during this call."""
+
+
+class Silent:
+    """A listener that ignores everything (solves outside the runner, tests)."""
+
+    def progress(self, incumbent: float | None, bound: float | None) -> None:
+        pass
+
+    def solution(self, objective: float | None, bound: float | None, values: Value) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a solver can do, so the runner and the docs never guess."""
+
+    kinds: tuple[Kind, ...]
+    """Model kinds it solves: "mip" (PuLP models), "cpsat" (native CP-SAT models)."""
+    warm_start: bool = False
+    """Takes ``Built.hint`` as a start (``--warm-start``)."""
+    threads: bool = False
+    """Uses more than one thread when asked."""
+    time_limit: bool = True
+    progress_callback: bool = False
+    """Reports incumbent and bound through the API while solving (else the runner reads its log)."""
+    incumbent_callback: bool = False
+    """Hands over incumbent solutions while solving (kept if the run is cut at the deadline)."""
+
+    def describe(self) -> str:
+        flags = [("warm start", self.warm_start), ("threads", self.threads), ("time limit", self.time_limit),
+                 ("progress callback", self.progress_callback), ("incumbent callback", self.incumbent_callback)]
+        return ", ".join(name for name, on in flags if on)
+
+
 @dataclass(frozen=True)
 class Backend:
-    """A solver: which model kinds it takes, how to run it and read its log."""
+    """A solver behind the one interface: how to run it, what it can do, how to read its log."""
 
     name: str
-    kinds: tuple[Kind, ...]
     description: str
-    solve: Callable[[Built, Kind, SolveOptions, Path], Result]
+    capabilities: Capabilities
+    solve: Callable[[Built, Kind, SolveOptions, Path, Listener], Result]
+    """solve(built, kind, options, log_path, listener) -> Result (status as reported, model units)."""
     version: Callable[[], str]
     available: Callable[[], str | None]
     """None when usable, else why not."""
-    progress: Callable[[str, str], Progress | None]
-    """Parses one log line (given the sense 'min'/'max') into (incumbent, bound), natural sense."""
-    warm_start: bool = False
+    progress: Callable[[str, str], Progress | None] | None = None
+    """Parses one log line (given the sense 'min'/'max') into (incumbent, bound), for solvers without callbacks."""
+
+    @property
+    def kinds(self) -> tuple[Kind, ...]:
+        return self.capabilities.kinds
 
 
 def sense_of(built: Built, kind: Kind) -> str:

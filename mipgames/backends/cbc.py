@@ -14,7 +14,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from mipgames.backends.base import Backend, Progress, Stopwatch, last_match, number, read_log, sense_of
+from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, last_match, number, read_log, sense_of
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, solved
@@ -70,7 +70,8 @@ def progress(line: str, sense: str) -> Progress | None:
     return None
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
+          ) -> Result:
     import pulp
 
     from mipgames.run.spawn import guarded
@@ -138,11 +139,10 @@ def _stop_reason(verdict: str) -> str:
 
 BACKEND = Backend(
     name="cbc",
-    kinds=("mip",),
     description="COIN-OR CBC (bundled with PuLP)",
+    capabilities=Capabilities(kinds=("mip",), warm_start=True, threads=True),
     solve=solve,
     version=version,
     available=available,
     progress=progress,
-    warm_start=True,
 )

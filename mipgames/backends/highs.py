@@ -2,9 +2,12 @@
 
 The status comes from HiGHS's model status (time limit with an incumbent is
 ``feasible``), the bound from ``mip_dual_bound``; PuLP hands HiGHS a minimisation
-of the negated objective for a maximisation, so the bound is turned back.
+of the negated objective for a maximisation, so values are turned back.
 HiGHS's default relative gap (1e-4) would let it stop short of optimal, so the
-gap is 0 unless the user sets one.
+gap is 0 unless the user sets one.  Progress and incumbents come from HiGHS's
+callbacks.  A warm start is given sparsely (only the hinted variables): HiGHS
+completes a partial start by solving a sub-MIP, where a dense vector with
+made-up zeros would simply be rejected as infeasible.
 """
 
 from __future__ import annotations
@@ -12,15 +15,18 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
-from mipgames.backends.base import Backend, Progress, Stopwatch, number, sense_of
-from mipgames.core.result import Result
-from mipgames.core.status import Status
+from mipgames.backends.base import (Backend, Capabilities, Listener, Progress, Silent, Stopwatch, number,
+                                    sense_of)
 from mipgames.backends.pulp_common import objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
+from mipgames.core.result import Result
+from mipgames.core.status import Status
 
 # HiGHS B&B table rows: "   B  12  0  3  0.00%  -1002.47  -981  2.19%  ..." (src, nodes, queue, leaves, expl, dual bd, primal bd, gap)
 _ROW = re.compile(r"^\s*[A-Za-z]?\s+\d+\s+\d+\s+\d+\s+\S+%\s+(\S+)\s+(\S+)\s+\S+")
+START_ACCEPTED = re.compile(r"user-supplied|Solution has num max infeasibility", re.I)
 
 
 def available() -> str | None:
@@ -36,7 +42,7 @@ def version() -> str:
     try:
         import highspy
 
-        return highspy.Highs().version()
+        return str(highspy.Highs().version())
     except (ImportError, AttributeError):
         return "unknown"
 
@@ -50,38 +56,64 @@ def progress(line: str, sense: str) -> Progress | None:
     return (None if inc is None else sign * inc, None if bound is None else sign * bound)
 
 
-def _solver_class():
-    import highspy
+def _solver_class() -> Any:
+    import numpy as np
     import pulp
 
-    class WarmHiGHS(pulp.HiGHS):
-        """PuLP's HiGHS plus a MIP start taken from the variables' initial values."""
+    class ListenedHiGHS(pulp.HiGHS):
+        """PuLP's HiGHS plus a sparse MIP start and callbacks that report progress and incumbents."""
 
-        def __init__(self, start: list[float] | None = None, **kwargs):
+        def __init__(self, built: Built, start: dict[str, float] | None, listener: Listener, sign: float,
+                     constant: float, **kwargs: Any):
             super().__init__(**kwargs)
-            self.start = start
+            self.built, self.start, self.listener = built, start, listener
+            self.sign, self.constant = sign, constant
 
-        def callSolver(self, lp):
-            if self.start is not None:
-                sol = highspy.HighsSolution()
-                sol.col_value = self.start
-                sol.value_valid = True
-                lp.solverModel.setSolution(sol)
+        def callSolver(self, lp: Any) -> None:
+            h = lp.solverModel
+            columns = {v.name: v.index for v in lp.variables()}
+            if self.start:
+                index = np.array([columns[name] for name in self.start if name in columns], dtype=np.int32)
+                value = np.array([self.start[name] for name in self.start if name in columns], dtype=np.float64)
+                h.setSolution(len(index), index, value)
+            if not isinstance(self.listener, Silent):
+                h.cbMipImprovingSolution.subscribe(self._improved)
+                h.cbMipInterrupt.subscribe(self._tick)
             super().callSolver(lp)
 
-    return WarmHiGHS
+        def _natural(self, value: float) -> float | None:
+            value = number(str(value))
+            return None if value is None else self.sign * value + self.constant
+
+        def _improved(self, event: Any) -> None:
+            out = event.data_out
+            solution = list(out.mip_solution)
+
+            def values(var: Any) -> float:
+                return float(solution[var.index])
+
+            self.listener.solution(self._natural(out.objective_function_value), self._natural(out.mip_dual_bound),
+                                   values)
+
+        def _tick(self, event: Any) -> None:
+            out = event.data_out
+            self.listener.progress(self._natural(out.mip_primal_bound), self._natural(out.mip_dual_bound))
+
+    return ListenedHiGHS
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
+          ) -> Result:
     import highspy
     import pulp
 
     start = None
     if options.warm_start and built.hint:
-        hint = {var.name: val for var, val in built.hint.items()}
-        start = [float(hint.get(v.name, 0.0)) for v in built.model.variables()]
+        start = {var.name: float(val) for var, val in built.hint.items()}
+    sense = sense_of(built, kind)
+    sign = -1.0 if sense == "max" else 1.0
     solver = _solver_class()(
-        start=start,
+        built, start, listener, sign, objective_constant(built),
         msg=True,
         timeLimit=options.time_limit,
         threads=options.threads,
@@ -92,13 +124,11 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
     try:
         built.model.solve(solver)
     except (pulp.PulpSolverError, RuntimeError) as exc:
-        return Result("error", message=f"HiGHS failed: {exc}", wall_time_s=clock.elapsed())
+        return Result(Status.ERROR, message=f"HiGHS failed: {exc}", wall_time_s=clock.elapsed())
     wall = clock.elapsed()
     h = built.model.solverModel
     model_status = h.getModelStatus()
     info = h.getInfo()
-    sense = sense_of(built, kind)
-    sign = -1.0 if sense == "max" else 1.0
     bound = number(str(info.mip_dual_bound))
     bound = None if bound is None else sign * bound + objective_constant(built)
     status_name = h.modelStatusToString(model_status)
@@ -125,11 +155,11 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path) -> Re
 
 BACKEND = Backend(
     name="highs",
-    kinds=("mip",),
     description="HiGHS (highspy, in-process)",
+    capabilities=Capabilities(kinds=("mip",), warm_start=True, threads=True, progress_callback=True,
+                              incumbent_callback=True),
     solve=solve,
     version=version,
     available=available,
-    progress=progress,
-    warm_start=True,
+    progress=None,
 )

@@ -66,6 +66,30 @@ class Reporter:
         self.notify(("incumbent", incumbent, bound, self.problem.solution_to_json(solution)))
 
 
+class ModelListener:
+    """A backend's listener: progress in natural units to the parent, incumbents decoded now and then."""
+
+    def __init__(self, problem: Problem, instance: Any, params: dict[str, Any], built: Built, decode: Any,
+                 notify: Notify):
+        self.problem, self.instance, self.params, self.built = problem, instance, params, built
+        self.decode, self.notify = decode, notify
+        self.last_sent = 0.0
+
+    def _natural(self, value: float | None) -> float | None:
+        return self.built.natural(value) if self.built.has_objective else None
+
+    def progress(self, incumbent: float | None, bound: float | None) -> None:
+        self.notify(("progress", self._natural(incumbent), self._natural(bound)))
+
+    def solution(self, objective: float | None, bound: float | None, values: Any) -> None:
+        if time.monotonic() - self.last_sent < INCUMBENT_EVERY_S:
+            return
+        self.last_sent = time.monotonic()
+        solution = self.decode(self.instance, self.params, self.built.handles, values)
+        self.notify(("incumbent", self._natural(objective), self._natural(bound),
+                     self.problem.solution_to_json(solution)))
+
+
 def export_model(built: Built, kind: str, path: str | Path) -> None:
     """Write the model for other solvers (LP/MPS from PuLP, a CP-SAT proto), through a temporary file."""
     from mipgames.core.files import staged_output
@@ -146,8 +170,9 @@ def _run_model(problem: Problem, instance: Any, run: Plan, params: dict[str, Any
                 "message": "the time limit passed while the model was being built", "stop": "time limit",
                 "stats": stats}
     notify(("phase", "solving"))
+    listener = ModelListener(problem, instance, params, built, form.decode, notify)
     res = backend.solve(built, form.kind, replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S)),
-                        Path(log_path))
+                        Path(log_path), listener)
     solution_json = None
     if res.values is not None and res.status.has_solution:
         notify(("phase", "decoding"))

@@ -100,7 +100,7 @@ class _Watch:
     def version(self) -> str:
         from mipgames.backends import get_backend
 
-        return "mipgames" if self.parse is None else get_backend(self.run.solver).version()
+        return "mipgames" if self.run.kind == "algorithm" else get_backend(self.run.solver).version()
 
     def note(self, note: Any) -> None:
         kind = note[0]

@@ -11,7 +11,7 @@ from mipgames.run.plan import Plan
 from mipgames.run.runner import finish, solve
 from tests.core.toy import PROBLEM, brute_force, deviation, random_split
 
-SOLVERS = ["cbc", "glpk", "highs", "cpsat"]
+SOLVERS = ["cbc", "glpk", "highs", "cpsat", "scip"]
 
 
 @pytest.mark.parametrize("solver", SOLVERS)

@@ -1,0 +1,70 @@
+"""Backends: the registry, warm starts that are really taken, and progress from the solvers' own callbacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mipgames import registry
+from mipgames.backends import BACKENDS, backends_for, get_backend
+from mipgames.core.problem import SolveOptions
+from mipgames.run.runner import solve
+
+ROOT = Path(__file__).resolve().parents[2]
+EDGE = registry.load("edge-matching")
+
+
+def test_every_registered_backend_is_available_and_says_what_it_can_do():
+    assert set(BACKENDS) == {"cbc", "glpk", "highs", "cpsat", "scip"}
+    for name in BACKENDS:
+        backend = get_backend(name)
+        assert backend.name == name and backend.available() is None
+        assert backend.version() not in ("", "unknown")
+        assert "mip" in backend.kinds
+        assert backend.progress is not None or backend.capabilities.progress_callback
+    assert backends_for("cpsat") == ["cpsat"]
+
+
+@pytest.mark.parametrize("solver", ["highs", "cbc", "cpsat", "scip"])
+def test_a_warm_start_never_changes_a_proved_result(solver, tmp_path):
+    puzzle = EDGE.read(ROOT / "instances/edge_matching/planted_5x5_free.txt")
+    runs = []
+    for warm in (False, True):
+        log = tmp_path / f"{solver}-{warm}.log"
+        runs.append(solve(EDGE, puzzle, solver=solver, formulation="typed", log_path=log, isolate=False,
+                          options=SolveOptions(time_limit=120, threads=1, warm_start=warm)))
+    assert [(r.status, r.objective) for r in runs] == [("optimal", 0.0)] * 2
+    if solver == "highs":
+        text = (tmp_path / "highs-True.log").read_text()
+        assert "MIP start solution is feasible" in text, "HiGHS rejected the warm start"
+
+
+def test_callback_solvers_report_incumbents_while_solving():
+    from mipgames.core.problem import Built
+    from mipgames.run.execute import ModelListener
+
+    notes = []
+    puzzle = EDGE.read(ROOT / "instances/edge_matching/planted_5x5_free.txt")
+    form = EDGE.formulations["typed"]
+    for solver in ("highs", "scip", "cpsat"):
+        built: Built = form.build(puzzle, EDGE.default_params(), SolveOptions())
+        listener = ModelListener(EDGE, puzzle, EDGE.default_params(), built, form.decode, notes.append)
+        get_backend(solver).solve(built, "mip", SolveOptions(time_limit=60, threads=1), Path("/dev/null"), listener)
+        incumbents = [n for n in notes if n[0] == "incumbent"]
+        assert incumbents, solver
+        verdict = EDGE.evaluate(puzzle, EDGE.default_params(), EDGE.solution_from_json(puzzle, incumbents[0][3]))
+        assert verdict.legal and verdict.objective <= incumbents[0][1]  # a model value may be looser
+        notes.clear()
+
+
+@pytest.mark.parametrize("problem, path", [("edge-matching", "instances/edge_matching/coursework_4x4.txt"),
+                                           ("samegame", "instances/samegame/random-4x4-k3-seed4.txt")])
+def test_scip_proves_what_the_others_prove(problem, path):
+    prob = registry.load(problem)
+    instance = prob.read(ROOT / path)
+    results = {s: solve(prob, instance, solver=s, isolate=False, options=SolveOptions(time_limit=120, threads=1))
+               for s in ("scip", "highs")}
+    assert results["scip"].status == results["highs"].status == "optimal"
+    assert results["scip"].objective == results["highs"].objective
+    assert results["scip"].proved_by.startswith("scip ")
