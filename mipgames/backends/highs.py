@@ -56,6 +56,22 @@ def progress(line: str, sense: str) -> Progress | None:
     return (None if inc is None else sign * inc, None if bound is None else sign * bound)
 
 
+@functools.cache
+def _scheduler_hygiene() -> None:
+    """HiGHS keeps one global thread pool per process, sized by the first solve's ``threads``.
+
+    A later solve asking for another thread count fails ("Not Set"), and a
+    forked solver process inherits a pool whose threads do not exist.  So the
+    pool is dropped in every forked child (without waiting: its threads are
+    not there) and rebuilt before every solve.
+    """
+    import os
+
+    import highspy
+
+    os.register_at_fork(after_in_child=lambda: highspy.Highs.resetGlobalScheduler(False))
+
+
 def _solver_class() -> Any:
     import numpy as np
     import pulp
@@ -107,6 +123,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     import highspy
     import pulp
 
+    _scheduler_hygiene()
+    highspy.Highs.resetGlobalScheduler(True)
     start = None
     if options.warm_start and built.hint:
         start = {var.name: float(val) for var, val in built.hint.items()}

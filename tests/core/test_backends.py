@@ -68,3 +68,15 @@ def test_scip_proves_what_the_others_prove(problem, path):
     assert results["scip"].status == results["highs"].status == "optimal"
     assert results["scip"].objective == results["highs"].objective
     assert results["scip"].proved_by.startswith("scip ")
+
+
+def test_highs_runs_with_any_thread_count_in_and_after_a_process_that_used_it():
+    """HiGHS sizes one global thread pool at its first solve; a later solve with other threads once failed."""
+    from tests.core.toy import PROBLEM, brute_force, random_split
+
+    inst = random_split(rows=2, items=9, seed=2, high=20)
+    truth = brute_force(inst, {})
+    for threads, isolate in ((1, False), (2, False), (2, True), (1, True)):
+        result = solve(PROBLEM, inst, solver="highs", isolate=isolate,
+                       options=SolveOptions(time_limit=30, threads=threads))
+        assert (result.status, result.objective) == ("optimal", truth), (threads, isolate, result.message)

@@ -40,7 +40,7 @@ def _wait_for_tree(pid: int, names: set[str], timeout: float = 30.0) -> list[psu
 @pytest.mark.parametrize("sig, solver, running", [
     (signal.SIGTERM, "cbc", {"cbc"}),
     (signal.SIGHUP, "cpsat", {"mipgames", "python", "python3"}),
-    (signal.SIGINT, "glpk", {"glpsol"}),
+    (signal.SIGINT, "glpk", {"mipgames", "python", "python3"}),
     (signal.SIGKILL, "cbc", {"cbc"}),
 ])
 def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running, tmp_path):
