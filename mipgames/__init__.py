@@ -1,6 +1,11 @@
-"""mipgames: combinatorial puzzles as MIP and CP-SAT models, solved and certified by exact simulators."""
+"""mipgames: combinatorial puzzles as MIP and CP-SAT models, solved and certified by exact simulators.
+
+The Python API (:mod:`mipgames.api`) is available at the top: ``mipgames.solve``,
+``mipgames.verify`` and ``mipgames.load``; it is imported on first use.
+"""
 
 import warnings as _warnings
+from typing import Any as _Any
 
 from mipgames.core.version import VERSION as __version__
 
@@ -8,4 +13,12 @@ from mipgames.core.version import VERSION as __version__
 _warnings.filterwarnings("ignore", message=r".*PuLP 4\.0.*", category=DeprecationWarning)
 _warnings.filterwarnings("ignore", message=r"PULP_CBC_CMD is deprecated.*", category=DeprecationWarning)
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "load", "solve", "verify"]
+
+
+def __getattr__(name: str) -> _Any:
+    if name in ("load", "solve", "verify"):
+        from mipgames import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'mipgames' has no attribute {name!r}")

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import os
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -24,6 +26,7 @@ from typing import Any, Sequence
 from mipgames import __version__
 from mipgames import registry
 from mipgames.core.errors import InputError, MipgamesError, UsageError
+from mipgames.core.files import write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions
 
 
@@ -89,6 +92,54 @@ def _memory(text: str) -> int:
     if value < 2**20:
         raise argparse.ArgumentTypeError(f"must be at least 1M, got {text[:30]!r}")
     return value
+
+
+def _logging_options(parser: argparse.ArgumentParser, top: bool) -> None:
+    """-v/--verbose and --log FILE, before the command or after it (the latter must not clobber the former)."""
+    default: Any = 0 if top else argparse.SUPPRESS
+    parser.add_argument("-v", "--verbose", action="count", default=default,
+                        help="say more on standard error (-vv: debugging detail)")
+    parser.add_argument("--log", metavar="FILE", default=None if top else argparse.SUPPRESS,
+                        help="write the toolkit's log (every detail) to FILE")
+
+
+def configure_logging(verbosity: int, log_file: str | None) -> None:
+    """The toolkit's messages through :mod:`logging`: warnings on stderr by default, more with -v, all to --log."""
+    import logging
+
+    root = logging.getLogger("mipgames")
+    root.handlers.clear()
+    root.propagate = False
+    root.setLevel(logging.DEBUG)
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel({0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG))
+    console.setFormatter(logging.Formatter("mipgames: %(message)s"))
+    root.addHandler(console)
+    if log_file:
+        from mipgames.core.files import check_output_target
+
+        check_output_target(log_file)
+        handler = logging.FileHandler(log_file, mode="w")
+        handler.setLevel(logging.DEBUG)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        root.addHandler(handler)
+
+
+class _Versions(argparse.Action):
+    """``--version``: the toolkit's and every solver's version."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
+        from mipgames.backends import BACKENDS, get_backend
+
+        print(f"mipgames {__version__}")
+        for name in BACKENDS:
+            backend = get_backend(name)
+            print(f"  {name:<6} {backend.version() if backend.available() is None else 'missing'}")
+        parser.exit(0)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, default=str))
 
 
 def default_memory_limit() -> int:
@@ -204,40 +255,63 @@ def cmd_solve(args: argparse.Namespace) -> int:
     options = SolveOptions(time_limit=limit, threads=args.threads, gap=args.gap, seed=args.seed,
                            warm_start=args.warm_start, memory_limit=memory)
     out = args.out
-    for target in (out, args.render, args.export_model, args.log):
+    for target in (out, args.render, args.export_model, args.solver_log):
         if target is not None:
             check_output_target(target)
+    quiet = args.quiet or args.json
     instance, text_sha = read_instance(problem, args.instance)
     label = f"{problem.name}: {args.solver or problem.default_solver}"
     label += f" / {args.formulation}" if args.formulation else ""
-    display = SolveProgress(label, quiet=args.quiet)
-    try:
-        result = solve(problem, instance, solver=args.solver, formulation=args.formulation, params=params,
-                       options=options, isolate=True, export=args.export_model, progress=display,
-                       log_path=args.log, started=started)
-    finally:
-        display.close()
-    if out is None:
-        stem = Path(args.instance).stem
-        model = f".{result.formulation}" if result.formulation else ""
-        out = Path("out") / f"{stem}{model}.{result.solver}.cert.json"
-    name, sense = problem.objective(result.params)
-    if result.verified and problem.describe is not None and not args.quiet:
-        print(problem.describe(instance, result.params, result.solution, result.verdict))
-    failures = []
-    try:
-        cert = certificate.build(problem, instance, result, instance_path=str(args.instance),
-                                 instance_text_sha256=text_sha)
-        certificate.write_json_atomic(out, cert)
-        written = str(out)
-    except OutputError as exc:
-        failures.append(f"certificate not written: {exc}")
-        written = f"NOT WRITTEN ({exc})"
+    display = SolveProgress(label, quiet=quiet)
+    solver_log = args.solver_log
+    with tempfile.TemporaryDirectory(prefix="mipgames-log-") as keep:
+        if args.keep_log and solver_log is None:
+            solver_log = Path(keep) / "solver.log"
+        try:
+            result = solve(problem, instance, solver=args.solver, formulation=args.formulation, params=params,
+                           options=options, isolate=True, export=args.export_model, progress=display,
+                           log_path=solver_log, started=started)
+        finally:
+            display.close()
+        if out is None:
+            stem = Path(args.instance).stem
+            model = f".{result.formulation}" if result.formulation else ""
+            out = Path("out") / f"{stem}{model}.{result.solver}.cert.json"
+        name, sense = problem.objective(result.params)
+        if result.verified and problem.describe is not None and not quiet:
+            print(problem.describe(instance, result.params, result.solution, result.verdict))
+        failures = []
+        try:
+            cert = certificate.build(problem, instance, result, instance_path=str(args.instance),
+                                     instance_text_sha256=text_sha)
+            certificate.write_json_atomic(out, cert)
+            written: str | None = str(out)
+        except OutputError as exc:
+            failures.append(f"certificate not written: {exc}")
+            written = None
+        if args.keep_log and args.solver_log is None and written is not None:
+            try:
+                write_text_atomic(Path(out).with_suffix(".log"), Path(solver_log).read_text(errors="replace"))
+            except (OutputError, OSError) as exc:
+                failures.append(f"solver log not kept: {exc}")
     if args.render and result.solution is not None and problem.render is not None:
         try:
             problem.render(instance, result.params, result.solution, args.render)
         except OutputError as exc:
             failures.append(f"drawing not written: {exc}")
+    if args.json:
+        _print_json({"problem": problem.name, "instance": str(args.instance), "solver": result.solver,
+                     "solver_version": result.solver_version, "formulation": result.formulation,
+                     "status": str(result.status), "reported_status": str(result.reported),
+                     "objective": result.objective, "objective_name": name, "sense": sense, "bound": result.bound,
+                     "proved_by": result.proved_by, "stop": result.stop, "verified": result.verified,
+                     "message": result.message, "wall_time_s": round(result.wall_time_s, 4), "time_limit": limit,
+                     "certificate": written, "solution": result.solution_json,
+                     "measured": None if result.verdict is None else result.verdict.measured,
+                     "errors": failures})
+        for failure in failures:
+            print(f"mipgames: {failure}", file=sys.stderr)
+        return OutputError.exit_code if failures else EXIT_CODES[result.status]
     rows = [("problem", f"{problem.name}   {args.instance}"),
             ("solver", f"{result.solver} {result.solver_version}"
                        + (f"   formulation {result.formulation}" if result.formulation else "")),
@@ -253,7 +327,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rows.append(("note", result.message))
     limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
     rows.append(("time", f"{result.wall_time_s:.2f} s of a {limit:g} s limit{limit_note}"))
-    rows.append(("certificate", written))
+    rows.append(("certificate", written or "NOT WRITTEN"))
     if args.export_model:
         rows.append(("model", str(args.export_model)))
     for key, value in rows:
@@ -283,27 +357,40 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     data, problem = _load_certificate(args.certificate)
     check = certificate.verify(data, problem)
+    report: dict[str, Any] = {"certificate": args.certificate, "problem": problem.name, "ok": check.ok,
+                              "reasons": check.reasons, "notes": check.notes, "status": data.get("status"),
+                              "replayed_objective": None if check.verdict is None else check.verdict.objective}
     if not check.ok:
+        if args.json:
+            _print_json(report)
         for reason in check.reasons:
             print(f"{args.certificate}: REJECTED — {reason}", file=sys.stderr)
         return 1
+    if args.json and args.reprove is None:
+        _print_json(report)
+        return 0
     name = problem.objective(check.params)[0]
     what = f"status {data['status']}"
     if check.verdict is not None:
         what += f", objective {_format(check.verdict.objective)} {name} reproduced by the simulator"
-    print(f"{args.certificate}: OK — {data['problem']}, {what}")
-    for note in check.notes:
-        print(f"  {note}")
+    if not args.json:
+        print(f"{args.certificate}: OK — {data['problem']}, {what}")
+        for note in check.notes:
+            print(f"  {note}")
     if args.reprove is None:
         return 0
     options = SolveOptions(time_limit=args.time_limit, threads=args.threads,
                            memory_limit=args.memory_limit or default_memory_limit())
-    display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet)
+    display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet or args.json)
     try:
         proof = reprove(problem, check.instance, check.params, data, args.reprove or None, options, display)
     finally:
         display.close()
-    print(f"{args.certificate}: {proof.text}")
+    if args.json:
+        report["reproof"] = {"verdict": proof.verdict, "solver": proof.solver, "text": proof.text}
+        _print_json(report)
+    else:
+        print(f"{args.certificate}: {proof.text}")
     return proof.exit_code
 
 
@@ -378,8 +465,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_solvers(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
     from mipgames.backends import BACKENDS, get_backend
 
+    if args.json:
+        rows = []
+        for name in BACKENDS:
+            backend = get_backend(name)
+            why = backend.available()
+            rows.append({"name": name, "available": why is None, "why_not": why, "description": backend.description,
+                         "version": backend.version() if why is None else None,
+                         "capabilities": asdict(backend.capabilities)})
+        _print_json({"solvers": rows})
+        return 0 if all(r["available"] for r in rows) else 1
     print(f"{'solver':<8}{'status':<12}{'version':<14}{'models':<12}description")
     worst = 0
     for name in BACKENDS:
@@ -396,6 +495,18 @@ def cmd_solvers(args: argparse.Namespace) -> int:
 
 
 def cmd_problems(args: argparse.Namespace) -> int:
+    if args.json:
+        _print_json({"problems": [{
+            "name": p.name, "summary": p.summary, "objective": dict(zip(("name", "sense"),
+                                                                        p.objective(p.default_params()))),
+            "formulations": {n: {"kind": f.kind, "description": f.description} for n, f in p.formulations.items()},
+            "default_formulation": p.default_formulation,
+            "algorithms": {n: {"description": a.description, "exact": a.exact} for n, a in p.algorithms.items()},
+            "default_solver": p.default_solver,
+            "params": [{"name": q.name, "default": q.default, "help": q.help, "flag": q.flag,
+                        "choices": list(q.choices) if q.choices else None} for q in p.params],
+        } for p in registry.available()]})
+        return 0
     for problem in registry.available():
         name, sense = problem.objective(problem.default_params())
         print(f"{problem.name}: {problem.summary}")
@@ -411,13 +522,16 @@ def cmd_problems(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="mipgames", description="Puzzles as MIP and CP-SAT models, solved by four solvers "
+    parser = Parser(prog="mipgames", description="Puzzles as MIP and CP-SAT models, solved by five solvers "
                                                  "and certified by exact simulators.")
-    parser.add_argument("--version", action="version", version=f"mipgames {__version__}")
+    parser.add_argument("--version", action=_Versions, nargs=0, help="the toolkit's and every solver's version")
+    _logging_options(parser, top=True)
+    common = argparse.ArgumentParser(add_help=False)
+    _logging_options(common, top=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     problems = registry.available()
 
-    p = sub.add_parser("solve", help="solve an instance, verify the answer, write a certificate")
+    p = sub.add_parser("solve", help="solve an instance, verify the answer, write a certificate", parents=[common])
     p.add_argument("instance")
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--solver", help="cbc, glpk, highs, cpsat, or a problem's algorithm "
@@ -435,12 +549,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="certificate path (default out/<instance>[.<formulation>].<solver>.cert.json)")
     p.add_argument("--export-model", metavar="FILE", help="also write the model (.lp/.mps, or .pb for CP-SAT)")
     p.add_argument("--render", metavar="PNG", help="also draw the solution")
-    p.add_argument("--log", metavar="FILE", help="keep the solver log here")
+    p.add_argument("--solver-log", metavar="FILE", help="keep the solver's own log here")
+    p.add_argument("--keep-log", action="store_true", help="keep the solver's own log beside the certificate")
     p.add_argument("--quiet", action="store_true", help="no progress, no solution drawing; summary only")
+    p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("verify", help="replay a certificate's solution and check its claims")
+    p = sub.add_parser("verify", help="replay a certificate's solution and check its claims", parents=[common])
     p.add_argument("certificate")
     p.add_argument("--reprove", nargs="?", const="", metavar="SOLVER",
                    help="also ask another solver (default: one that did not make the claim) to prove an optimal "
@@ -450,9 +566,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=_int_in(1, 256), default=2, help="for --reprove (default 2)")
     p.add_argument("--memory-limit", type=_memory, metavar="SIZE", help="for --reprove")
     p.add_argument("--quiet", action="store_true", help="no progress while re-proving")
+    p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("render", help="draw a certificate's solution (or an instance) as PNG")
+    p = sub.add_parser("render", help="draw a certificate's solution (or an instance) as PNG", parents=[common])
     p.add_argument("file", help="a certificate (.json) or an instance file")
     p.add_argument("-o", "--output", required=True, metavar="PNG")
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
@@ -471,7 +588,8 @@ def build_parser() -> argparse.ArgumentParser:
                 g.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("export", help="write a problem's models as LP/MPS (MIP) or proto (CP-SAT) files")
+    p = sub.add_parser("export", help="write a problem's models as LP/MPS (MIP) or proto (CP-SAT) files",
+                       parents=[common])
     p.add_argument("instance")
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--formulation", action="append", help="formulation(s) to write (default: all)")
@@ -479,10 +597,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("solvers", help="which solver backends are available, with versions")
-    p.add_argument("-v", "--verbose", action="store_true", help="also list what each solver can do")
+    p = sub.add_parser("solvers", help="which solver backends are available, with versions (-v: capabilities)",
+                       parents=[common])
+    p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")
     p.set_defaults(func=cmd_solvers)
-    p = sub.add_parser("problems", help="problems, formulations, algorithms and options")
+    p = sub.add_parser("problems", help="problems, formulations, algorithms and options", parents=[common])
+    p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")
     p.set_defaults(func=cmd_problems)
 
     for register in registry.command_registrars():
@@ -500,6 +620,11 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
     except SystemExit as exc:  # --help, --version and usage errors (exit 4)
         return exc.code if isinstance(exc.code, int) else 0
     args.started = started or time.monotonic()
+    try:
+        configure_logging(getattr(args, "verbose", 0) or 0, getattr(args, "log", None))
+    except MipgamesError as exc:
+        print(f"mipgames: {exc}", file=sys.stderr)
+        return exc.exit_code
     if not getattr(args, "func", None):
         parser.print_help()
         return 4

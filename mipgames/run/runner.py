@@ -13,6 +13,7 @@ that proves it.  The runner never reports an unverified answer.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 import time
@@ -31,6 +32,7 @@ from mipgames.run.scratch import scratch_dir, temporary_files_in
 from mipgames.run.supervisor import ChildEnd, Limits, supervise
 
 Progress = Callable[[float, float | None, float | None], None]
+log = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
@@ -179,26 +181,29 @@ def solve(problem: Problem, instance: Any, *, solver: str | None = None, formula
     merged.update(params or {})
     problem.check_params(instance, merged)
     run = plan(problem, solver, formulation, instance, merged)
+    log.info("%s: %s%s, time limit %s, threads %d", problem.name, run.solver,
+             f" / {run.formulation}" if run.formulation else "", options.time_limit, options.threads)
     deadline = None if options.time_limit is None else (started or time.monotonic()) + options.time_limit
     if export is not None:
         check_output_target(export)
     if log_path is not None:
         check_output_target(log_path)
     with scratch_dir() as scratch:
-        log = Path(log_path) if log_path is not None else scratch / "solver.log"
+        log_file = Path(log_path) if log_path is not None else scratch / "solver.log"
         try:
-            log.write_text("")
+            log_file.write_text("")
         except OSError as exc:
-            raise InputError(f"cannot write the log: {exc.strerror or exc}", log) from None
-        args = (problem, instance, run, merged, options, deadline, str(log), None if export is None else str(export),
-                cut)
+            raise InputError(f"cannot write the log: {exc.strerror or exc}", log_file) from None
+        args = (problem, instance, run, merged, options, deadline, str(log_file),
+                None if export is None else str(export), cut)
         if isolate:
-            watch = _Watch(run, log, progress)
-            end = supervise(execute, args, log, scratch, Limits(deadline, options.memory_limit),
+            watch = _Watch(run, log_file, progress)
+            end = supervise(execute, args, log_file, scratch, Limits(deadline, options.memory_limit),
                             on_note=watch.note, on_tick=watch.tick)
+            log.debug("solver process ended: %s %s (peak %.0f MiB)", end.kind, end.message, end.peak_rss / 2**20)
             data = _from_end(end, watch, options.time_limit)
         else:
-            with output_to(log), temporary_files_in(scratch):
+            with output_to(log_file), temporary_files_in(scratch):
                 data = execute(*args, notify=lambda note: None)
         result = finish(problem, instance, run, merged, options, data)
     result.log_path = None if log_path is None else str(log_path)
@@ -256,6 +261,8 @@ def finish(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], o
         claim.status, claim.objective, claim.bound, claim.proved_by)
     if claim.reason:
         result.message = _join(result.message, claim.reason)
+    log.info("reported %s, claimed %s (objective %s, bound %s, proved by %s)%s", reported, claim.status,
+             claim.objective, claim.bound, claim.proved_by or "-", f": {claim.reason}" if claim.reason else "")
     if claim.status is Status.ERROR:
         result.solution = result.solution_json = None
     return result

@@ -1,0 +1,88 @@
+"""The Python API: the command line's ``solve``, ``verify`` and ``load`` as functions, with the same defaults.
+
+>>> import mipgames
+>>> result = mipgames.solve("instances/edge_matching/coursework_4x4.txt", solver="cpsat")
+>>> result.status, result.objective, result.bound
+(<Status.OPTIMAL: 'optimal'>, 0.0, 0.0)
+>>> mipgames.verify(result.certificate).ok
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Any
+
+from mipgames import registry
+from mipgames.core import certificate as certificates
+from mipgames.core.errors import UsageError
+from mipgames.core.files import read_bytes
+from mipgames.core.problem import Problem, SolveOptions
+from mipgames.core.result import Result
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds for a whole solve when none is given: the command line's default too."""
+DEFAULT_THREADS = 2
+
+
+def problem_of(name_or_path: str | Path | None = None, instance: Any = None) -> Problem:
+    """A problem by name, by the folder of an instance file, or by the module its instance object comes from."""
+    if isinstance(name_or_path, str) and name_or_path in registry.PROBLEMS:
+        return registry.load(name_or_path)
+    if name_or_path is not None:
+        name = registry.infer(name_or_path)
+        if name is None:
+            raise UsageError(f"{name_or_path}: cannot tell the problem from the path; pass problem=")
+        return registry.load(name)
+    module = type(instance).__module__
+    for problem in registry.available():
+        if module.startswith(f"mipgames.{problem.folder}."):
+            return problem
+    raise UsageError(f"cannot tell the problem of a {type(instance).__name__}; pass problem=")
+
+
+def load(path: str | Path, problem: str | None = None) -> Any:
+    """The instance in a file (the problem is taken from the path's folder unless named)."""
+    prob = registry.load(problem) if problem else problem_of(path)
+    read_bytes(path, "instance")
+    return prob.read(path)
+
+
+def solve(instance: Any, problem: str | None = None, *, solver: str | None = None, formulation: str | None = None,
+          time_limit: float | None = DEFAULT_TIME_LIMIT, threads: int = DEFAULT_THREADS, gap: float | None = None,
+          seed: int = 0, warm_start: bool = False, memory_limit: int | None = None,
+          params: dict[str, Any] | None = None, isolate: bool = True) -> Result:
+    """Solve an instance (a path or an instance object), replay the answer, and attach its certificate.
+
+    Returns the one result type: ``.status`` (a claim the simulator and the
+    claim rule stand behind), ``.objective``, ``.bound``, ``.proved_by``,
+    ``.solution`` and ``.certificate`` (a dict; ``mipgames.verify`` checks it).
+    """
+    started = time.monotonic()
+    path = instance if isinstance(instance, (str, Path)) else None
+    text_sha = None
+    if path is not None:
+        prob = registry.load(problem) if problem else problem_of(path)
+        text_sha = hashlib.sha256(read_bytes(path, "instance")).hexdigest()
+        instance = prob.read(path)
+    else:
+        prob = registry.load(problem) if problem else problem_of(instance=instance)
+    options = SolveOptions(time_limit=time_limit, threads=threads, gap=gap, seed=seed, warm_start=warm_start,
+                           memory_limit=memory_limit)
+    from mipgames.run.runner import solve as run
+
+    result = run(prob, instance, solver=solver, formulation=formulation, params=params, options=options,
+                 isolate=isolate, started=started)
+    result.certificate = certificates.build(prob, instance, result, None if path is None else str(path), text_sha)
+    return result
+
+
+def verify(cert: dict[str, Any] | str | Path) -> certificates.Check:
+    """Check a certificate (a dict or a file): ``.ok``, ``.reasons`` when not, ``.notes`` on what rests on whom."""
+    data = certificates.load(cert) if isinstance(cert, (str, Path)) else cert
+    name = data.get("problem") if isinstance(data, dict) else None
+    if not isinstance(name, str) or name not in registry.PROBLEMS:
+        return certificates.Check(False, [f"unknown problem {str(name)[:40]!r}"], data=data)
+    return certificates.verify(data, registry.load(name))

@@ -1,0 +1,52 @@
+"""The Python API: its documentation runs as doctests, and it shares the command line's defaults and claims."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import mipgames
+from mipgames.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_api_documentation_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    failed, attempted = doctest.testfile(str(ROOT / "docs/api.md"), module_relative=False,
+                                         optionflags=doctest.ELLIPSIS)
+    assert attempted > 5 and failed == 0
+
+
+def test_api_defaults_are_the_command_lines(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = mipgames.solve("instances/queens/spec_example.txt")
+    assert result.options.threads == 2 and result.options.time_limit == 60
+    assert main(["solve", "instances/queens/spec_example.txt", "--json", "--out", str(tmp_path / "c.json")]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["status"], shown["objective"], shown["time_limit"]) == (result.status, result.objective, 60)
+    assert shown["solver"] == result.solver == "portfolio"
+
+
+def test_json_outputs_are_one_object_and_nothing_else(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    for argv in (["solvers", "--json"], ["problems", "--json"]):
+        assert main(argv) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert isinstance(data, dict) and data
+    cert = tmp_path / "c.json"
+    assert main(["solve", "instances/edge_matching/coursework_4x4.txt", "--solver", "cpsat", "--json",
+                 "--out", str(cert)]) == 0
+    assert json.loads(capsys.readouterr().out)["verified"] is True
+    assert main(["verify", str(cert), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_logging_reaches_the_log_file_and_the_solver_log_is_kept_on_request(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    cert, log = tmp_path / "c.json", tmp_path / "toolkit.log"
+    assert main(["solve", "instances/edge_matching/coursework_4x4.txt", "--solver", "cbc", "--quiet", "--keep-log",
+                 "--log", str(log), "--out", str(cert)]) == 0
+    assert "reported optimal, claimed optimal" in log.read_text()
+    assert "Result - Optimal solution found" in (tmp_path / "c.log").read_text()
