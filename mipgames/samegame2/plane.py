@@ -5,7 +5,10 @@ Storage is proportional to the balls, never to the area:
 * ``balls``: dict (x, y) -> colour (any hashable: colour words for the
   interpreter, ints for classic SameGame);
 * ``_cols``: dict x -> sorted list of the ys of the balls in column x, and
-  ``_xs``: the occupied xs in a chunked sorted set.  A move enumerates the
+  ``_xs``: the occupied xs in a ``sortedcontainers.SortedList`` (each x once:
+  it is added when its column opens and discarded when it empties; insertion,
+  removal and a range query cost O(log n), so a million balls put one by one
+  into one row stay linear overall).  A move enumerates the
   balls of its base column by column (bisect into each occupied column of
   [x0, x1]), so its cost is O(m log m + k log n) for m balls in the base and
   k occupied columns of [x0, x1]; balls in other columns are never looked at.
@@ -28,7 +31,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import Hashable, Iterable, Iterator
 
-from mipgames.samegame2.sortedints import SortedInts
+from sortedcontainers import SortedList
 
 Cell = tuple[int, int]
 Colour = Hashable
@@ -81,7 +84,7 @@ class Plane:
     def __init__(self, track_blocks: bool = True):
         self.balls: dict[Cell, Colour] = {}
         self._cols: dict[int, list[int]] = {}
-        self._xs = SortedInts()
+        self._xs: SortedList = SortedList()
         self._track = track_blocks
         self._block: dict[Cell, int] = {}
         self._size: dict[int, int] = {}
@@ -188,12 +191,7 @@ class Plane:
             else:
                 old_ys.extend(ys)
                 old_ys.sort()
-        if new_xs:
-            if len(new_xs) > 64:
-                self._xs.update(new_xs)
-            else:
-                for x in new_xs:
-                    self._xs.add(x)
+        self._xs.update(new_xs)  # SortedList.update merges a big batch with one sort, adds a small one singly
 
     def put_table(self, x: int, y: int, rows: int, cols: int, words: list[Colour | None]) -> None:
         """The ``i`` command: ``words[k * cols + h]`` goes to (x + h, y + k); None leaves the cell alone.
@@ -277,11 +275,7 @@ class Plane:
             else:
                 at = bisect_left(old, y)
                 old[at:at] = ys
-        if len(added) > 64:
-            self._xs.update(added)
-        else:
-            for cx in added:
-                self._xs.add(cx)
+        self._xs.update(added)
 
     def _set_base_slice(self, x: int, y0: int, y1: int, count: int) -> None:
         """Make the part [y0, y1] of column x's index hold exactly y0 .. y0+count-1."""
