@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mipgames.samegame2.interpreter import Interpreter  # noqa: E402
-from mipgames.samegame2.paths import homogeneous_path, variability_path  # noqa: E402
-from mipgames.samegame2.plane import Plane, count_blocks  # noqa: E402
+from mipgames.samegame2.interpreter import Interpreter
+from mipgames.samegame2.paths import homogeneous_path, variability_path
+from mipgames.samegame2.plane import Plane, count_blocks
 
 COLOURS = ["rosso", "blu", "verde", "giallo"]
 
@@ -40,8 +40,7 @@ def timed(fn, *args):
 
 def write_table(path: Path, side: int, rng: random.Random) -> None:
     with open(path, "w") as handle:
-        for _ in range(side):
-            handle.write(" ".join(rng.choice(COLOURS) for _ in range(side)) + "\n")
+        handle.writelines(" ".join(rng.choice(COLOURS) for _ in range(side)) + "\n" for _ in range(side))
 
 
 def load_big(tmp: Path, side: int, rng: random.Random) -> Interpreter:

@@ -29,9 +29,9 @@ changes between two queries cost one flood per touched block.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 
-from sortedcontainers import SortedList
+from sortedcontainers import SortedList  # type: ignore[import-untyped]
 
 Cell = tuple[int, int]
 Colour = Hashable
@@ -79,7 +79,7 @@ class Plane:
     """The plane Z² with balls; ``track_blocks=False`` skips block bookkeeping
     (classic SameGame replays never ask ``n`` and go faster without it)."""
 
-    __slots__ = ("balls", "_cols", "_xs", "_track", "_block", "_size", "_seeds", "_next_id")
+    __slots__ = ("_block", "_cols", "_next_id", "_seeds", "_size", "_track", "_xs", "balls")
 
     def __init__(self, track_blocks: bool = True):
         self.balls: dict[Cell, Colour] = {}
@@ -92,7 +92,7 @@ class Plane:
         self._next_id = 0
 
     @classmethod
-    def from_balls(cls, balls: dict[Cell, Colour], track_blocks: bool = True) -> "Plane":
+    def from_balls(cls, balls: dict[Cell, Colour], track_blocks: bool = True) -> Plane:
         """A plane holding exactly ``balls`` (the dict is copied): faster than one ``put`` per ball."""
         plane = cls(track_blocks)
         plane.balls = dict(balls)
@@ -193,7 +193,7 @@ class Plane:
                 old_ys.sort()
         self._xs.update(new_xs)  # SortedList.update merges a big batch with one sort, adds a small one singly
 
-    def put_table(self, x: int, y: int, rows: int, cols: int, words: list[Colour | None]) -> None:
+    def put_table(self, x: int, y: int, rows: int, cols: int, words: Sequence[Colour | None]) -> None:
         """The ``i`` command: ``words[k * cols + h]`` goes to (x + h, y + k); None leaves the cell alone.
 
         When no ball lies in or next to the table's rectangle (the usual case:
@@ -220,7 +220,7 @@ class Plane:
                 return True
         return False
 
-    def _put_isolated_table(self, x: int, y: int, rows: int, cols: int, words: list[Colour | None]) -> None:
+    def _put_isolated_table(self, x: int, y: int, rows: int, cols: int, words: Sequence[Colour | None]) -> None:
         total = rows * cols
         label = [-1] * total
         size = self._size
