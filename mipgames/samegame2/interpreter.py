@@ -73,11 +73,15 @@ def read_lines(stream: IO[Any], limit: int = MAX_LINE) -> Iterator[str | bytes]:
         line = stream.readline(limit + 1)
         if not line:
             return
-        if len(line) > limit and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
+        if len(line) > limit and not _ends_line(line):
             rest = line
-            while rest and not rest.endswith(b"\n" if isinstance(rest, bytes) else "\n"):
+            while rest and not _ends_line(rest):
                 rest = stream.readline(1 << 16)
         yield line
+
+
+def _ends_line(line: str | bytes) -> bool:
+    return line[-1:] in ("\n", b"\n")
 
 
 def _int(text: str, name: str, lo: int = -COORD_LIMIT, hi: int = COORD_LIMIT) -> int:
@@ -149,8 +153,14 @@ class Interpreter:
         }
 
     def run(self, lines: Iterable[str | bytes]) -> int:
-        """Execute every line until ``f`` or the end; 1 if any line was rejected, else 0."""
+        """Execute every line until ``f`` or the end; 1 if any line was rejected, else 0.
+
+        A UTF-8 byte-order mark opening the first line (a script saved by a
+        Windows editor) is dropped, as :func:`mipgames.core.files.read_text` does.
+        """
         for number, line in enumerate(lines, 1):
+            if number == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf") if isinstance(line, bytes) else line.removeprefix("\ufeff")
             if not self.execute(number, line):
                 break
         return 1 if self.rejected else 0
@@ -158,7 +168,7 @@ class Interpreter:
     def execute(self, number: int, line: str | bytes) -> bool:
         """Run one line; False when it is ``f`` (stop)."""
         try:
-            if len(line) > MAX_LINE:
+            if len(line) > MAX_LINE and len(line) - _ends_line(line) > MAX_LINE:
                 raise InputError(f"line longer than {MAX_LINE:,} characters: not a command")
             if isinstance(line, bytes):
                 line = line.decode("utf-8", errors="replace")

@@ -13,7 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.samegame2.commands import main
-from mipgames.samegame2.interpreter import COORD_LIMIT, MAX_LINE, Interpreter
+from mipgames.samegame2.interpreter import (
+    COORD_LIMIT,
+    MAX_LINE,
+    Interpreter,
+    read_lines,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -234,3 +239,22 @@ def test_garbage_never_escapes(lines: list[str]) -> None:
     status = interpreter.run(line + "\n" for line in lines)
     assert status == (1 if interpreter.rejected else 0)
     assert len(err.getvalue().splitlines()) == interpreter.rejected
+
+
+@pytest.mark.parametrize("text", [False, True])
+def test_line_limit_is_exact_and_a_long_line_is_skipped_whole(text: bool) -> None:
+    """A line of MAX_LINE characters (newline not counted) runs; one more is refused, and its tail
+    (here a field that would make `n` invalid) is never read as a line of its own."""
+    fits = b"n" + b" " * (MAX_LINE - 1) + b"\n"
+    over = b"n" + b" " * MAX_LINE + b"x\n"
+    far = b"b 0 0 a" + b" " * (3 * MAX_LINE) + b"\n"
+    data = fits + over + far + b"\xef\xbb\xbfn\n"
+    stream = io.StringIO(data.decode()) if text else io.BytesIO(data)
+    out, err = io.StringIO(), io.StringIO()
+    assert Interpreter(out, err).run(read_lines(stream)) == 1
+    assert out.getvalue() == "0\n"
+    assert err.getvalue().splitlines() == [
+        "<stdin>:2: line longer than 1,048,576 characters: not a command",
+        "<stdin>:3: line longer than 1,048,576 characters: not a command",
+        "<stdin>:4: unknown command '?n' (commands: i b m o c n f)",  # a BOM is dropped on line 1 only
+    ]
