@@ -3,14 +3,19 @@
     .venv/bin/python benchmarks/samegame2/bench_plane.py            # full run (~1-3 minutes)
     .venv/bin/python benchmarks/samegame2/bench_plane.py --quick    # smaller sizes, seconds
 
+Prints its figures and writes them (Markdown, with the load averages) to
+``--out`` (default RESULTS.md beside this script; ``--out -`` writes nothing).
 Generated files go to a temporary directory.  Timings are wall-clock on a shared
-machine: read ratios, not absolute values.
+machine: read ratios, not absolute values.  Pure Python: no compile time.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import os
+import platform
 import random
 import resource
 import sys
@@ -20,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mipgames.samegame2.interpreter import Interpreter  # noqa: E402
-from mipgames.samegame2.paths import homogeneous_path, variability_path  # noqa: E402
-from mipgames.samegame2.plane import Plane, count_blocks  # noqa: E402
+from mipgames.samegame2.interpreter import Interpreter
+from mipgames.samegame2.paths import homogeneous_path, variability_path
+from mipgames.samegame2.plane import Plane, count_blocks
 
 COLOURS = ["rosso", "blu", "verde", "giallo"]
 
@@ -35,8 +40,7 @@ def timed(fn, *args):
 
 def write_table(path: Path, side: int, rng: random.Random) -> None:
     with open(path, "w") as handle:
-        for _ in range(side):
-            handle.write(" ".join(rng.choice(COLOURS) for _ in range(side)) + "\n")
+        handle.writelines(" ".join(rng.choice(COLOURS) for _ in range(side)) + "\n" for _ in range(side))
 
 
 def load_big(tmp: Path, side: int, rng: random.Random) -> Interpreter:
@@ -105,6 +109,28 @@ def path_costs(interp: Interpreter, side: int, lengths: list[int]) -> None:
         print(f"   d = {d:>4}: {t * 1e3:8.2f} ms (variability {found[0]}, length {len(found[1])})")
 
 
+def column_index(count: int, moves: int, rng: random.Random) -> None:
+    """The occupied-column index under churn: one row of ``count`` balls put one by one in random x
+    order (each opens a column), then ``moves`` moves with narrow bases along the row (each empties
+    and refills columns)."""
+    plane = Plane(track_blocks=False)
+    xs = list(range(0, 2 * count, 2))
+    rng.shuffle(xs)
+    start = time.perf_counter()
+    for x in xs:
+        plane.put(x, 0, rng.choice(COLOURS))
+    t_put = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(moves):
+        x0 = rng.randrange(2 * count)
+        x1 = x0 + rng.randint(1, 40)
+        plane.move(rng.randint(x0, x1), 0, x0, x1, 0, 0)
+    t_move = time.perf_counter() - start
+    print(f"column index: {count:,} balls put one by one into {count:,} new columns {t_put:.2f} s "
+          f"({t_put / count * 1e6:.2f} us each); {moves:,} moves with bases 2-41 columns wide "
+          f"{t_move:.2f} s ({t_move / moves * 1e6:.1f} us each) [{len(plane):,} balls left]")
+
+
 def incremental_vs_recount(label: str, plane: Plane, span: int, moves: int, sample: int, rng: random.Random) -> None:
     """`moves` random moves with small bases, each followed by n; the full recount is timed on a sample."""
     inc_total = 0.0
@@ -131,7 +157,37 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")),
+                        help="Markdown results file (default: RESULTS.md beside this script; '-': none)")
     args = parser.parse_args()
+    before = os.getloadavg()
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(Tee(sys.stdout, captured)):
+        run(args)
+    after = os.getloadavg()
+    if args.out != "-":
+        command = "python benchmarks/samegame2/bench_plane.py" + (" --quick" if args.quick else "")
+        Path(args.out).write_text(
+            "# Same Game 2 plane benchmark\n\n"
+            f"`{command}` (seed {args.seed}), Python {platform.python_version()}, wall-clock on a shared"
+            f" machine; load averages {before[0]:.2f} {before[1]:.2f} {before[2]:.2f} before,"
+            f" {after[0]:.2f} {after[1]:.2f} {after[2]:.2f} after.  Pure Python, no compile time.\n\n"
+            "```\n" + captured.getvalue() + "```\n"
+        )
+        print(f"results written to {args.out}")
+
+
+class Tee(io.TextIOBase):
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+
+def run(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     side = 200 if args.quick else 1000
     moves = 1000 if args.quick else 10_000
@@ -145,6 +201,7 @@ def main() -> None:
     incremental_vs_recount(f"{small_side}x{small_side} plane", small, small_side, moves, 20, rng)
     big = interp.plane
     incremental_vs_recount("the big plane", big, side, moves, moves // 3, rng)
+    column_index(20_000 if args.quick else 300_000, moves, rng)
 
 
 if __name__ == "__main__":

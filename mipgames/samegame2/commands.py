@@ -3,36 +3,40 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
-from typing import Any, BinaryIO, Iterator, TextIO
+from typing import Any, TextIO
 
-from mipgames.samegame2.interpreter import Interpreter
+from mipgames.core.errors import InputError
+from mipgames.core.files import read_bytes
+from mipgames.samegame2.interpreter import Interpreter, read_lines
 
 DESCRIPTION = """Run Same Game 2 commands (one per line: i b m o c n f, see the spec) from FILE
 or standard input; answers go to standard output, one message per rejected line to
-standard error.  Exit status 1 if any line was rejected."""
-
-
-def _lines(stream: TextIO | BinaryIO) -> Iterator[str | bytes]:
-    """Lines read lazily (so ``f`` stops reading); bytes when the stream has them, so bad UTF-8 is one bad line."""
-    yield from getattr(stream, "buffer", stream)
+standard error.  Exit status 1 if any line was rejected, 4 if FILE cannot be read."""
 
 
 def run(file: str | None, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Run a script; a script FILE is a regular file of bounded size (a pipe goes on standard input).
+
+    The script is read as bytes and decoded line by line, as standard input
+    is, so bad UTF-8 or a NUL byte rejects one line, not the whole run.
+    """
     source = "<stdin>" if file in (None, "-") else file
     interpreter = Interpreter(stdout, stderr, source)
     try:
         if source == "<stdin>":
-            status = interpreter.run(_lines(stdin))
+            status = interpreter.run(read_lines(stdin))
         else:
             try:
-                stream = open(file, "rb")
-            except OSError as exc:
-                stderr.write(f"mipgames samegame2: cannot read {file}: {exc.strerror or exc}\n")
-                return 4
-            with stream:
-                status = interpreter.run(stream)
+                if "\0" in source:
+                    raise InputError("not a valid file name (a NUL character)", source)
+                data = read_bytes(source, "script")
+            except InputError as exc:
+                stderr.write(f"mipgames samegame2: {exc}\n")
+                return exc.exit_code
+            status = interpreter.run(read_lines(io.BytesIO(data)))
         stdout.flush()
     except KeyboardInterrupt:
         stderr.write("mipgames samegame2: interrupted\n")

@@ -5,23 +5,40 @@ line number (``<stdin>:3: ...``), changes nothing, and the run goes on; the
 run's exit status is 1 if any line was rejected.  Blank lines are skipped.
 Everything a line needs is checked before the plane is touched, so a
 rejected line has no effect (``i`` reads and checks its whole file first).
+
+Input is untrusted (docs/samegame2.md lists the limits):
+
+* a coordinate is an integer with ``|v| <= COORD_LIMIT`` (a longer token is
+  refused before conversion, so a 10^6-digit number costs nothing);
+* a line longer than ``MAX_LINE`` characters is refused without being parsed
+  (:func:`read_lines` never holds more than that of one line in memory);
+* a table FILE is read through :func:`mipgames.core.files.read_text`: a
+  regular UTF-8 file of bounded size, never a FIFO, device or directory;
+* messages quote short excerpts of the script only, never the content of a
+  FILE (it may be any file the user can read): a bad word is named by its
+  line and position in the FILE.
 """
 
 from __future__ import annotations
 
 import re
-import sys
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, TextIO
 
 from mipgames.core.errors import InputError
+from mipgames.core.files import excerpt, read_text
 from mipgames.samegame2.paths import Path as FoundPath
 from mipgames.samegame2.paths import homogeneous_path, variability_path
 from mipgames.samegame2.plane import Plane
 
+COORD_LIMIT = 10**12
+"""Largest absolute value of a coordinate (cells, bases, table corners and sizes)."""
+MAX_LINE = 1 << 20
+"""Longest command line, in characters (bytes when read from a stream): a valid line is far shorter."""
+
 _INT = re.compile(r"[+-]?[0-9]+")
 _COLOUR = re.compile(r"[a-z]+")
+_WORD = re.compile(r"\S+")
 
 USAGE = {
     "i": "i r c x y FILE",
@@ -34,32 +51,6 @@ USAGE = {
 }
 
 
-class LineError(Exception):
-    """A malformed line; the message is shown with the line number."""
-
-
-def _shown(text: str, limit: int = 40) -> str:
-    """A field quoted for a message, shortened when huge."""
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return repr(text)
-
-
-@contextmanager
-def unlimited_int_digits() -> Iterator[None]:
-    """Huge coordinates are legal: lift CPython's 4300-digit int/str conversion limit for the run."""
-    getter = getattr(sys, "get_int_max_str_digits", None)
-    if getter is None:
-        yield
-        return
-    old = getter()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
-
-
 def format_path(found: FoundPath) -> str:
     """``(v,l`` then one ``x,y`` per cell then ``)``, each on its own line."""
     variability, cells = found
@@ -69,41 +60,77 @@ def format_path(found: FoundPath) -> str:
     return "\n".join(lines) + "\n"
 
 
+def read_lines(stream: IO[Any], limit: int = MAX_LINE) -> Iterator[str | bytes]:
+    """The lines of a stream, read lazily (so ``f`` stops reading) and in bounded pieces.
+
+    A line longer than ``limit`` is cut to ``limit + 1`` characters and the
+    rest of it skipped, so that :meth:`Interpreter.run` refuses it without
+    ever holding a 10 GB line.  Bytes streams give bytes (bad UTF-8 stays a
+    problem of one line).
+    """
+    stream = getattr(stream, "buffer", stream)
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not _ends_line(line):
+            rest = line
+            while rest and not _ends_line(rest):
+                rest = stream.readline(1 << 16)
+        yield line
+
+
+def _ends_line(line: str | bytes) -> bool:
+    return line[-1:] in ("\n", b"\n")
+
+
+def _int(text: str, name: str, lo: int = -COORD_LIMIT, hi: int = COORD_LIMIT) -> int:
+    """An integer field (ASCII digits with an optional sign) within [lo, hi].
+
+    The digits are counted before any conversion: ``int()`` of a 10^6-digit
+    token would take quadratic time (and CPython refuses over 4300 digits).
+    """
+    if not _INT.fullmatch(text):
+        raise InputError(f"{name} is not an integer: {excerpt(text)}")
+    digits = text.lstrip("+-").lstrip("0")
+    span = f"{name} must be between {lo} and {hi}"
+    if len(digits) > len(str(max(-lo, hi))):
+        raise InputError(f"{span}, got a number of {len(digits):,} digits")
+    value = -int(digits or "0") if text.startswith("-") else int(digits or "0")
+    if not lo <= value <= hi:
+        raise InputError(f"{span}, got {value}")
+    return value
+
+
 def read_table(name: str, rows: int, cols: int) -> list[str]:
-    """The first rows*cols words of FILE, checked (colour words or ``0``); raises LineError."""
+    """The first rows*cols words of FILE, checked (colour words or ``0``); raises InputError.
+
+    Messages name the FILE, a line of it and a word's position, never a word:
+    the FILE's content stays out of the output.
+    """
+    shown = f"FILE {excerpt(name, 80)}"
     try:
-        data = Path(name).read_bytes()
-    except OSError as exc:
-        raise LineError(f"cannot read FILE {_shown(name)}: {exc.strerror or exc}") from None
-    except ValueError:  # a NUL in the name
-        raise LineError(f"cannot read FILE {_shown(name)}: not a valid file name") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LineError(f"FILE {_shown(name)} is not UTF-8 text") from None
+        if "\0" in name:
+            raise InputError("not a valid file name (a NUL character)")
+        text = read_text(name, "file")
+    except InputError as exc:
+        where = f" line {exc.line}" if exc.line is not None else ""
+        raise InputError(f"{shown}{where}: {exc.message}") from None
+    except ValueError:  # a file name the file system cannot encode
+        raise InputError(f"{shown}: not a valid file name") from None
     need = rows * cols
-    words = text.split()
-    if len(words) < need:
-        raise LineError(f"FILE {_shown(name)} is short: {rows}x{cols} = {need} words needed, found {len(words)}")
+    words = text.split(maxsplit=min(need, len(text)))
     del words[need:]
-    bad = [w for w in set(words) if w != "0" and not _COLOUR.fullmatch(w)]
+    if len(words) < need:
+        raise InputError(f"{shown} is short: {rows}x{cols} = {need} words needed, found {len(words)}")
+    bad = {w for w in set(words) if w != "0" and not _COLOUR.fullmatch(w)}
     if bad:
-        index = min(words.index(w) for w in bad)
-        raise LineError(
-            f"FILE {_shown(name)} line {_file_line(text, index)}: word {index + 1} {_shown(words[index])} "
-            "is neither a colour (lowercase letters a-z) nor 0"
-        )
+        for index, match in enumerate(_WORD.finditer(text)):
+            if match.group() in bad:
+                line = text.count("\n", 0, match.start()) + 1
+                raise InputError(f"{shown} line {line}: word {index + 1} is neither a colour "
+                                 "(lowercase letters a-z) nor 0")
     return words
-
-
-def _file_line(text: str, index: int) -> int:
-    """The 1-based line of the file holding its index-th word (0-based)."""
-    seen = number = 0
-    for number, line in enumerate(text.splitlines(), 1):
-        seen += len(line.split())
-        if seen > index:
-            return number
-    return number
 
 
 class Interpreter:
@@ -126,49 +153,51 @@ class Interpreter:
         }
 
     def run(self, lines: Iterable[str | bytes]) -> int:
-        """Execute every line until ``f`` or the end; 1 if any line was rejected, else 0."""
-        with unlimited_int_digits():
-            for number, line in enumerate(lines, 1):
-                if isinstance(line, bytes):
-                    line = line.decode("utf-8", errors="replace")
-                if not self.execute(number, line):
-                    break
+        """Execute every line until ``f`` or the end; 1 if any line was rejected, else 0.
+
+        A UTF-8 byte-order mark opening the first line (a script saved by a
+        Windows editor) is dropped, as :func:`mipgames.core.files.read_text` does.
+        """
+        for number, line in enumerate(lines, 1):
+            if number == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf") if isinstance(line, bytes) else line.removeprefix("\ufeff")
+            if not self.execute(number, line):
+                break
         return 1 if self.rejected else 0
 
-    def execute(self, number: int, line: str) -> bool:
+    def execute(self, number: int, line: str | bytes) -> bool:
         """Run one line; False when it is ``f`` (stop)."""
-        fields = line.split()
-        if not fields:
-            return True
         try:
+            if len(line) > MAX_LINE and len(line) - _ends_line(line) > MAX_LINE:
+                raise InputError(f"line longer than {MAX_LINE:,} characters: not a command")
+            if isinstance(line, bytes):
+                line = line.decode("utf-8", errors="replace")
+            fields = line.split()
+            if not fields:
+                return True
             handler = self._handlers.get(fields[0])
             if handler is None:
-                raise LineError(f"unknown command {_shown(fields[0])} (commands: i b m o c n f)")
+                raise InputError(f"unknown command {excerpt(fields[0])} (commands: i b m o c n f)")
             usage = USAGE[fields[0]]
             if len(fields) != len(usage.split()):
-                raise LineError(f"{fields[0]!r} takes {len(usage.split()) - 1} fields ({usage}), got {len(fields) - 1}")
+                raise InputError(f"{fields[0]!r} takes {len(usage.split()) - 1} fields ({usage}), "
+                                 f"got {len(fields) - 1}")
             return handler(fields)
-        except LineError as exc:
-            message = str(exc)
+        except InputError as exc:
+            message = exc.message
         except MemoryError:
             message = "out of memory (the line is too large to carry out)"
         self.rejected += 1
         self.err.write(str(InputError(message, self.source, number)) + "\n")
         return True
 
-    @staticmethod
-    def _ints(fields: list[str], names: list[str]) -> list[int]:
-        values = []
-        for name, text in zip(names, fields):
-            if not _INT.fullmatch(text):
-                raise LineError(f"{name} is not an integer: {_shown(text)}")
-            values.append(int(text))
-        return values
-
     def _load(self, fields: list[str]) -> bool:
-        rows, cols, x, y = self._ints(fields[1:5], ["r", "c", "x", "y"])
-        if rows < 0 or cols < 0:
-            raise LineError(f"r and c must be >= 0, got r = {rows}, c = {cols}")
+        rows = _int(fields[1], "r", 0, COORD_LIMIT)
+        cols = _int(fields[2], "c", 0, COORD_LIMIT)
+        x, y = _int(fields[3], "x"), _int(fields[4], "y")
+        if rows and cols and (x + cols - 1 > COORD_LIMIT or y + rows - 1 > COORD_LIMIT):
+            raise InputError(f"the table's cells reach ({x + cols - 1},{y + rows - 1}): "
+                             f"coordinates must be between {-COORD_LIMIT} and {COORD_LIMIT}")
         words = read_table(fields[5], rows, cols)
         canonical: dict[str, str | None] = {"0": None}  # one string object per colour: identity compares
         table = [canonical.setdefault(w, w) for w in words]
@@ -176,18 +205,18 @@ class Interpreter:
         return True
 
     def _ball(self, fields: list[str]) -> bool:
-        x, y = self._ints(fields[1:3], ["x", "y"])
+        x, y = _int(fields[1], "x"), _int(fields[2], "y")
         if not _COLOUR.fullmatch(fields[3]):
-            raise LineError(f"colour must be lowercase letters a-z, got {_shown(fields[3])}")
+            raise InputError(f"colour must be lowercase letters a-z, got {excerpt(fields[3])}")
         self.plane.put(x, y, fields[3])
         return True
 
     def _move(self, fields: list[str]) -> bool:
-        x, y, x0, x1, y0, y1 = self._ints(fields[1:], ["x", "y", "x0", "x1", "y0", "y1"])
+        x, y, x0, x1, y0, y1 = (_int(text, name) for text, name in zip(fields[1:], USAGE["m"].split()[1:]))
         if x0 > x1:
-            raise LineError(f"empty base: x0 = {x0} > x1 = {x1}")
+            raise InputError(f"empty base: x0 = {x0} > x1 = {x1}")
         if y0 > y1:
-            raise LineError(f"empty base: y0 = {y0} > y1 = {y1}")
+            raise InputError(f"empty base: y0 = {y0} > y1 = {y1}")
         self.plane.move(x, y, x0, x1, y0, y1)
         return True
 
@@ -203,7 +232,7 @@ class Interpreter:
         return self._path(fields, variability_path, "Non esiste un cammino fra")
 
     def _path(self, fields: list[str], search: Callable[..., Any], missing: str) -> bool:
-        x1, y1, x2, y2 = self._ints(fields[1:], ["x1", "y1", "x2", "y2"])
+        x1, y1, x2, y2 = (_int(text, name) for text, name in zip(fields[1:], USAGE["o"].split()[1:]))
         found = search(self.plane.balls, (x1, y1), (x2, y2))
         self._answer(f"{missing} ({x1},{y1}) e ({x2},{y2})\n" if found is None else format_path(found))
         return True

@@ -5,7 +5,10 @@ Storage is proportional to the balls, never to the area:
 * ``balls``: dict (x, y) -> colour (any hashable: colour words for the
   interpreter, ints for classic SameGame);
 * ``_cols``: dict x -> sorted list of the ys of the balls in column x, and
-  ``_xs``: the occupied xs in a chunked sorted set.  A move enumerates the
+  ``_xs``: the occupied xs in a ``sortedcontainers.SortedList`` (each x once:
+  it is added when its column opens and discarded when it empties; insertion,
+  removal and a range query cost O(log n), so a million balls put one by one
+  into one row stay linear overall).  A move enumerates the
   balls of its base column by column (bisect into each occupied column of
   [x0, x1]), so its cost is O(m log m + k log n) for m balls in the base and
   k occupied columns of [x0, x1]; balls in other columns are never looked at.
@@ -26,9 +29,9 @@ changes between two queries cost one flood per touched block.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 
-from mipgames.samegame2.sortedints import SortedInts
+from sortedcontainers import SortedList  # type: ignore[import-untyped]
 
 Cell = tuple[int, int]
 Colour = Hashable
@@ -76,12 +79,12 @@ class Plane:
     """The plane Z² with balls; ``track_blocks=False`` skips block bookkeeping
     (classic SameGame replays never ask ``n`` and go faster without it)."""
 
-    __slots__ = ("balls", "_cols", "_xs", "_track", "_block", "_size", "_seeds", "_next_id")
+    __slots__ = ("_block", "_cols", "_next_id", "_seeds", "_size", "_track", "_xs", "balls")
 
     def __init__(self, track_blocks: bool = True):
         self.balls: dict[Cell, Colour] = {}
         self._cols: dict[int, list[int]] = {}
-        self._xs = SortedInts()
+        self._xs: SortedList = SortedList()
         self._track = track_blocks
         self._block: dict[Cell, int] = {}
         self._size: dict[int, int] = {}
@@ -89,7 +92,7 @@ class Plane:
         self._next_id = 0
 
     @classmethod
-    def from_balls(cls, balls: dict[Cell, Colour], track_blocks: bool = True) -> "Plane":
+    def from_balls(cls, balls: dict[Cell, Colour], track_blocks: bool = True) -> Plane:
         """A plane holding exactly ``balls`` (the dict is copied): faster than one ``put`` per ball."""
         plane = cls(track_blocks)
         plane.balls = dict(balls)
@@ -188,14 +191,9 @@ class Plane:
             else:
                 old_ys.extend(ys)
                 old_ys.sort()
-        if new_xs:
-            if len(new_xs) > 64:
-                self._xs.update(new_xs)
-            else:
-                for x in new_xs:
-                    self._xs.add(x)
+        self._xs.update(new_xs)  # SortedList.update merges a big batch with one sort, adds a small one singly
 
-    def put_table(self, x: int, y: int, rows: int, cols: int, words: list[Colour | None]) -> None:
+    def put_table(self, x: int, y: int, rows: int, cols: int, words: Sequence[Colour | None]) -> None:
         """The ``i`` command: ``words[k * cols + h]`` goes to (x + h, y + k); None leaves the cell alone.
 
         When no ball lies in or next to the table's rectangle (the usual case:
@@ -222,7 +220,7 @@ class Plane:
                 return True
         return False
 
-    def _put_isolated_table(self, x: int, y: int, rows: int, cols: int, words: list[Colour | None]) -> None:
+    def _put_isolated_table(self, x: int, y: int, rows: int, cols: int, words: Sequence[Colour | None]) -> None:
         total = rows * cols
         label = [-1] * total
         size = self._size
@@ -277,11 +275,7 @@ class Plane:
             else:
                 at = bisect_left(old, y)
                 old[at:at] = ys
-        if len(added) > 64:
-            self._xs.update(added)
-        else:
-            for cx in added:
-                self._xs.add(cx)
+        self._xs.update(added)
 
     def _set_base_slice(self, x: int, y0: int, y1: int, count: int) -> None:
         """Make the part [y0, y1] of column x's index hold exactly y0 .. y0+count-1."""

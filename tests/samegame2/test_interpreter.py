@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.samegame2.commands import main
-from mipgames.samegame2.interpreter import Interpreter
+from mipgames.samegame2.interpreter import (
+    COORD_LIMIT,
+    MAX_LINE,
+    Interpreter,
+    read_lines,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +43,7 @@ def test_homogeneous_tie_break_prefers_the_left_neighbour() -> None:
 def test_variability_tie_break_and_key_order() -> None:
     # Left way a b b b a: 2 changes; right way all a: 0 changes, so the right way wins.
     left = {(-1, 0), (-1, 1), (-1, 2)}
-    status, out, _ = run(ring(lambda x, y: "b" if (x, y) in left else "a") + "c 0 0 0 2\n")
+    _status, out, _ = run(ring(lambda x, y: "b" if (x, y) in left else "a") + "c 0 0 0 2\n")
     assert out == "(0,5\n0,0\n1,0\n1,1\n1,2\n0,2\n)\n"
     # All one colour: a tie in (variability, length); the first settled way (left) is kept.
     assert run(ring() + "c 0 0 0 2\n")[1] == "(0,5\n0,0\n-1,0\n-1,1\n-1,2\n0,2\n)\n"
@@ -69,29 +75,51 @@ def test_spec_i_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_move_on_empty_cell_restabilises_the_base() -> None:
-    status, out, _ = run("b 5 5 a\nb 9 7 b\nm 0 0 0 10 0 10\no 0 0 0 0\no 1 0 1 0\nn\n")
+    _status, out, _ = run("b 5 5 a\nb 9 7 b\nm 0 0 0 10 0 10\no 0 0 0 0\no 1 0 1 0\nn\n")
     assert out == "(0,1\n0,0\n)\n(0,1\n1,0\n)\n2\n"
 
 
 def test_block_reaches_outside_the_base_but_only_the_inside_goes() -> None:
-    status, out, _ = run("b 0 0 a\nb 1 0 a\nb 2 0 a\nb 0 1 b\nm 0 0 0 1 0 1\n"
+    _status, out, _ = run("b 0 0 a\nb 1 0 a\nb 2 0 a\nb 0 1 b\nm 0 0 0 1 0 1\n"
                          "o 0 0 0 0\no 2 0 2 0\nc 1 0 1 0\nn\n")
     # (0,0) and (1,0) go; the b at (0,1) falls to (0,0); (2,0) is outside the base and stays.
     assert out == ("(0,1\n0,0\n)\n(0,1\n2,0\n)\n"
                    "Non esiste un cammino fra (1,0) e (1,0)\n2\n")
 
 
-def test_huge_integers() -> None:
-    big = 10**60
-    huge = "7" * 5000  # beyond CPython's default 4300-digit int/str conversion limit
+def test_coordinates_up_to_the_limit() -> None:
+    top = COORD_LIMIT
     status, out, err = run(
-        f"b {-big} 0 a\nb {-big + 1} 0 a\nb {big} {big} a\nb {huge} -{huge} b\n"
-        f"o {-big} 0 {-big + 1} 0\nn\nm {-big} 0 {-big} {big} {-big} {big}\nn\n"
-        f"c {huge} -{huge} {huge} -{huge}\n"
+        f"b {-top} 0 a\nb {-top + 1} 0 a\nb {top} {top} a\nb +{top} -{top} b\n"
+        f"o {-top} 0 {-top + 1} 0\nn\nm {-top} 0 {-top} {top} {-top} {top}\nn\n"
+        f"c {-top} {-top} {-top} {-top + 1}\nb -000{top} 0{top} c\no -{top} {top} -{top} {top}\n"
     )
     assert (status, err) == (0, "")
-    assert out == (f"(0,2\n{-big},0\n{-big + 1},0\n)\n3\n"
-                   f"2\n(0,1\n{huge},-{huge}\n)\n")
+    # the move removes the a pair; column top (b below a) falls to row -top and packs to column -top
+    assert out == (f"(0,2\n{-top},0\n{-top + 1},0\n)\n3\n"
+                   f"2\n(1,2\n{-top},{-top}\n{-top},{-top + 1}\n)\n(0,1\n{-top},{top}\n)\n")
+
+
+OUT_OF_RANGE = [
+    (f"b {COORD_LIMIT + 1} 0 a", f"x must be between -{COORD_LIMIT} and {COORD_LIMIT}, got {COORD_LIMIT + 1}"),
+    (f"o 0 -{COORD_LIMIT + 1} 0 0", f"y1 must be between -{COORD_LIMIT} and {COORD_LIMIT}, got -{COORD_LIMIT + 1}"),
+    ("m 0 0 0 1 0 " + "9" * 10**6, "y1 must be between -1000000000000 and 1000000000000, got a number of 1,000,000 digits"),
+    ("b -" + "7" * 5000 + " 0 a", "x must be between -1000000000000 and 1000000000000, got a number of 5,000 digits"),
+    (f"i 1 2 {COORD_LIMIT} 0 t.txt", f"the table's cells reach ({COORD_LIMIT + 1},0)"),
+    (f"i 2 1 0 {COORD_LIMIT} t.txt", f"the table's cells reach (0,{COORD_LIMIT + 1})"),
+    ("i 1 " + "1" * 13 + " 0 0 t.txt", "c must be between 0 and 1000000000000, got 1111111111111"),
+    ("x" * (MAX_LINE + 1), "line longer than 1,048,576 characters"),
+]
+
+
+@pytest.mark.parametrize("line,message", OUT_OF_RANGE, ids=range(len(OUT_OF_RANGE)))
+def test_out_of_range_numbers_are_refused(line: str, message: str, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "t.txt").write_text("a a\n")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(f"b 0 0 a\n{line}\nn\n")
+    assert (status, out) == (1, "1\n")
+    assert err.startswith("<stdin>:2: " + message) and err.count("\n") == 1 and len(err) < 300
 
 
 MALFORMED = [
@@ -116,13 +144,17 @@ MALFORMED = [
     ("b 0 0 citt\u00e0", "colour must be lowercase letters"),
     ("m 0 0 5 4 0 0", "empty base: x0 = 5 > x1 = 4"),
     ("m 0 0 0 4 3 2", "empty base: y0 = 3 > y1 = 2"),
-    ("i -1 2 0 0 t.txt", "r and c must be >= 0"),
-    ("i 1 1 0 0 missing.txt", "cannot read FILE 'missing.txt'"),
-    ("i 1 1 0 0 .", "cannot read FILE '.'"),
-    ("i 3 2 0 0 t.txt", "is short: 3x2 = 6 words needed, found 4"),
-    ("i 2 2 0 0 bad.txt", "FILE 'bad.txt' line 2: word 3 'Nero' is neither a colour"),
-    ("i 1 1 0 0 latin1.txt", "is not UTF-8 text"),
-    ("i 1 1 0 0 t\x00.txt", "not a valid file name"),
+    ("i -1 2 0 0 t.txt", "r must be between 0 and 1000000000000, got -1"),
+    ("i 1 1 0 0 missing.txt", "FILE 'missing.txt': no such file"),
+    ("i 1 1 0 0 .", "FILE '.': this file is a directory; only regular files are read"),
+    ("i 1 1 0 0 fifo", "FILE 'fifo': this file is a FIFO; only regular files are read"),
+    ("i 1 1 0 0 /dev/zero", "FILE '/dev/zero': this file is a character device"),
+    ("i 3 2 0 0 t.txt", "FILE 't.txt' is short: 3x2 = 6 words needed, found 4"),
+    ("i 2 2 0 0 bad.txt", "FILE 'bad.txt' line 2: word 3 is neither a colour (lowercase letters a-z) nor 0\n"),
+    ("i 1 1 0 0 latin1.txt", "FILE 'latin1.txt' line 2: this file is not UTF-8 text"),
+    ("i 1 1 0 0 nul.txt", "FILE 'nul.txt' line 1: this file holds binary data"),
+    ("i 1 1 0 0 t\x00.txt", "FILE 't?.txt': not a valid file name"),
+    ("i 1 1 0 0 " + "d/" * 3000 + "t.txt", "FILE 'd/d/d/d/d/"),
 ]
 
 
@@ -131,7 +163,9 @@ def test_malformed_line_is_reported_and_changes_nothing(line: str, message: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "t.txt").write_text("blu rosso\nverde 0\n")
     (tmp_path / "bad.txt").write_text("blu rosso\nNero verde\n")
-    (tmp_path / "latin1.txt").write_bytes("citt\u00e0\n".encode("latin-1"))
+    (tmp_path / "latin1.txt").write_bytes("a\ncitt\u00e0\n".encode("latin-1"))
+    (tmp_path / "nul.txt").write_bytes(b"a\x00\n")
+    os.mkfifo(tmp_path / "fifo")
     monkeypatch.chdir(tmp_path)
     status, out, err = run(f"b 0 0 blu\n{line}\nn\no 0 0 0 0\nb 0 1 blu\nn\n")
     assert status == 1
@@ -155,19 +189,28 @@ def test_cli_file_argument_and_exit_status(tmp_path: Path) -> None:
     assert out.getvalue() == "1\n"
     out, err = io.StringIO(), io.StringIO()
     assert main([str(tmp_path / "nope.txt")], io.StringIO(""), out, err) == 4
-    assert "cannot read" in err.getvalue() and out.getvalue() == ""
+    assert err.getvalue() == f"mipgames samegame2: {tmp_path / 'nope.txt'}: no such script\n" and out.getvalue() == ""
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(tmp_path)], io.StringIO(""), out, err) == 4
+    assert err.getvalue().endswith("this script is a directory; only regular files are read\n")
 
 
 def test_real_stdin_never_shows_a_traceback() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mipgames.samegame2.commands"],
-        input=b"b 0 0 a\nb \x00 1 a\n\xc3\x28 1\nb 0 1 a\nn\n" + b"o " + b"9" * 100000 + b" 0 0 0\n",
-        capture_output=True, cwd=ROOT, timeout=60,
+        input=b"b 0 0 a\nb \x00 1 a\n\xc3\x28 1\nb 0 1 a\nn\n" + b"o " + b"9" * 100000 + b" 0 0 0\n"
+              + b"b 1 0 " + b"z" * (3 * MAX_LINE) + b"\nn\n",
+        capture_output=True, cwd=ROOT, timeout=60, check=False,
     )
     assert proc.returncode == 1
-    assert proc.stdout.decode().startswith("1\nNon esiste un cammino omogeneo fra (999")
+    assert proc.stdout == b"1\n1\n"  # the over-long ball line was skipped whole
     assert b"Traceback" not in proc.stderr
-    assert proc.stderr.decode().count("\n") == 2
+    assert proc.stderr.decode().splitlines() == [
+        "<stdin>:2: x is not an integer: '?'",
+        "<stdin>:3: unknown command '\ufffd(' (commands: i b m o c n f)",
+        "<stdin>:6: x1 must be between -1000000000000 and 1000000000000, got a number of 100,000 digits",
+        "<stdin>:7: line longer than 1,048,576 characters: not a command",
+    ]
 
 
 def test_wired_into_the_mipgames_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -196,3 +239,22 @@ def test_garbage_never_escapes(lines: list[str]) -> None:
     status = interpreter.run(line + "\n" for line in lines)
     assert status == (1 if interpreter.rejected else 0)
     assert len(err.getvalue().splitlines()) == interpreter.rejected
+
+
+@pytest.mark.parametrize("text", [False, True])
+def test_line_limit_is_exact_and_a_long_line_is_skipped_whole(text: bool) -> None:
+    """A line of MAX_LINE characters (newline not counted) runs; one more is refused, and its tail
+    (here a field that would make `n` invalid) is never read as a line of its own."""
+    fits = b"n" + b" " * (MAX_LINE - 1) + b"\n"
+    over = b"n" + b" " * MAX_LINE + b"x\n"
+    far = b"b 0 0 a" + b" " * (3 * MAX_LINE) + b"\n"
+    data = fits + over + far + b"\xef\xbb\xbfn\n"
+    stream = io.StringIO(data.decode()) if text else io.BytesIO(data)
+    out, err = io.StringIO(), io.StringIO()
+    assert Interpreter(out, err).run(read_lines(stream)) == 1
+    assert out.getvalue() == "0\n"
+    assert err.getvalue().splitlines() == [
+        "<stdin>:2: line longer than 1,048,576 characters: not a command",
+        "<stdin>:3: line longer than 1,048,576 characters: not a command",
+        "<stdin>:4: unknown command '?n' (commands: i b m o c n f)",  # a BOM is dropped on line 1 only
+    ]

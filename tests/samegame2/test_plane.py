@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.samegame2.plane import Plane, count_blocks
-from mipgames.samegame2.sortedints import SortedInts
 
 
 def check_index(plane: Plane) -> None:
@@ -67,23 +66,3 @@ def test_move_leaves_other_columns_alone() -> None:
     plane.move(0, 60, 1, 4, 5, 20)  # empty cell: only the base's balls restack, to (1, 5)
     assert plane.balls[(1, 5)] == "c" and len(plane.balls) == 101
     check_index(plane)
-
-
-def test_sorted_ints() -> None:
-    rng = random.Random(3)
-    values = SortedInts(load=4)
-    model: set[int] = set()
-    for _ in range(2000):
-        v = rng.randint(-50, 50)
-        if rng.random() < 0.6:
-            values.add(v)
-            model.add(v)
-        else:
-            values.discard(v)
-            model.discard(v)
-        lo, hi = sorted((rng.randint(-60, 60), rng.randint(-60, 60)))
-        assert list(values.irange(lo, hi)) == sorted(w for w in model if lo <= w <= hi)
-    assert list(values) == sorted(model) and len(values) == len(model)
-    assert all((v in values) == (v in model) for v in range(-55, 55))
-    values.update(range(100, 300))
-    assert list(values) == sorted(model | set(range(100, 300)))
