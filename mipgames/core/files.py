@@ -56,6 +56,8 @@ def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTE
         raise InputError(f"this {what} is a directory, not a file", name) from None
     except OSError as exc:
         raise InputError(f"cannot read this {what}: {exc.strerror or exc}", name) from None
+    except ValueError:  # a NUL in the name, or a name the file system cannot encode
+        raise InputError(f"not a valid {what} name", excerpt(name)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

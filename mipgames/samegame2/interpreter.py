@@ -8,8 +8,9 @@ rejected line has no effect (``i`` reads and checks its whole file first).
 
 Input is untrusted (docs/samegame2.md lists the limits):
 
-* a coordinate is an integer with ``|v| <= COORD_LIMIT`` (a longer token is
-  refused before conversion, so a 10^6-digit number costs nothing);
+* a coordinate is any integer Python reads from text: at most ``COORD_DIGITS``
+  digits (CPython's own limit; a longer token is refused before conversion,
+  so a 10^6-digit number costs nothing);
 * a line longer than ``MAX_LINE`` characters is refused without being parsed
   (:func:`read_lines` never holds more than that of one line in memory);
 * a table FILE is read through :func:`mipgames.core.files.read_text`: a
@@ -31,7 +32,10 @@ from mipgames.samegame2.paths import Path as FoundPath
 from mipgames.samegame2.paths import homogeneous_path, variability_path
 from mipgames.samegame2.plane import Plane
 
-COORD_LIMIT = 10**12
+COORD_DIGITS = 4300
+"""Most digits of a coordinate or size: CPython's default limit for reading an integer from text, so the spec's
+"arbitrary Python integers" are taken as Python itself reads them."""
+COORD_LIMIT = 10**COORD_DIGITS - 1
 """Largest absolute value of a coordinate (cells, bases, table corners and sizes)."""
 MAX_LINE = 1 << 20
 """Longest command line, in characters (bytes when read from a stream): a valid line is far shorter."""
@@ -84,21 +88,20 @@ def _ends_line(line: str | bytes) -> bool:
     return line[-1:] in ("\n", b"\n")
 
 
-def _int(text: str, name: str, lo: int = -COORD_LIMIT, hi: int = COORD_LIMIT) -> int:
-    """An integer field (ASCII digits with an optional sign) within [lo, hi].
+def _int(text: str, name: str, non_negative: bool = False) -> int:
+    """An integer field (ASCII digits with an optional sign) of at most ``COORD_DIGITS`` digits.
 
     The digits are counted before any conversion: ``int()`` of a 10^6-digit
-    token would take quadratic time (and CPython refuses over 4300 digits).
+    token would take quadratic time.
     """
     if not _INT.fullmatch(text):
         raise InputError(f"{name} is not an integer: {excerpt(text)}")
     digits = text.lstrip("+-").lstrip("0")
-    span = f"{name} must be between {lo} and {hi}"
-    if len(digits) > len(str(max(-lo, hi))):
-        raise InputError(f"{span}, got a number of {len(digits):,} digits")
+    if len(digits) > COORD_DIGITS:
+        raise InputError(f"{name} has {len(digits):,} digits; integers of at most {COORD_DIGITS:,} digits are read")
     value = -int(digits or "0") if text.startswith("-") else int(digits or "0")
-    if not lo <= value <= hi:
-        raise InputError(f"{span}, got {value}")
+    if non_negative and value < 0:
+        raise InputError(f"{name} must be at least 0, got -{_count(-value)}")
     return value
 
 
@@ -122,7 +125,8 @@ def read_table(name: str, rows: int, cols: int) -> list[str]:
     words = text.split(maxsplit=min(need, len(text)))
     del words[need:]
     if len(words) < need:
-        raise InputError(f"{shown} is short: {rows}x{cols} = {need} words needed, found {len(words)}")
+        raise InputError(f"{shown} is short: {_count(rows)}x{_count(cols)} = {_count(need)} words needed, "
+                         f"found {len(words)}")
     bad = {w for w in set(words) if w != "0" and not _COLOUR.fullmatch(w)}
     if bad:
         for index, match in enumerate(_WORD.finditer(text)):
@@ -131,6 +135,13 @@ def read_table(name: str, rows: int, cols: int) -> list[str]:
                 raise InputError(f"{shown} line {line}: word {index + 1} is neither a colour "
                                  "(lowercase letters a-z) nor 0")
     return words
+
+
+def _count(n: int) -> str:
+    """An integer as text, shortened when it has more digits than a message should carry."""
+    if abs(n) < 10**12:
+        return str(n)
+    return f"{'-' if n < 0 else ''}~10^{int(abs(n).bit_length() * 0.30103)}"
 
 
 class Interpreter:
@@ -192,12 +203,9 @@ class Interpreter:
         return True
 
     def _load(self, fields: list[str]) -> bool:
-        rows = _int(fields[1], "r", 0, COORD_LIMIT)
-        cols = _int(fields[2], "c", 0, COORD_LIMIT)
+        rows = _int(fields[1], "r", non_negative=True)
+        cols = _int(fields[2], "c", non_negative=True)
         x, y = _int(fields[3], "x"), _int(fields[4], "y")
-        if rows and cols and (x + cols - 1 > COORD_LIMIT or y + rows - 1 > COORD_LIMIT):
-            raise InputError(f"the table's cells reach ({x + cols - 1},{y + rows - 1}): "
-                             f"coordinates must be between {-COORD_LIMIT} and {COORD_LIMIT}")
         words = read_table(fields[5], rows, cols)
         canonical: dict[str, str | None] = {"0": None}  # one string object per colour: identity compares
         table = [canonical.setdefault(w, w) for w in words]
@@ -214,9 +222,9 @@ class Interpreter:
     def _move(self, fields: list[str]) -> bool:
         x, y, x0, x1, y0, y1 = (_int(text, name) for text, name in zip(fields[1:], USAGE["m"].split()[1:]))
         if x0 > x1:
-            raise InputError(f"empty base: x0 = {x0} > x1 = {x1}")
+            raise InputError(f"empty base: x0 = {_count(x0)} > x1 = {_count(x1)}")
         if y0 > y1:
-            raise InputError(f"empty base: y0 = {y0} > y1 = {y1}")
+            raise InputError(f"empty base: y0 = {_count(y0)} > y1 = {_count(y1)}")
         self.plane.move(x, y, x0, x1, y0, y1)
         return True
 

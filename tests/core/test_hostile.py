@@ -53,7 +53,7 @@ def run(capsys, sandbox, *argv: str) -> int:
     text = out + err
     assert code in EXIT_CODES, (argv, code, text[-500:])
     assert "Traceback" not in text and "internal error" not in text, text[-2000:]
-    assert len(err) < 4000, err[:500]
+    assert all(len(line) < 400 for line in err.splitlines()), err[:500]
     assert not any(sandbox.iterdir()), list(sandbox.iterdir())
     return code
 
