@@ -87,9 +87,9 @@ def _provenance_table(table: Table) -> list[str]:
     return lines
 
 
-def _repeats_table(table: Table) -> list[str]:
-    records = [j for j in job_records([r for runs in table.runs.values() for rs in runs.values() for r in rs])
-               if j["runs"] > 1]
+def _repeats_table(table: Table, namer: Callable[[Row], str]) -> list[str]:
+    every = [r for runs in table.runs.values() for rs in runs.values() for r in rs]
+    records = [j for j in job_records(every, namer) if j["runs"] > 1]
     if not records:
         return []
     lines = ["| instance | configuration | runs | solved | min (s) | median (s) | max (s) | statuses |",
@@ -137,7 +137,7 @@ def problem_section(rows: list[Row], summaries: list[Summary], out_dir: Path, su
         plots.plot_runtimes(table, configs, problems, out_dir / runtime)
         lines += ["", f"![Dolan–Moré performance profile]({profile})", "", f"![runtime per instance]({runtime})"]
     lines += ["", f"### Who proved what{heading}", ""] + _provenance_table(table)
-    repeats = _repeats_table(table)
+    repeats = _repeats_table(table, namer)
     if repeats:
         lines += ["", f"### Repeats{heading}", "", "Wall time of every repeat of a job; the summaries and the profile "
                   "use each job's median run.", ""] + repeats
@@ -212,7 +212,7 @@ def compare_section(rows: list[Row], kind: str, values: list[str], out_dir: Path
 def write_data(rows: list[Row], summaries: dict[str, list[Summary]], out_dir: Path, shift: float) -> list[str]:
     """runs.csv, jobs.csv and summary.csv (and runs.parquet when an engine is importable); the names written."""
     export.write_runs_csv(rows, out_dir / "runs.csv")
-    export.write_csv(job_records(rows), out_dir / "jobs.csv")
+    export.write_csv(job_records(rows, config_namer(rows)), out_dir / "jobs.csv")
     export.write_csv(summary_records(summaries, shift), out_dir / "summary.csv")
     written = list(DATA_FILES)
     if export.parquet_engine() is not None:

@@ -191,11 +191,12 @@ def summary_records(summaries: dict[str, list[Summary]], shift: float) -> list[d
             for name, lines in summaries.items() for s in lines]
 
 
-def job_records(rows: list[Row]) -> list[dict[str, Any]]:
+def job_records(rows: list[Row], config_of: Callable[[Row], str] | None = None) -> list[dict[str, Any]]:
     """One record per job (configuration on a problem): its repeats' outcomes and min/median/max wall time."""
+    config_of = config_of or config_namer(rows)
     records = []
     for name in sorted({r["problem"] for r in rows}):
-        table = tabulate([r for r in rows if r["problem"] == name])
+        table = tabulate([r for r in rows if r["problem"] == name], config_of)
         for p in table.all_problems():
             for c in table.configs:
                 runs = table.runs[c].get(p)
