@@ -93,6 +93,9 @@ class Store:
                 self.db.rollback()
                 raise
             self.db.commit()
+        except sqlite3.OperationalError as exc:  # locked, read-only, disk full: a usable file we cannot use now
+            self.db.close()
+            _refuse(self.path, f"cannot use the results database: {exc}")
         except sqlite3.DatabaseError as exc:
             self.db.close()
             _refuse(self.path, f"not a results database: {exc}")
