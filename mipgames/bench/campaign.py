@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+from mipgames.backends import BACKENDS as MODEL_SOLVERS
 from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT, JobSpec, error_row, load_problem, run_job
 from mipgames.bench.store import Store
 from mipgames.core.certificate import sha256
 from mipgames.core.errors import UsageError
-from mipgames.backends import BACKENDS as MODEL_SOLVERS
 from mipgames.run.plan import plan
 
 
@@ -41,7 +41,8 @@ def instance_files(paths: Sequence[str]) -> list[str]:
 
 def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequence[str] | None = None,
               params: dict[str, str] | None = None, time_limit: float = 60.0, threads: int = 1, seed: int = 0,
-              repeat: int = 1, problem: str | None = None, module: str | None = None) -> tuple[list[JobSpec], list[str]]:
+              repeats: int = 1, problem: str | None = None,
+              module: str | None = None) -> tuple[list[JobSpec], list[str]]:
     """Every (instance, solver, formulation, repeat) job that can run, and notes on combinations skipped.
 
     Formulation None means each model solver's default; a named formulation
@@ -70,7 +71,8 @@ def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequen
             if solver not in MODEL_SOLVERS and solver not in prob.algorithms:
                 skipped.setdefault(f"{prob.name} has no solver or algorithm {solver!r}", []).append(path)
                 continue
-            for form in ([None] if solver in prob.algorithms else (formulations or [None])):
+            forms: Sequence[str | None] = [None] if solver in prob.algorithms else (formulations or [None])
+            for form in forms:
                 if form is not None and form not in prob.formulations:
                     skipped.setdefault(f"{prob.name} has no formulation {form!r}", []).append(path)
                     continue
@@ -82,7 +84,7 @@ def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequen
                 if (solver, resolved) not in combos:
                     combos.append((solver, resolved))
                     used_solvers.add(solver)
-        for r in range(repeat):
+        for r in range(repeats):
             for solver, form in combos:
                 jobs.append(JobSpec(instance_path=path, instance_sha256=digest, problem=prob.name, solver=solver,
                                     formulation=form, params=merged, time_limit=time_limit, threads=threads,
@@ -117,6 +119,10 @@ class Counts:
             self.error += 1
         self.failed_verification += int(bool(row.get("verification_failed")))
 
+    def as_dict(self) -> dict[str, int]:
+        return {"solved": self.solved, "timeout": self.timeout, "error": self.error,
+                "failed_verification": self.failed_verification}
+
     def text(self) -> str:
         flag = f" · [bold red]{self.failed_verification} failed verification[/]" if self.failed_verification else ""
         return (f"[green]{self.solved} solved[/] · [yellow]{self.timeout} timeout[/] · "
@@ -130,10 +136,12 @@ def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[dict[str, Any]],
         yield lambda row: None
         return
     counts = Counts()
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    # standard error: standard output is the report's path or the --json object, nothing else
     with Progress(TextColumn("bench"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
-                  TimeElapsedColumn()) as bar:
+                  TimeElapsedColumn(), console=Console(stderr=True)) as bar:
         task = bar.add_task("bench", total=total, counts=counts.text())
 
         def update(row: dict[str, Any]) -> None:

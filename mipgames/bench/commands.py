@@ -8,17 +8,25 @@ parser hands us the arguments already split.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
+from mipgames.bench import sets, stats
 from mipgames.core.errors import UsageError
+from mipgames.core.problem import MAX_SEED, MAX_THREADS
 
 USAGE = """mipgames bench INSTANCE... --solvers cbc,glpk,highs,cpsat [--formulations F,...] [--time-limit SEC]
-                      [--repeat N] [--jobs N | --scheduler tcp://HOST:8786] [--threads N] [--seed S]
-                      [--param NAME=VALUE] --db results.sqlite [--report DIR] [--resume]
+                      [--repeats N] [--jobs N | --scheduler tcp://HOST:8786] [--threads N] [--seed S]
+                      [--param NAME=VALUE] [--benchmarks DIR] --db results.sqlite [--report DIR] [--resume]
+                      [--csv FILE] [--parquet FILE] [--shift SEC] [--json]
        mipgames bench report --db results.sqlite [--db other.sqlite] [--compare formulation|version [A B]]
-                      --report DIR"""
+                      [--report DIR] [--csv FILE] [--parquet FILE] [--shift SEC] [--json]
+
+An INSTANCE written public:PATH is PATH inside the public benchmark sets' folder
+(--benchmarks DIR, else $MIPGAMES_BENCHMARKS, else ../shared/benchmarks beside the repository)."""
 
 
 def _csv(text: str) -> list[str]:
@@ -28,18 +36,30 @@ def _csv(text: str) -> list[str]:
     return items
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+def _int_in(lo: int, hi: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text[:30])
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text[:30]!r}") from None
+        if not lo <= value <= hi or len(text) > 30:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}")
+        return value
+
+    return parse
 
 
-def _positive(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
+def _seconds(zero_ok: bool) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text[:30])
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
+            raise argparse.ArgumentTypeError(f"must be a finite number of seconds {'>= 0' if zero_ok else '> 0'}")
+        return value
+
+    return parse
 
 
 def register(subparsers: Any) -> None:
@@ -53,27 +73,43 @@ def register(subparsers: Any) -> None:
     run = p.add_argument_group("campaign")
     run.add_argument("--solvers", type=_csv, help="comma-separated: cbc, glpk, highs, cpsat, or a problem's algorithms")
     run.add_argument("--formulations", type=_csv, help="comma-separated formulations (default: each solver's default)")
-    run.add_argument("--time-limit", type=_positive, default=60.0, metavar="SEC",
-                     help="per-run solver time limit, the same for every solver (default 60)")
-    run.add_argument("--repeat", type=_positive_int, default=1, metavar="N", help="runs per job (default 1)")
-    run.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+    run.add_argument("--time-limit", type=_seconds(zero_ok=False), default=60.0, metavar="SEC",
+                     help="per-run time limit (reading and building included), the same for every solver "
+                          "(default 60)")
+    run.add_argument("--repeats", "--repeat", dest="repeats", type=_int_in(1, 1000), default=1, metavar="N",
+                     help="runs per job; summaries use each job's median run, the report gives min/median/max "
+                          "(default 1)")
+    run.add_argument("--jobs", type=_int_in(1, 1024), default=1, metavar="N",
                      help="parallel job slots: N>1 starts a local Dask cluster of N worker processes (default 1: "
                           "serial, no cluster)")
     run.add_argument("--scheduler", metavar="ADDRESS", help="send the jobs to an existing Dask scheduler instead")
-    run.add_argument("--threads", type=_positive_int, default=1, help="solver threads per run (default 1)")
-    run.add_argument("--seed", type=int, default=0, help="solver seed, the same for every run (default 0)")
+    run.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1, help="solver threads per run (default 1)")
+    run.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0,
+                     help="solver seed, the same for every run (default 0)")
     run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="a problem parameter for every instance of problems that have it (repeatable)")
     run.add_argument("--problem", help="problem name when the path does not tell it")
     run.add_argument("--problem-module", metavar="MODULE",
                      help="importable module providing PROBLEM (a problem outside mipgames, e.g. a test problem)")
+    run.add_argument("--benchmarks", metavar="DIR",
+                     help=f"the public benchmark sets' folder that public:PATH instances are in (default "
+                          f"${sets.ENV}, else ../shared/benchmarks beside the repository)")
     run.add_argument("--resume", action="store_true", help="run only the jobs not already in the database")
-    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--quiet", action="store_true", help="no progress bar (progress goes to standard error)")
     rep = p.add_argument_group("report")
     rep.add_argument("--db", action="append", metavar="FILE", help="results database (report: repeatable)")
-    rep.add_argument("--report", metavar="DIR", help="write report.md and PNG plots here")
+    rep.add_argument("--report", metavar="DIR",
+                     help="write report.md, PNG plots and runs.csv/jobs.csv/summary.csv (runs.parquet when pandas "
+                          "and pyarrow are installed) here")
     rep.add_argument("--compare", nargs="+", metavar="KIND",
                      help="`formulation [A B]` or `version [A B]`: put two side by side")
+    rep.add_argument("--csv", metavar="FILE", help="also write every run as CSV here")
+    rep.add_argument("--parquet", metavar="FILE",
+                     help="also write every run as Parquet here (needs pandas and pyarrow)")
+    rep.add_argument("--shift", type=_seconds(zero_ok=True), default=stats.SHIFT_S, metavar="SEC",
+                     help=f"shift of the shifted geometric means (default {stats.SHIFT_S:g})")
+    rep.add_argument("--json", action="store_true",
+                     help="print one JSON object (counts and summary lines) on standard output, nothing else")
     p.set_defaults(func=main)
 
 
@@ -93,21 +129,63 @@ def _params(items: list[str]) -> dict[str, str]:
     return out
 
 
+def _outputs(args: argparse.Namespace, rows: list[dict[str, Any]], hosts: dict[str, dict[str, Any]],
+             extra: dict[str, Any] | None = None) -> None:
+    """The report folder, the exports and the JSON object (or the report's path) for these rows."""
+    from mipgames.bench import export, report, tables
+
+    if not rows:
+        raise UsageError(f"no runs in {', '.join(args.db)}")
+    summaries = report.problem_summaries(rows, args.shift)
+    written: dict[str, str] = {}
+    if args.report:
+        written["report"] = str(report.write(rows, hosts, args.report, args.db, compare=args.compare,
+                                             shift=args.shift, summaries=summaries))
+    if args.csv:
+        written["csv"] = str(export.write_runs_csv(rows, args.csv))
+    if args.parquet:
+        written["parquet"] = str(export.write_runs_parquet(rows, args.parquet))
+    if not args.json:
+        if "report" in written:
+            print(written["report"])
+        return
+    out = {"databases": args.db, **(extra or {}), "counts": tables.counts(rows),
+           "instances": len({r["instance_sha256"] for r in rows}), "sgm_shift_s": args.shift,
+           "summary": tables.summary_records(summaries, args.shift), "disagreements": tables.disagreements(rows),
+           "files": written}
+    print(json.dumps(out, indent=2, allow_nan=False))
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    from mipgames.bench import report, store
+    from mipgames.bench import store
 
     if len(args.instances) > 1:
         raise UsageError("`mipgames bench report` takes no instances (it reads the database)")
-    if not args.db or not args.report:
-        raise UsageError("`mipgames bench report` needs --db FILE and --report DIR")
+    if not args.db:
+        raise UsageError("`mipgames bench report` needs --db FILE")
+    if not (args.report or args.csv or args.parquet or args.json):
+        raise UsageError("`mipgames bench report` needs something to write: --report DIR, --csv FILE, "
+                         "--parquet FILE or --json")
+    if args.compare and not args.report:
+        raise UsageError("--compare needs --report DIR (it adds a section and a plot to the report)")
+    if args.parquet:
+        _check_parquet()
     rows, hosts = store.read_all(args.db)
-    path = report.write(rows, hosts, args.report, args.db, compare=args.compare)
-    print(path)
+    _outputs(args, rows, hosts)
     return 0
 
 
+def _check_parquet() -> None:
+    """Refuse --parquet before any work when no engine can write it."""
+    from mipgames.bench import export
+
+    if export.parquet_engine() is None:
+        raise UsageError("--parquet needs pandas and pyarrow (or fastparquet): pip install pandas pyarrow; "
+                         "--csv needs nothing")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    from mipgames.bench import campaign, report
+    from mipgames.bench import campaign, sets
     from mipgames.bench.store import Store
 
     if not args.instances:
@@ -120,9 +198,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--compare belongs to `mipgames bench report`")
     if args.scheduler and args.jobs > 1:
         raise UsageError("--jobs starts a local cluster; --scheduler uses yours: give one of them")
-    jobs, notes = campaign.plan_jobs(args.instances, args.solvers, args.formulations, _params(args.param),
+    if args.parquet:
+        _check_parquet()
+    paths = [sets.resolve(p, args.benchmarks) for p in args.instances]
+    jobs, notes = campaign.plan_jobs(paths, args.solvers, args.formulations, _params(args.param),
                                      time_limit=args.time_limit, threads=args.threads, seed=args.seed,
-                                     repeat=args.repeat, problem=args.problem, module=args.problem_module)
+                                     repeats=args.repeats, problem=args.problem, module=args.problem_module)
     for note in notes:
         print(f"mipgames bench: {note}", file=sys.stderr)
     with Store(args.db[0]) as db:
@@ -142,7 +223,10 @@ def cmd_run(args: argparse.Namespace) -> int:
               f"{counts.error} error" + (f", {counts.failed_verification} FAILED VERIFICATION"
                                          if counts.failed_verification else ""), file=sys.stderr)
         rows, hosts = db.rows(), db.hosts()
-    if args.report:
-        keys = {j.key() for j in jobs}
-        print(report.write([r for r in rows if r["job_key"] in keys], hosts, args.report, args.db))
-    return 1 if counts.failed_verification else 0
+    keys = {j.key() for j in jobs}
+    campaign_rows = [r for r in rows if r["job_key"] in keys]
+    session = {"planned": len(jobs), "already_stored": len(finished), "ran": len(todo),
+               "elapsed_s": round(elapsed, 3), **counts.as_dict()}
+    _outputs(args, campaign_rows, hosts, {"campaign": session, "skipped": notes})
+    failed = sum(bool(r.get("verification_failed")) for r in campaign_rows)
+    return 1 if counts.failed_verification or failed else 0

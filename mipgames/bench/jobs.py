@@ -29,6 +29,7 @@ from mipgames import registry
 from mipgames.core.certificate import canonical, sha256
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Problem, SolveOptions
+from mipgames.core.status import Status
 
 SOLVED, TIMEOUT, ERROR = "solved", "timeout", "error"
 
@@ -79,10 +80,11 @@ def load_problem(name: str | None, module: str | None = None, path: str | None =
 
 
 def outcome(status: str) -> str:
-    """solved: proved optimal or infeasible; timeout: stopped without proof; error: anything else."""
-    if status in ("optimal", "infeasible"):
+    """solved: a proved claim (optimal, infeasible, unbounded); timeout: stopped without proof; error: the rest."""
+    claim = Status(status)
+    if claim.proved:
         return SOLVED
-    if status in ("feasible", "unknown"):
+    if claim in (Status.FEASIBLE, Status.UNKNOWN):
         return TIMEOUT
     return ERROR
 
@@ -201,7 +203,9 @@ def execute(spec: JobSpec) -> dict[str, Any]:
     row = base_row(spec)
     row.update({
         "formulation": result.formulation, "solver_version": _solver_version(spec.solver, result.solver_version),
-        "status": result.status, "outcome": outcome(result.status), "objective": result.objective,
+        "status": str(result.status), "outcome": outcome(result.status),
+        "reported_status": None if result.reported is None else str(result.reported),
+        "proved_by": result.proved_by or None, "stop": result.stop or None, "objective": result.objective,
         "bound": result.bound, "gap": relative_gap(result.objective, result.bound), "sense": sense,
         "objective_name": name, "wall_time_s": result.wall_time_s, "cpu_time_s": result.stats.get("cpu_time_s"),
         "peak_rss_mb": result.stats.get("peak_rss_mb"), "build_time_s": result.stats.get("build_time_s"),

@@ -1,4 +1,5 @@
-"""The two summaries OR papers use: shifted geometric mean of running times and Dolan–Moré performance profiles.
+"""The summaries OR papers use: shifted geometric means of running times, the virtual best solver and
+Dolan–Moré performance profiles.
 
 Pure functions on plain numbers so the maths can be checked by hand.
 """
@@ -19,7 +20,25 @@ def shifted_geometric_mean(values: Sequence[float], shift: float = SHIFT_S) -> f
         raise ValueError("shifted geometric mean of no values")
     if any(v < 0 for v in values):
         raise ValueError("times must be non-negative")
+    if not shift >= 0:
+        raise ValueError("the shift must be non-negative")
     return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
+
+
+def sgm_ratio(sgm: float, base: float, shift: float = SHIFT_S) -> float:
+    """(sgm + s) / (base + s): the ratio of the two shifted means, taken before the shift comes off.
+
+    On a common problem set this is the geometric mean of the per-problem
+    ratios (t_i + s) / (b_i + s), so it lies between their extremes.
+    Dividing the means *after* subtracting the shift (sgm / base) lets two
+    sub-second means that differ by timer noise read as a factor 2 or more,
+    and makes the ratio infinite when the base is 0.
+    """
+    if sgm < 0 or base < 0:
+        raise ValueError("shifted geometric means of times are non-negative")
+    if base + shift == 0:
+        return 1.0 if sgm == 0 else math.inf
+    return (sgm + shift) / (base + shift)
 
 
 def charged_time(time_s: float | None, solved: bool, time_limit: float) -> float:
@@ -29,7 +48,8 @@ def charged_time(time_s: float | None, solved: bool, time_limit: float) -> float
     return min(max(time_s, 0.0), time_limit)
 
 
-def performance_ratios(times: Mapping[str, Sequence[float | None]], floor: float = TIME_FLOOR_S) -> dict[str, list[float]]:
+def performance_ratios(times: Mapping[str, Sequence[float | None]],
+                       floor: float = TIME_FLOOR_S) -> dict[str, list[float]]:
     """r[s][p] = t[s][p] / min over solvers of t[.][p]; None (unsolved) becomes infinity.
 
     Every solver must list the same problems in the same order.  A problem no
@@ -41,11 +61,34 @@ def performance_ratios(times: Mapping[str, Sequence[float | None]], floor: float
     n = lengths.pop() if lengths else 0
     ratios: dict[str, list[float]] = {s: [] for s in times}
     for p in range(n):
-        solved = [max(t[p], floor) for t in times.values() if t[p] is not None]
+        floored = {s: None if (v := t[p]) is None else max(v, floor) for s, t in times.items()}
+        solved = [t for t in floored.values() if t is not None]
         best = min(solved) if solved else None
-        for s, t in times.items():
-            ratios[s].append(math.inf if t[p] is None or best is None else max(t[p], floor) / best)
+        for s, t in floored.items():
+            ratios[s].append(math.inf if t is None or best is None else t / best)
     return ratios
+
+
+def virtual_best(times: Mapping[str, Sequence[float | None]]) -> list[tuple[float | None, str | None]]:
+    """Per problem, the fastest solving configuration's time and name (None, None when none solved).
+
+    ``times`` maps each configuration to its time per problem (None:
+    unsolved), the same problems in the same order for all.  Ties go to the
+    configuration listed first.
+    """
+    lengths = {len(v) for v in times.values()}
+    if len(lengths) > 1:
+        raise ValueError("every configuration must have a time (or None) for every problem")
+    best: list[tuple[float | None, str | None]] = []
+    for p in range(lengths.pop() if lengths else 0):
+        time: float | None = None
+        winner: str | None = None
+        for name, t in times.items():
+            value = t[p]
+            if value is not None and (time is None or value < time):
+                time, winner = value, name
+        best.append((time, winner))
+    return best
 
 
 def profile(ratios: Sequence[float], tau: float) -> float:

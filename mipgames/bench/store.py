@@ -4,6 +4,11 @@ WAL mode with a commit per row means Ctrl-C or ``kill -9`` of the campaign
 loses no finished run; ``done_keys`` is what ``--resume`` skips.  Only the
 campaign's client process writes (Dask workers send rows back), so there is
 never a second writer to coordinate.
+
+Schema versions: 1 had no ``reported_status``, ``proved_by`` or ``stop``;
+opening such a database adds those columns (NULL for its old runs) and marks
+it version 2.  A database written by a newer mipgames is refused rather than
+guessed at.
 """
 
 from __future__ import annotations
@@ -11,9 +16,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
-SCHEMA_VERSION = 1
+from mipgames.core.errors import InputError
+
+SCHEMA_VERSION = 2
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("job_key", "TEXT PRIMARY KEY"),
     ("instance_sha256", "TEXT NOT NULL"),
@@ -30,6 +37,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("repeat", "INTEGER"),
     ("parallel_jobs", "INTEGER"),
     ("status", "TEXT NOT NULL"),
+    ("reported_status", "TEXT"),
     ("outcome", "TEXT NOT NULL"),
     ("objective", "REAL"),
     ("bound", "REAL"),
@@ -43,6 +51,8 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("job_time_s", "REAL"),
     ("verified", "INTEGER"),
     ("verification_failed", "INTEGER"),
+    ("proved_by", "TEXT"),
+    ("stop", "TEXT"),
     ("message", "TEXT"),
     ("host", "TEXT"),
     ("toolkit_version", "TEXT"),
@@ -51,21 +61,77 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("finished_at", "TEXT"),
 )
 NAMES = tuple(name for name, _ in COLUMNS)
+ADDED_IN_2 = ("reported_status", "proved_by", "stop")
+"""Columns version 1 lacked; every other column of COLUMNS was there from the start."""
+
+
+def _refuse(path: Path, why: str) -> NoReturn:
+    raise InputError(why, path)
 
 
 class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(self.path), timeout=60)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute(f"CREATE TABLE IF NOT EXISTS runs ({', '.join(f'{n} {t}' for n, t in COLUMNS)})")
+        if self.path.exists() and not self.path.is_file():
+            _refuse(self.path, "not a results database (not a regular file)")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _refuse(self.path, f"cannot create its folder: {exc.strerror or exc}")
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=60)
+        except sqlite3.Error as exc:
+            _refuse(self.path, f"cannot open the results database: {exc}")
+        try:
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("BEGIN IMMEDIATE")  # created or migrated whole, or not at all
+            try:
+                self._create_or_migrate()
+            except BaseException:
+                self.db.rollback()
+                raise
+            self.db.commit()
+        except sqlite3.OperationalError as exc:  # locked, read-only, disk full: a usable file we cannot use now
+            self.db.close()
+            _refuse(self.path, f"cannot use the results database: {exc}")
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            _refuse(self.path, f"not a results database: {exc}")
+        except InputError:
+            self.db.close()
+            raise
+
+    def _create_or_migrate(self) -> None:
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "runs" in tables:
+            have = {r[1] for r in self.db.execute("PRAGMA table_info(runs)")}
+            version = self._version() if "meta" in tables else None
+            if version is None or not {"job_key", "status", "outcome", "solver"} <= have:
+                _refuse(self.path, "not a mipgames results database (its `runs` table is someone else's)")
+            if version > SCHEMA_VERSION:
+                _refuse(self.path, f"results database of schema version {version}, written by a newer mipgames "
+                                   f"(this one reads versions 1 to {SCHEMA_VERSION}): upgrade mipgames")
+            missing = [n for n in NAMES if n not in have]
+            if any(n not in ADDED_IN_2 for n in missing):
+                _refuse(self.path, f"results database lacks column(s) {', '.join(missing)}: not a schema this "
+                                   "mipgames knows")
+            for name, kind in COLUMNS:
+                if name in missing:
+                    self.db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+        else:
+            self.db.execute(f"CREATE TABLE runs ({', '.join(f'{n} {t}' for n, t in COLUMNS)})")
         self.db.execute("CREATE TABLE IF NOT EXISTS hosts (host TEXT PRIMARY KEY, info TEXT NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-        self.db.commit()
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    def _version(self) -> int | None:
+        found = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        try:
+            return int(found[0]) if found else None
+        except ValueError:
+            return None
 
     def done_keys(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT job_key FROM runs")}
@@ -76,7 +142,8 @@ class Store:
         if machine:
             self.db.execute("INSERT OR REPLACE INTO hosts VALUES (?, ?)",
                             (machine["host"], json.dumps(machine, sort_keys=True)))
-        values = [row.get(name) for name in NAMES]
+        # "" and None both mean "nothing to say": one of them, so the row survives a CSV round trip
+        values = [None if row.get(name) == "" else row.get(name) for name in NAMES]
         self.db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(NAMES)}) VALUES ({', '.join('?' * len(NAMES))})",
                         values)
         self.db.commit()
@@ -103,15 +170,11 @@ def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[st
     hosts: dict[str, dict[str, Any]] = {}
     for path in paths:
         if not Path(path).exists():
-            from mipgames.core.errors import InputError
-
             raise InputError("no such results database", path)
         try:
             with Store(path) as store:
                 rows.extend(store.rows())
                 hosts.update(store.hosts())
         except sqlite3.DatabaseError as exc:
-            from mipgames.core.errors import InputError
-
             raise InputError(f"not a results database: {exc}", path) from None
     return rows, hosts

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mipgames.bench import campaign, jobs, report
+from mipgames.bench import campaign, export, jobs, tables
 from mipgames.bench.store import Store
 from mipgames.cli import main
 from tests.bench.stub import write_instances
@@ -23,7 +23,7 @@ STUB = ["--problem-module", "tests.bench.stub"]
 
 def summary(rows):
     return {s.config: (s.runs, s.solved, s.timeout, s.error, s.failed_verification)
-            for s in report.summarise(report.tabulate(rows))}
+            for s in tables.summarise(tables.tabulate(rows)) if not s.virtual}
 
 
 def test_failing_solvers_and_a_timeout_become_rows_and_the_campaign_goes_on(tmp_path):
@@ -46,10 +46,17 @@ def test_failing_solvers_and_a_timeout_become_rows_and_the_campaign_goes_on(tmp_
         for col in ("instance_sha256", "instance_path", "solver_version", "options", "seed", "wall_time_s",
                     "host", "toolkit_version", "finished_at"):
             assert r[col] is not None, (col, r["solver"])
+    assert hard["stop"] == "time limit" and hard["reported_status"] in ("feasible", "unknown")
+    assert by["cbc", "small1.json"]["proved_by"].startswith("cbc ")
+    assert by["exact", "small1.json"]["proved_by"].startswith("exact (mipgames")
+    assert by["boom", "small1.json"]["reported_status"] == "error"
     text = (out / "report.md").read_text()
     assert "| cbc/mip | 3 | 2 | 1 | 0 | 0 |" in text and "| crash | 3 | 0 | 0 | 3 | 0 |" in text
     assert "time limit (s): 1" in text and "threads per run: 1" in text
+    assert "| *virtual best* | 3 problems | 2 | 1 |" in text and "### Who proved what" in text
     assert (out / "performance_profile.png").stat().st_size > 1000 and (out / "runtime.png").exists()
+    # the data files hold what the database holds
+    assert export.read_runs_csv(out / "runs.csv") == rows
 
 
 def _count(db: Path) -> int:
@@ -65,7 +72,7 @@ def test_kill_9_mid_run_loses_no_finished_row_and_resume_completes_the_rest(tmp_
     db = tmp_path / "r.sqlite"
     args = ["bench", *paths, *STUB, "--solvers", "slow,cbc", "--formulations", "liar", "--repeat", "3",
             "--time-limit", "5", "--db", str(db), "--quiet"]
-    planned, _ = campaign.plan_jobs(paths, ["slow", "cbc"], ["liar"], repeat=3, time_limit=5,
+    planned, _ = campaign.plan_jobs(paths, ["slow", "cbc"], ["liar"], repeats=3, time_limit=5,
                                     module="tests.bench.stub")
     assert len(planned) == 12
     proc = subprocess.Popen([sys.executable, "-m", "mipgames", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -81,6 +88,7 @@ def test_kill_9_mid_run_loses_no_finished_row_and_resume_completes_the_rest(tmp_
 
     assert main(args) == 4  # refuses to mix into an existing campaign without --resume
     assert main([*args, "--resume"]) == 1  # 1: the liar's answers failed verification
+    assert main([*args, "--resume"]) == 1  # and still 1 with nothing left to run: the campaign holds them
     rows = {r["job_key"]: r for r in Store(db).rows()}
     assert set(rows) == {j.key() for j in planned}
     for key, row in survivors.items():  # resume ran only what was missing
@@ -91,8 +99,8 @@ def test_kill_9_mid_run_loses_no_finished_row_and_resume_completes_the_rest(tmp_
     assert summary(list(rows.values())) == {"slow": (6, 6, 0, 0, 0), "cbc/liar": (6, 0, 0, 6, 6)}
     text = (out / "report.md").read_text()
     assert "| cbc/liar | 6 | 0 | 0 | 6 | **6** |" in text
-    assert "## Failed verification" in text and "simulator measures" in text
-    assert "repeats: 3" in text
+    assert "## Failed verification" in text and "simulator measures" in text and "(×3)" in text
+    assert "repeats: 3" in text and "### Repeats" in text
 
 
 def test_two_worker_dask_cluster_gives_the_same_rows_as_the_serial_run(tmp_path):
@@ -132,4 +140,8 @@ def test_usage_errors_are_clear(tmp_path, capsys):
     assert "no job can run" in capsys.readouterr().err
     assert main(["bench", str(tmp_path / "nope.json"), *STUB, "--solvers", "cbc", "--db", db]) == 4
     assert main(["bench", "report", "--db", str(tmp_path / "missing.sqlite"), "--report", str(tmp_path)]) == 4
-    assert main(["bench", *paths, "--solvers", "cbc", "--jobs", "0", "--db", db]) == 4
+    for bad in (["--jobs", "0"], ["--repeats", "0"], ["--time-limit", "nan"], ["--seed", "-1"], ["--shift", "-1"]):
+        assert main(["bench", *paths, *STUB, "--solvers", "cbc", *bad, "--db", db]) == 4
+        assert bad[0] in capsys.readouterr().err
+    assert main(["bench", "report", "--db", db]) == 4
+    assert "needs something to write" in capsys.readouterr().err

@@ -59,3 +59,36 @@ def test_problem_nobody_solved_counts_against_everyone_and_tiny_times_are_floore
 def test_ratios_need_the_same_problems_for_every_solver():
     with pytest.raises(ValueError):
         stats.performance_ratios({"A": [1.0], "B": [1.0, 2.0]})
+
+
+def test_sgm_ratio_is_taken_between_the_shifted_means_worked_example():
+    # A: 6 s and 26 s -> shifted mean sqrt(16·36) = 24, SGM 14
+    # B: 0 s and 30 s -> shifted mean sqrt(10·40) = 20, SGM 10
+    a, b = stats.shifted_geometric_mean([6, 26]), stats.shifted_geometric_mean([0, 30])
+    assert (a, b) == (pytest.approx(14.0), pytest.approx(10.0))
+    # ratio of the shifted means 24/20 = 1.2 (dividing after the shift came off would say 14/10 = 1.4)
+    assert stats.sgm_ratio(a, b) == pytest.approx(1.2)
+    # ... which is the geometric mean of the per-problem shifted ratios (6+10)/(0+10) and (26+10)/(30+10)
+    assert stats.sgm_ratio(a, b) == pytest.approx(math.sqrt((16 / 10) * (36 / 40)))
+    assert stats.sgm_ratio(b, a) == pytest.approx(1 / 1.2)
+    # shift 1: A -> sqrt(7·27) − 1, B -> sqrt(1·31) − 1; ratio sqrt(189/31)
+    a1, b1 = stats.shifted_geometric_mean([6, 26], shift=1), stats.shifted_geometric_mean([0, 30], shift=1)
+    assert stats.sgm_ratio(a1, b1, shift=1) == pytest.approx(math.sqrt(189 / 31))
+
+
+def test_sgm_ratio_does_not_magnify_timer_noise():
+    # 10 ms against 20 ms is noise at a 10 s shift: the old ratio said "twice as slow", or infinitely slower than 0
+    fast, slow = stats.shifted_geometric_mean([0.01]), stats.shifted_geometric_mean([0.02])
+    assert slow / fast == pytest.approx(2.0)
+    assert stats.sgm_ratio(slow, fast) == pytest.approx(10.02 / 10.01)
+    assert stats.sgm_ratio(0.5, 0.0) == pytest.approx(1.05)
+    assert stats.sgm_ratio(0.0, 0.0, shift=0) == 1.0 and stats.sgm_ratio(1.0, 0.0, shift=0) == math.inf
+    with pytest.raises(ValueError):
+        stats.sgm_ratio(-1.0, 1.0)
+
+
+def test_virtual_best_takes_the_fastest_solver_per_problem():
+    best = stats.virtual_best({"A": [3.0, None, 2.0, None], "B": [1.0, 5.0, 2.0, None], "C": [2.0, 4.0, None, None]})
+    assert best == [(1.0, "B"), (4.0, "C"), (2.0, "A"), (None, None)]  # a tie goes to the first listed
+    with pytest.raises(ValueError):
+        stats.virtual_best({"A": [1.0], "B": []})

@@ -1,0 +1,98 @@
+"""The results database: schema 1 files are migrated and resumed, anything else is refused with a clear message."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from mipgames.bench import campaign, jobs
+from mipgames.bench.store import ADDED_IN_2, NAMES, SCHEMA_VERSION, Store, read_all
+from mipgames.cli import main
+from mipgames.core.errors import InputError
+from tests.bench.stub import write_instances
+
+STUB = ["--problem-module", "tests.bench.stub"]
+V1_COLUMNS = (
+    "job_key TEXT PRIMARY KEY, instance_sha256 TEXT NOT NULL, instance_path TEXT, problem TEXT NOT NULL, "
+    "formulation TEXT, solver TEXT NOT NULL, solver_version TEXT, params TEXT, options TEXT, time_limit REAL, "
+    "threads INTEGER, seed INTEGER, repeat INTEGER, parallel_jobs INTEGER, status TEXT NOT NULL, "
+    "outcome TEXT NOT NULL, objective REAL, bound REAL, gap REAL, sense TEXT, objective_name TEXT, "
+    "wall_time_s REAL, cpu_time_s REAL, peak_rss_mb REAL, build_time_s REAL, job_time_s REAL, verified INTEGER, "
+    "verification_failed INTEGER, message TEXT, host TEXT, toolkit_version TEXT, toolkit_commit TEXT, "
+    "started_at TEXT, finished_at TEXT")
+"""The runs table as mipgames wrote it before proved_by, stop and reported_status were stored (schema 1)."""
+
+
+def v1_database(path, rows=()):
+    with sqlite3.connect(path) as db:
+        db.execute(f"CREATE TABLE runs ({V1_COLUMNS})")
+        db.execute("CREATE TABLE hosts (host TEXT PRIMARY KEY, info TEXT NOT NULL)")
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+        for row in rows:
+            names = [n for n in NAMES if n not in ADDED_IN_2]
+            db.execute(f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                       [row.get(n) for n in names])
+    db.close()
+
+
+def test_a_schema_1_database_is_migrated_and_resumed(tmp_path):
+    paths = write_instances(tmp_path / "inst")
+    planned, _ = campaign.plan_jobs(paths, ["exact"], time_limit=10, module="tests.bench.stub")
+    old = jobs.execute(planned[0])
+    db = tmp_path / "v1.sqlite"
+    v1_database(db, [old])
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db),
+                 "--quiet"]) == 4  # the old run belongs to this campaign: --resume is needed
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db), "--quiet",
+                 "--resume", "--report", str(tmp_path / "report")]) == 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
+        columns = [r[1] for r in conn.execute("PRAGMA table_info(runs)")]
+    assert set(columns) == set(NAMES)
+    rows = {r["job_key"]: r for r in Store(db).rows()}
+    assert set(rows) == {j.key() for j in planned}
+    kept = rows[planned[0].key()]
+    assert kept["finished_at"] == old["finished_at"]  # not run again
+    assert (kept["proved_by"], kept["stop"], kept["reported_status"]) == (None, None, None)
+    fresh = rows[planned[1].key()]
+    assert fresh["proved_by"].startswith("exact") and fresh["reported_status"] == "optimal"
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "optimal by unrecorded ×1" in text and "optimal by exact (mipgames" in text
+
+
+def test_migration_is_all_or_nothing_and_idempotent(tmp_path):
+    db = tmp_path / "v1.sqlite"
+    v1_database(db)
+    for _ in range(2):
+        Store(db).close()
+    with sqlite3.connect(db) as conn:
+        columns = [r[1] for r in conn.execute("PRAGMA table_info(runs)")]
+    assert sorted(columns) == sorted(NAMES) and SCHEMA_VERSION == 2
+
+
+def test_databases_this_version_cannot_read_are_refused_with_a_reason(tmp_path, capsys):
+    newer = tmp_path / "newer.sqlite"
+    Store(newer).close()
+    with sqlite3.connect(newer) as conn:
+        conn.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    conn.close()
+    with pytest.raises(InputError, match="schema version 9, written by a newer mipgames"):
+        Store(newer)
+
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE runs (id INTEGER, name TEXT)")
+    conn.close()
+    with pytest.raises(InputError, match="someone else's"):
+        read_all([foreign])
+
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"not a database at all\n" * 100)
+    assert main(["bench", "report", "--db", str(garbage), "--json"]) == 4
+    assert "not a results database" in capsys.readouterr().err
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(tmp_path)]) == 4
+    assert "not a regular file" in capsys.readouterr().err
+    assert garbage.read_bytes().startswith(b"not a database")  # refused, not overwritten
