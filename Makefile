@@ -5,6 +5,10 @@ BIN    := $(VENV)/bin
 SOLVER ?=
 TIME   ?= 60
 INSTANCE ?=
+# Small bundled instances of every problem: the quick benchmark campaign and the example models use them.
+SMALL := instances/edge_matching/coursework_4x4.txt instances/edge_matching/planted_5x5_frame.txt \
+	instances/queens/spec_example.txt instances/queens/planted_n8_k1_q13_s1.txt \
+	instances/samegame/random-4x4-k3-seed4.txt instances/merge_game/two-types.txt instances/merge_game/choice.txt
 
 .PHONY: install test solve bench models clean
 
@@ -25,15 +29,11 @@ solve: install
 	$(BIN)/mipgames solve "$(INSTANCE)" $(if $(SOLVER),--solver $(SOLVER)) --time-limit $(TIME)
 
 bench: install
-	$(BIN)/mipgames bench instances/edge_matching/coursework_4x4.txt instances/edge_matching/planted_5x5_frame.txt \
-		instances/queens/spec_example.txt instances/queens/planted_n8_k1_q13_s1.txt \
-		instances/samegame/random-4x4-k3-seed4.txt instances/merge_game/two-types.txt instances/merge_game/choice.txt \
-		--solvers cbc,glpk,highs,cpsat --time-limit 10 --db bench-results/results.sqlite --report bench-results/report --resume
+	$(BIN)/mipgames bench $(SMALL) --solvers cbc,glpk,highs,cpsat,scip --time-limit 10 --db bench-results/results.sqlite --report bench-results/report --resume
 
 models: install
-	@for f in instances/*/*; do \
-		case "$$f" in *.md) continue;; esac; \
-		$(BIN)/mipgames export "$$f" -d models/$$(basename $$(dirname "$$f")) || exit $$?; \
+	@for f in $(SMALL); do \
+		$(BIN)/mipgames export "$$f" -d models/$$(basename $$(dirname "$$f")) --max-size 5 || exit $$?; \
 	done
 
 clean:

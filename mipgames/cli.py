@@ -434,6 +434,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def model_size(built: Any, kind: str) -> int:
+    """Bytes a model takes on disk, estimated without writing it (about 24 bytes a nonzero in LP/MPS, a few
+    dozen a variable or constraint in a CP-SAT proto)."""
+    if kind == "mip":
+        nonzeros = sum(len(c) for c in built.model.constraints.values()) + len(built.model.variables())
+        return 24 * nonzeros
+    proto = built.model.proto
+    return 16 * len(proto.variables) + 48 * len(proto.constraints)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from mipgames.run.execute import export_model
     from mipgames.run.plan import plan
@@ -454,6 +464,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             continue
         form = problem.formulations[run.formulation]
         built = form.build(instance, params, SolveOptions())
+        size = model_size(built, form.kind)
+        if args.max_size is not None and size > args.max_size * 2**20:
+            print(f"mipgames: skipped {name}: about {size / 2**20:,.0f} MB, over --max-size {args.max_size:g} MB",
+                  file=sys.stderr)
+            continue
         suffixes = (".lp", ".mps") if form.kind == "mip" else (".pb",)
         stem = Path(args.instance).stem
         for suffix in suffixes:
@@ -594,6 +609,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--formulation", action="append", help="formulation(s) to write (default: all)")
     p.add_argument("-d", "--directory", default="models")
+    p.add_argument("--max-size", type=_limit, metavar="MB", help="skip models larger than this (estimated)")
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_export)
 

@@ -94,7 +94,9 @@ def test_public_instances_come_from_the_argument_or_the_environment(tmp_path, mo
 def test_the_makefile_campaign_is_a_valid_command_line():
     """`make bench` must keep working: its command line parses and every instance it names exists."""
     makefile = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    (small,) = re.findall(r"^SMALL := (.*)$", makefile, flags=re.M)
     (recipe,) = re.findall(r"^\t\$\(BIN\)/mipgames (bench .*)$", makefile, flags=re.M)
+    recipe = recipe.replace("$(SMALL)", small)
     argv = shlex.split(recipe)
     args = build_parser().parse_args(argv)
     assert args.func.__module__ == "mipgames.bench.commands" and args.resume and args.time_limit == 10
