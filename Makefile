@@ -17,7 +17,7 @@ install: $(BIN)/mipgames
 $(BIN)/mipgames: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[cluster,test]"
 	$(BIN)/mipgames solvers
 	touch $@
 

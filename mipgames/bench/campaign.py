@@ -167,8 +167,12 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
     """A client on an existing scheduler, or on a LocalCluster of non-daemonic one-thread worker processes."""
     import logging
 
-    import dask
-    from distributed import Client, LocalCluster
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError("--jobs N and --scheduler need Dask: pip install 'mipgames[cluster]' "
+                         "(make install includes it)") from None
 
     if scheduler:
         with Client(scheduler) as client:
