@@ -50,10 +50,21 @@ def load(path: str | Path, problem: str | None = None) -> Any:
     return prob.read(path)
 
 
-def solve(instance: Any, problem: str | None = None, *, solver: str | None = None, formulation: str | None = None,
-          time_limit: float | None = DEFAULT_TIME_LIMIT, threads: int = DEFAULT_THREADS, gap: float | None = None,
-          seed: int = 0, warm_start: bool = False, memory_limit: int | None = None,
-          params: dict[str, Any] | None = None, isolate: bool = True) -> Result:
+def solve(
+    instance: Any,
+    problem: str | None = None,
+    *,
+    solver: str | None = None,
+    formulation: str | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    threads: int = DEFAULT_THREADS,
+    gap: float | None = None,
+    seed: int = 0,
+    warm_start: bool = False,
+    memory_limit: int | None = None,
+    params: dict[str, Any] | None = None,
+    isolate: bool = True,
+) -> Result:
     """Solve an instance (a path or an instance object), replay the answer, and attach its certificate.
 
     Returns the one result type: ``.status`` (a claim the simulator and the
@@ -69,12 +80,21 @@ def solve(instance: Any, problem: str | None = None, *, solver: str | None = Non
         instance = prob.read(path)
     else:
         prob = registry.load(problem) if problem else problem_of(instance=instance)
-    options = SolveOptions(time_limit=time_limit, threads=threads, gap=gap, seed=seed, warm_start=warm_start,
-                           memory_limit=memory_limit)
+    options = SolveOptions(
+        time_limit=time_limit, threads=threads, gap=gap, seed=seed, warm_start=warm_start, memory_limit=memory_limit
+    )
     from mipgames.run.runner import solve as run
 
-    result = run(prob, instance, solver=solver, formulation=formulation, params=params, options=options,
-                 isolate=isolate, started=started)
+    result = run(
+        prob,
+        instance,
+        solver=solver,
+        formulation=formulation,
+        params=params,
+        options=options,
+        isolate=isolate,
+        started=started,
+    )
     result.certificate = certificates.build(prob, instance, result, None if path is None else str(path), text_sha)
     return result
 

@@ -20,15 +20,14 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from mipgames import __version__
-from mipgames import registry
+from mipgames import __version__, registry
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions
-
 
 
 class Parser(argparse.ArgumentParser):
@@ -97,10 +96,15 @@ def _memory(text: str) -> int:
 def _logging_options(parser: argparse.ArgumentParser, top: bool) -> None:
     """-v/--verbose and --log FILE, before the command or after it (the latter must not clobber the former)."""
     default: Any = 0 if top else argparse.SUPPRESS
-    parser.add_argument("-v", "--verbose", action="count", default=default,
-                        help="say more on standard error (-vv: debugging detail)")
-    parser.add_argument("--log", metavar="FILE", default=None if top else argparse.SUPPRESS,
-                        help="write the toolkit's log (every detail) to FILE")
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=default, help="say more on standard error (-vv: debugging detail)"
+    )
+    parser.add_argument(
+        "--log",
+        metavar="FILE",
+        default=None if top else argparse.SUPPRESS,
+        help="write the toolkit's log (every detail) to FILE",
+    )
 
 
 def configure_logging(verbosity: int, log_file: str | None) -> None:
@@ -162,16 +166,22 @@ def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem])
             seen[flag] = problem.name
             extra = f" (default: {p.default})" if not p.flag and p.default is not None else ""
             if p.flag:
-                group.add_argument(flag, dest=f"param_{p.name}", action="store_true", default=argparse.SUPPRESS,
-                                   help=p.help)
+                group.add_argument(
+                    flag, dest=f"param_{p.name}", action="store_true", default=argparse.SUPPRESS, help=p.help
+                )
             else:
                 choices = f" {{{','.join(map(str, p.choices))}}}" if p.choices else ""
-                group.add_argument(flag, dest=f"param_{p.name}", default=argparse.SUPPRESS,
-                                   metavar=p.name.upper(), help=p.help + choices + extra)
+                group.add_argument(
+                    flag,
+                    dest=f"param_{p.name}",
+                    default=argparse.SUPPRESS,
+                    metavar=p.name.upper(),
+                    help=p.help + choices + extra,
+                )
 
 
 def _collect_params(problem: Problem, args: argparse.Namespace) -> dict[str, Any]:
-    given = {k[len("param_"):]: v for k, v in vars(args).items() if k.startswith("param_")}
+    given = {k[len("param_") :]: v for k, v in vars(args).items() if k.startswith("param_")}
     known = {p.name: p for p in problem.params}
     stray = [k for k in given if k not in known]
     if stray:
@@ -195,8 +205,9 @@ def _collect_params(problem: Problem, args: argparse.Namespace) -> dict[str, Any
 def _problem_for(path: str, name: str | None) -> Problem:
     name = name or registry.infer(path)
     if name is None:
-        raise UsageError(f"{path}: cannot tell the problem from the path; add --problem "
-                         f"({', '.join(registry.PROBLEMS)})")
+        raise UsageError(
+            f"{path}: cannot tell the problem from the path; add --problem ({', '.join(registry.PROBLEMS)})"
+        )
     return registry.load(name)
 
 
@@ -204,8 +215,17 @@ def _format(x: float | None) -> str:
     return "—" if x is None else f"{x:g}"
 
 
-_READER_FAULTS = (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, RecursionError,
-                  MemoryError, UnicodeError)
+_READER_FAULTS = (
+    ValueError,
+    TypeError,
+    IndexError,
+    KeyError,
+    AttributeError,
+    OverflowError,
+    RecursionError,
+    MemoryError,
+    UnicodeError,
+)
 
 
 def read_instance(problem: Problem, path: str) -> tuple[Any, str]:
@@ -218,8 +238,9 @@ def read_instance(problem: Problem, path: str) -> tuple[Any, str]:
     except MipgamesError:
         raise
     except _READER_FAULTS as exc:  # a reader that choked on hostile input: still the input's fault
-        raise InputError(f"not a readable {problem.name} instance ({type(exc).__name__}: {str(exc)[:80]})",
-                         path) from None
+        raise InputError(
+            f"not a readable {problem.name} instance ({type(exc).__name__}: {str(exc)[:80]})", path
+        ) from None
     return instance, hashlib.sha256(raw).hexdigest()
 
 
@@ -252,8 +273,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     params = _collect_params(problem, args)
     limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
     memory = args.memory_limit if args.memory_limit is not None else default_memory_limit()
-    options = SolveOptions(time_limit=limit, threads=args.threads, gap=args.gap, seed=args.seed,
-                           warm_start=args.warm_start, memory_limit=memory)
+    options = SolveOptions(
+        time_limit=limit,
+        threads=args.threads,
+        gap=args.gap,
+        seed=args.seed,
+        warm_start=args.warm_start,
+        memory_limit=memory,
+    )
     out = args.out
     for target in (out, args.render, args.export_model, args.solver_log):
         if target is not None:
@@ -268,9 +295,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.keep_log and solver_log is None:
             solver_log = Path(keep) / "solver.log"
         try:
-            result = solve(problem, instance, solver=args.solver, formulation=args.formulation, params=params,
-                           options=options, isolate=True, export=args.export_model, progress=display,
-                           log_path=solver_log, started=started)
+            result = solve(
+                problem,
+                instance,
+                solver=args.solver,
+                formulation=args.formulation,
+                params=params,
+                options=options,
+                isolate=True,
+                export=args.export_model,
+                progress=display,
+                log_path=solver_log,
+                started=started,
+            )
         finally:
             display.close()
         if out is None:
@@ -282,8 +319,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(problem.describe(instance, result.params, result.solution, result.verdict))
         failures = []
         try:
-            cert = certificate.build(problem, instance, result, instance_path=str(args.instance),
-                                     instance_text_sha256=text_sha)
+            cert = certificate.build(
+                problem, instance, result, instance_path=str(args.instance), instance_text_sha256=text_sha
+            )
             certificate.write_json_atomic(out, cert)
             written: str | None = str(out)
         except OutputError as exc:
@@ -300,29 +338,56 @@ def cmd_solve(args: argparse.Namespace) -> int:
         except OutputError as exc:
             failures.append(f"drawing not written: {exc}")
     if args.json:
-        _print_json({"problem": problem.name, "instance": str(args.instance), "solver": result.solver,
-                     "solver_version": result.solver_version, "formulation": result.formulation,
-                     "status": str(result.status), "reported_status": str(result.reported),
-                     "objective": result.objective, "objective_name": name, "sense": sense, "bound": result.bound,
-                     "proved_by": result.proved_by, "stop": result.stop, "verified": result.verified,
-                     "message": result.message, "wall_time_s": round(result.wall_time_s, 4), "time_limit": limit,
-                     "certificate": written, "solution": result.solution_json,
-                     "measured": None if result.verdict is None else result.verdict.measured,
-                     "errors": failures})
+        _print_json(
+            {
+                "problem": problem.name,
+                "instance": str(args.instance),
+                "solver": result.solver,
+                "solver_version": result.solver_version,
+                "formulation": result.formulation,
+                "status": str(result.status),
+                "reported_status": str(result.reported),
+                "objective": result.objective,
+                "objective_name": name,
+                "sense": sense,
+                "bound": result.bound,
+                "proved_by": result.proved_by,
+                "stop": result.stop,
+                "verified": result.verified,
+                "message": result.message,
+                "wall_time_s": round(result.wall_time_s, 4),
+                "time_limit": limit,
+                "certificate": written,
+                "solution": result.solution_json,
+                "measured": None if result.verdict is None else result.verdict.measured,
+                "errors": failures,
+            }
+        )
         for failure in failures:
             print(f"mipgames: {failure}", file=sys.stderr)
         return OutputError.exit_code if failures else EXIT_CODES[result.status]
-    rows = [("problem", f"{problem.name}   {args.instance}"),
-            ("solver", f"{result.solver} {result.solver_version}"
-                       + (f"   formulation {result.formulation}" if result.formulation else "")),
-            ("status", status_text(result))]
+    rows = [
+        ("problem", f"{problem.name}   {args.instance}"),
+        (
+            "solver",
+            f"{result.solver} {result.solver_version}"
+            + (f"   formulation {result.formulation}" if result.formulation else ""),
+        ),
+        ("status", status_text(result)),
+    ]
     if result.status.has_solution:
         rows.append(("objective", f"{_format(result.objective)} {name} ({sense}imise)"))
     if result.bound is not None or result.status.has_solution or result.status == "unknown":
         rows.append(("bound", _format(result.bound)))
     if result.verdict is not None:
-        rows.append(("verified", "yes: replayed by the simulator" if result.verified
-                     else f"NO: {result.verdict.reason or result.message}"))
+        rows.append(
+            (
+                "verified",
+                "yes: replayed by the simulator"
+                if result.verified
+                else f"NO: {result.verdict.reason or result.message}",
+            )
+        )
     if result.message:
         rows.append(("note", result.message))
     limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
@@ -357,9 +422,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     data, problem = _load_certificate(args.certificate)
     check = certificate.verify(data, problem)
-    report: dict[str, Any] = {"certificate": args.certificate, "problem": problem.name, "ok": check.ok,
-                              "reasons": check.reasons, "notes": check.notes, "status": data.get("status"),
-                              "replayed_objective": None if check.verdict is None else check.verdict.objective}
+    report: dict[str, Any] = {
+        "certificate": args.certificate,
+        "problem": problem.name,
+        "ok": check.ok,
+        "reasons": check.reasons,
+        "notes": check.notes,
+        "status": data.get("status"),
+        "replayed_objective": None if check.verdict is None else check.verdict.objective,
+    }
     if not check.ok:
         if args.json:
             _print_json(report)
@@ -379,8 +450,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"  {note}")
     if args.reprove is None:
         return 0
-    options = SolveOptions(time_limit=args.time_limit, threads=args.threads,
-                           memory_limit=args.memory_limit or default_memory_limit())
+    options = SolveOptions(
+        time_limit=args.time_limit, threads=args.threads, memory_limit=args.memory_limit or default_memory_limit()
+    )
     display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet or args.json)
     try:
         proof = reprove(problem, check.instance, check.params, data, args.reprove or None, options, display)
@@ -466,8 +538,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         built = form.build(instance, params, SolveOptions())
         size = model_size(built, form.kind)
         if args.max_size is not None and size > args.max_size * 2**20:
-            print(f"mipgames: skipped {name}: about {size / 2**20:,.0f} MB, over --max-size {args.max_size:g} MB",
-                  file=sys.stderr)
+            print(
+                f"mipgames: skipped {name}: about {size / 2**20:,.0f} MB, over --max-size {args.max_size:g} MB",
+                file=sys.stderr,
+            )
             continue
         suffixes = (".lp", ".mps") if form.kind == "mip" else (".pb",)
         stem = Path(args.instance).stem
@@ -489,9 +563,16 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         for name in BACKENDS:
             backend = get_backend(name)
             why = backend.available()
-            rows.append({"name": name, "available": why is None, "why_not": why, "description": backend.description,
-                         "version": backend.version() if why is None else None,
-                         "capabilities": asdict(backend.capabilities)})
+            rows.append(
+                {
+                    "name": name,
+                    "available": why is None,
+                    "why_not": why,
+                    "description": backend.description,
+                    "version": backend.version() if why is None else None,
+                    "capabilities": asdict(backend.capabilities),
+                }
+            )
         _print_json({"solvers": rows})
         return 0 if all(r["available"] for r in rows) else 1
     print(f"{'solver':<8}{'status':<12}{'version':<14}{'models':<12}description")
@@ -501,8 +582,10 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         why = backend.available()
         status = "available" if why is None else "MISSING"
         version = backend.version() if why is None else "—"
-        print(f"{name:<8}{status:<12}{version:<14}{'+'.join(backend.kinds):<12}{backend.description}"
-              + ("" if why is None else f"  ({why})"))
+        print(
+            f"{name:<8}{status:<12}{version:<14}{'+'.join(backend.kinds):<12}{backend.description}"
+            + ("" if why is None else f"  ({why})")
+        )
         if args.verbose:
             print(f"{'':<8}capabilities: {backend.capabilities.describe()}")
         worst = worst or (0 if why is None else 1)
@@ -511,16 +594,36 @@ def cmd_solvers(args: argparse.Namespace) -> int:
 
 def cmd_problems(args: argparse.Namespace) -> int:
     if args.json:
-        _print_json({"problems": [{
-            "name": p.name, "summary": p.summary, "objective": dict(zip(("name", "sense"),
-                                                                        p.objective(p.default_params()))),
-            "formulations": {n: {"kind": f.kind, "description": f.description} for n, f in p.formulations.items()},
-            "default_formulation": p.default_formulation,
-            "algorithms": {n: {"description": a.description, "exact": a.exact} for n, a in p.algorithms.items()},
-            "default_solver": p.default_solver,
-            "params": [{"name": q.name, "default": q.default, "help": q.help, "flag": q.flag,
-                        "choices": list(q.choices) if q.choices else None} for q in p.params],
-        } for p in registry.available()]})
+        _print_json(
+            {
+                "problems": [
+                    {
+                        "name": p.name,
+                        "summary": p.summary,
+                        "objective": dict(zip(("name", "sense"), p.objective(p.default_params()))),
+                        "formulations": {
+                            n: {"kind": f.kind, "description": f.description} for n, f in p.formulations.items()
+                        },
+                        "default_formulation": p.default_formulation,
+                        "algorithms": {
+                            n: {"description": a.description, "exact": a.exact} for n, a in p.algorithms.items()
+                        },
+                        "default_solver": p.default_solver,
+                        "params": [
+                            {
+                                "name": q.name,
+                                "default": q.default,
+                                "help": q.help,
+                                "flag": q.flag,
+                                "choices": list(q.choices) if q.choices else None,
+                            }
+                            for q in p.params
+                        ],
+                    }
+                    for p in registry.available()
+                ]
+            }
+        )
         return 0
     for problem in registry.available():
         name, sense = problem.objective(problem.default_params())
@@ -537,8 +640,10 @@ def cmd_problems(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="mipgames", description="Puzzles as MIP and CP-SAT models, solved by five solvers "
-                                                 "and certified by exact simulators.")
+    parser = Parser(
+        prog="mipgames",
+        description="Puzzles as MIP and CP-SAT models, solved by five solvers and certified by exact simulators.",
+    )
     parser.add_argument("--version", action=_Versions, nargs=0, help="the toolkit's and every solver's version")
     _logging_options(parser, top=True)
     common = argparse.ArgumentParser(add_help=False)
@@ -549,19 +654,33 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="solve an instance, verify the answer, write a certificate", parents=[common])
     p.add_argument("instance")
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
-    p.add_argument("--solver", help="cbc, glpk, highs, cpsat, or a problem's algorithm "
-                                    "(default: the problem's, see `mipgames problems`)")
+    p.add_argument(
+        "--solver",
+        help="cbc, glpk, highs, cpsat, or a problem's algorithm (default: the problem's, see `mipgames problems`)",
+    )
     p.add_argument("--formulation", help="model to build (default: the problem's best for the solver)")
-    p.add_argument("--time-limit", type=_limit, metavar="SEC",
-                   help=f"seconds for the whole solve, reading and building included (default {DEFAULT_TIME_LIMIT:g})")
-    p.add_argument("--memory-limit", type=_memory, metavar="SIZE",
-                   help="memory for the solve's processes, like 8G (default: 3/4 of the machine's)")
+    p.add_argument(
+        "--time-limit",
+        type=_limit,
+        metavar="SEC",
+        help=f"seconds for the whole solve, reading and building included (default {DEFAULT_TIME_LIMIT:g})",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=_memory,
+        metavar="SIZE",
+        help="memory for the solve's processes, like 8G (default: 3/4 of the machine's)",
+    )
     p.add_argument("--threads", type=_int_in(1, 256), default=2, help="solver threads (default 2)")
     p.add_argument("--gap", type=_gap, help="relative gap at which the solver may stop (then: feasible)")
     p.add_argument("--seed", type=_int_in(0, 2**31 - 1), default=0)
     p.add_argument("--warm-start", action="store_true", help="start from the problem's heuristic solution")
-    p.add_argument("--out", type=Path, metavar="CERT.json",
-                   help="certificate path (default out/<instance>[.<formulation>].<solver>.cert.json)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="CERT.json",
+        help="certificate path (default out/<instance>[.<formulation>].<solver>.cert.json)",
+    )
     p.add_argument("--export-model", metavar="FILE", help="also write the model (.lp/.mps, or .pb for CP-SAT)")
     p.add_argument("--render", metavar="PNG", help="also draw the solution")
     p.add_argument("--solver-log", metavar="FILE", help="keep the solver's own log here")
@@ -573,11 +692,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="replay a certificate's solution and check its claims", parents=[common])
     p.add_argument("certificate")
-    p.add_argument("--reprove", nargs="?", const="", metavar="SOLVER",
-                   help="also ask another solver (default: one that did not make the claim) to prove an optimal "
-                        "or infeasible claim again")
-    p.add_argument("--time-limit", type=_limit, default=DEFAULT_TIME_LIMIT, metavar="SEC",
-                   help=f"for --reprove (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument(
+        "--reprove",
+        nargs="?",
+        const="",
+        metavar="SOLVER",
+        help="also ask another solver (default: one that did not make the claim) to prove an optimal "
+        "or infeasible claim again",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SEC",
+        help=f"for --reprove (default {DEFAULT_TIME_LIMIT:g})",
+    )
     p.add_argument("--threads", type=_int_in(1, 256), default=2, help="for --reprove (default 2)")
     p.add_argument("--memory-limit", type=_memory, metavar="SIZE", help="for --reprove")
     p.add_argument("--quiet", action="store_true", help="no progress while re-proving")
@@ -603,8 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
                 g.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("export", help="write a problem's models as LP/MPS (MIP) or proto (CP-SAT) files",
-                       parents=[common])
+    p = sub.add_parser(
+        "export", help="write a problem's models as LP/MPS (MIP) or proto (CP-SAT) files", parents=[common]
+    )
     p.add_argument("instance")
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--formulation", action="append", help="formulation(s) to write (default: all)")
@@ -613,8 +743,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("solvers", help="which solver backends are available, with versions (-v: capabilities)",
-                       parents=[common])
+    p = sub.add_parser(
+        "solvers", help="which solver backends are available, with versions (-v: capabilities)", parents=[common]
+    )
     p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")
     p.set_defaults(func=cmd_solvers)
     p = sub.add_parser("problems", help="problems, formulations, algorithms and options", parents=[common])
@@ -660,8 +791,11 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
     except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
         if os.environ.get("MIPGAMES_DEBUG"):
             raise
-        print(f"mipgames: internal error: {type(exc).__name__}: {str(exc)[:200]} "
-              "(set MIPGAMES_DEBUG=1 for the traceback)", file=sys.stderr)
+        print(
+            f"mipgames: internal error: {type(exc).__name__}: {str(exc)[:200]} "
+            "(set MIPGAMES_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
         return 1
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Problem
@@ -49,7 +50,8 @@ def load(name: str) -> Problem:
         if exc.name and exc.name.startswith(f"mipgames.{folder}"):
             raise UsageError(f"problem {name!r} is not available in this build") from None
         raise
-    return module.PROBLEM
+    problem: Problem = module.PROBLEM
+    return problem
 
 
 def available() -> list[Problem]:

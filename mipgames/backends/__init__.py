@@ -25,7 +25,8 @@ BACKENDS: tuple[str, ...] = tuple(REGISTRY)
 def get_backend(name: str) -> Backend:
     if name not in REGISTRY:
         raise UsageError(f"unknown solver {name!r}; backends are {', '.join(BACKENDS)}")
-    return importlib.import_module(REGISTRY[name]).BACKEND
+    backend: Backend = importlib.import_module(REGISTRY[name]).BACKEND
+    return backend
 
 
 def backends_for(kind: str) -> list[str]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Protocol
 
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result, Value
@@ -60,8 +61,13 @@ class Capabilities:
     """Hands over incumbent solutions while solving (kept if the run is cut at the deadline)."""
 
     def describe(self) -> str:
-        flags = [("warm start", self.warm_start), ("threads", self.threads), ("time limit", self.time_limit),
-                 ("progress callback", self.progress_callback), ("incumbent callback", self.incumbent_callback)]
+        flags = [
+            ("warm start", self.warm_start),
+            ("threads", self.threads),
+            ("time limit", self.time_limit),
+            ("progress callback", self.progress_callback),
+            ("incumbent callback", self.incumbent_callback),
+        ]
         return ", ".join(name for name, on in flags if on)
 
 
@@ -117,10 +123,11 @@ class Stopwatch:
 
 
 def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    found = None
-    for found in pattern.finditer(text):
+    """The last match of ``pattern`` in ``text`` (solver logs state their final figures last)."""
+    last = None
+    for last in pattern.finditer(text):  # noqa: B007 - the loop variable is the answer
         pass
-    return found
+    return last
 
 
 def read_log(path: Path) -> str:

@@ -14,11 +14,22 @@ import re
 import subprocess
 from pathlib import Path
 
-from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, last_match, number, read_log, sense_of
-from mipgames.core.result import Result
-from mipgames.core.status import Status
+from mipgames.backends.base import (
+    Backend,
+    Capabilities,
+    Listener,
+    Progress,
+    Silent,
+    Stopwatch,
+    last_match,
+    number,
+    read_log,
+    sense_of,
+)
 from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
+from mipgames.core.result import Result
+from mipgames.core.status import Status
 
 _RESULT = re.compile(r"^Result - (.*)$", re.M)
 _FINAL_BOUND = re.compile(r"^(?:Lower|Upper) bound:\s+(\S+)", re.M)
@@ -70,8 +81,7 @@ def progress(line: str, sense: str) -> Progress | None:
     return None
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
-          ) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
     import pulp
 
     from mipgames.run.spawn import guarded
@@ -113,8 +123,9 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     if "unbounded" in verdict.lower():  # an unbounded relaxation proves nothing about the integer problem
         return Result(Status.UNKNOWN, wall_time_s=wall, message=verdict)
     if not has_values(built) or sol_status not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
-        return Result(Status.UNKNOWN, bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code],
-                      stop=stop)
+        return Result(
+            Status.UNKNOWN, bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code], stop=stop
+        )
     if verdict == "Optimal solution found" and not options.gap:
         # The search completed with no gap allowed: its bound is the objective (CBC prints none then).
         result = solved(built, Status.OPTIMAL, None, wall, verdict)

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, number
+from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
-from mipgames.core.problem import Built, Kind, SolveOptions
 
 # "#3       0.12s best:17    next:[4,16]  ..." and "#Bound   0.30s best:17  next:[5,16] ..."
 _LINE = re.compile(r"^#(?:\d+|Bound|Done|Model)\s+\S+s\s+best:(\S+)\s+next:\[(\S+),(\S+)\]")
@@ -64,8 +64,7 @@ def apply_parameters(solver: Any, options: SolveOptions, model_parameters: Any =
     p.log_to_stdout = False
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
-          ) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
     from ortools.sat.python import cp_model
 
     if kind == "mip":
@@ -73,11 +72,11 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
 
         tr = translate(built.model)
         model = tr.model
-        lookup = lambda var: tr.variables[var.name]  # noqa: E731
+        lookup = lambda var: tr.variables[var.name]
         scale, offset = tr.objective_scale, tr.objective_offset
     else:
         model = built.model
-        lookup = lambda var: var  # noqa: E731
+        lookup = lambda var: var
         scale, offset = 1, 0
     if options.warm_start and built.hint:
         for var, val in built.hint.items():
@@ -119,11 +118,22 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
 
     # OPTIMAL also means "within relative_gap_limit": the claim rule compares the bound with the objective.
     status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
-    return Result(status, objective=objective, bound=bound, values=value, wall_time_s=wall, message=name,
-                  stop="" if code == cp_model.OPTIMAL and not options.gap else _stop(solver, options),
-                  stats={"branches": solver.num_branches, "conflicts": solver.num_conflicts,
-                         "solver_parameters": {k: list(v) if isinstance(v, (list, tuple)) else v
-                                               for k, v in (built.cpsat_parameters or {}).items()}})
+    return Result(
+        status,
+        objective=objective,
+        bound=bound,
+        values=value,
+        wall_time_s=wall,
+        message=name,
+        stop="" if code == cp_model.OPTIMAL and not options.gap else _stop(solver, options),
+        stats={
+            "branches": solver.num_branches,
+            "conflicts": solver.num_conflicts,
+            "solver_parameters": {
+                k: list(v) if isinstance(v, (list, tuple)) else v for k, v in (built.cpsat_parameters or {}).items()
+            },
+        },
+    )
 
 
 def _stop(solver: Any, options: SolveOptions) -> str:
@@ -135,8 +145,9 @@ def _stop(solver: Any, options: SolveOptions) -> str:
 BACKEND = Backend(
     name="cpsat",
     description="OR-Tools CP-SAT (native models; PuLP models by translation)",
-    capabilities=Capabilities(kinds=("mip", "cpsat"), warm_start=True, threads=True, progress_callback=True,
-                              incumbent_callback=True),
+    capabilities=Capabilities(
+        kinds=("mip", "cpsat"), warm_start=True, threads=True, progress_callback=True, incumbent_callback=True
+    ),
     solve=solve,
     version=version,
     available=available,

@@ -17,8 +17,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import (Backend, Capabilities, Listener, Progress, Silent, Stopwatch, last_match,
-                                    number, read_log)
+from mipgames.backends.base import (
+    Backend,
+    Capabilities,
+    Listener,
+    Progress,
+    Silent,
+    Stopwatch,
+    last_match,
+    number,
+    read_log,
+)
 from mipgames.backends.pulp_common import solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
@@ -100,8 +109,7 @@ def _load(glp: Any, model: Any) -> tuple[Any, list[Any]]:
     return prob, variables
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
-          ) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
     import swiglpk as glp
 
     clock = Stopwatch()

@@ -13,20 +13,14 @@ made-up zeros would simply be rejected as infeasible.
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import (Backend, Capabilities, Listener, Progress, Silent, Stopwatch, number,
-                                    sense_of)
+from mipgames.backends.base import Backend, Capabilities, Listener, Silent, Stopwatch, number, sense_of
 from mipgames.backends.pulp_common import objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
-
-# HiGHS B&B table rows: "   B  12  0  3  0.00%  -1002.47  -981  2.19%  ..." (src, nodes, queue, leaves, expl, dual bd, primal bd, gap)
-_ROW = re.compile(r"^\s*[A-Za-z]?\s+\d+\s+\d+\s+\d+\s+\S+%\s+(\S+)\s+(\S+)\s+\S+")
-START_ACCEPTED = re.compile(r"user-supplied|Solution has num max infeasibility", re.I)
 
 
 def available() -> str | None:
@@ -45,15 +39,6 @@ def version() -> str:
         return str(highspy.Highs().version())
     except (ImportError, AttributeError):
         return "unknown"
-
-
-def progress(line: str, sense: str) -> Progress | None:
-    found = _ROW.match(line)
-    if not found:
-        return None
-    sign = -1.0 if sense == "max" else 1.0
-    bound, inc = number(found.group(1)), number(found.group(2))
-    return (None if inc is None else sign * inc, None if bound is None else sign * bound)
 
 
 @functools.cache
@@ -79,8 +64,15 @@ def _solver_class() -> Any:
     class ListenedHiGHS(pulp.HiGHS):
         """PuLP's HiGHS plus a sparse MIP start and callbacks that report progress and incumbents."""
 
-        def __init__(self, built: Built, start: dict[str, float] | None, listener: Listener, sign: float,
-                     constant: float, **kwargs: Any):
+        def __init__(
+            self,
+            built: Built,
+            start: dict[str, float] | None,
+            listener: Listener,
+            sign: float,
+            constant: float,
+            **kwargs: Any,
+        ):
             super().__init__(**kwargs)
             self.built, self.start, self.listener = built, start, listener
             self.sign, self.constant = sign, constant
@@ -108,8 +100,9 @@ def _solver_class() -> Any:
             def values(var: Any) -> float:
                 return float(solution[var.index])
 
-            self.listener.solution(self._natural(out.objective_function_value), self._natural(out.mip_dual_bound),
-                                   values)
+            self.listener.solution(
+                self._natural(out.objective_function_value), self._natural(out.mip_dual_bound), values
+            )
 
         def _tick(self, event: Any) -> None:
             out = event.data_out
@@ -118,8 +111,7 @@ def _solver_class() -> Any:
     return ListenedHiGHS
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
-          ) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
     import highspy
     import pulp
 
@@ -131,7 +123,11 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     sense = sense_of(built, kind)
     sign = -1.0 if sense == "max" else 1.0
     solver = _solver_class()(
-        built, start, listener, sign, objective_constant(built),
+        built,
+        start,
+        listener,
+        sign,
+        objective_constant(built),
         msg=True,
         timeLimit=options.time_limit,
         threads=options.threads,
@@ -157,8 +153,13 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         return Result(Status.UNBOUNDED, wall_time_s=wall, message=status_name)
     if model_status == S.kUnboundedOrInfeasible:
         return Result(Status.UNKNOWN, wall_time_s=wall, message=f"HiGHS: {status_name} (not proved which)")
-    stop = {S.kTimeLimit: "time limit", S.kInterrupt: "interrupted", S.kIterationLimit: "iteration limit",
-            S.kSolutionLimit: "solution limit", S.kMemoryLimit: "memory limit"}.get(model_status, "")
+    stop = {
+        S.kTimeLimit: "time limit",
+        S.kInterrupt: "interrupted",
+        S.kIterationLimit: "iteration limit",
+        S.kSolutionLimit: "solution limit",
+        S.kMemoryLimit: "memory limit",
+    }.get(model_status, "")
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
     if has_solution:
         # kOptimal also means "within the gap": the claim rule compares the dual bound with the objective.
@@ -174,8 +175,9 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
 BACKEND = Backend(
     name="highs",
     description="HiGHS (highspy, in-process)",
-    capabilities=Capabilities(kinds=("mip",), warm_start=True, threads=True, progress_callback=True,
-                              incumbent_callback=True),
+    capabilities=Capabilities(
+        kinds=("mip",), warm_start=True, threads=True, progress_callback=True, incumbent_callback=True
+    ),
     solve=solve,
     version=version,
     available=available,

@@ -53,5 +53,11 @@ def objective_constant(built: Built) -> float:
 
 def solved(built: Built, status: str, bound: float | None, wall_time_s: float, message: str) -> Result:
     """The result of a PuLP solve that left values in the model's variables."""
-    return Result(status, objective=objective_value(built), bound=bound, values=pulp_values(built),
-                       wall_time_s=wall_time_s, message=message)
+    return Result(
+        status,
+        objective=objective_value(built),
+        bound=bound,
+        values=pulp_values(built),
+        wall_time_s=wall_time_s,
+        message=message,
+    )

@@ -45,7 +45,9 @@ def translate(lp: Any) -> Translation:
     variables: dict[str, Any] = {}
     for v in lp.variables():
         if v.cat != pulp.LpInteger:
-            raise UsageError(f"cpsat: variable {v.name} is continuous; only all-integer PuLP models translate to CP-SAT")
+            raise UsageError(
+                f"cpsat: variable {v.name} is continuous; only all-integer PuLP models translate to CP-SAT"
+            )
         if v.lowBound is None or v.upBound is None:
             raise UsageError(f"cpsat: variable {v.name} has no finite bounds; CP-SAT needs a finite domain")
         lo, hi = int(round(v.lowBound)), int(round(v.upBound))

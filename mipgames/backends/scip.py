@@ -13,15 +13,24 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import Backend, Capabilities, Listener, Silent, Stopwatch, number, sense_of
+from mipgames.backends.base import Backend, Capabilities, Listener, Silent, Stopwatch, number
 from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 
-_STOPS = {"timelimit": "time limit", "gaplimit": "gap", "memlimit": "memory limit", "userinterrupt": "interrupted",
-          "nodelimit": "node limit", "totalnodelimit": "node limit", "stallnodelimit": "node limit",
-          "sollimit": "solution limit", "bestsollimit": "solution limit", "restartlimit": "restart limit"}
+_STOPS = {
+    "timelimit": "time limit",
+    "gaplimit": "gap",
+    "memlimit": "memory limit",
+    "userinterrupt": "interrupted",
+    "nodelimit": "node limit",
+    "totalnodelimit": "node limit",
+    "stallnodelimit": "node limit",
+    "sollimit": "solution limit",
+    "bestsollimit": "solution limit",
+    "restartlimit": "restart limit",
+}
 
 
 def available() -> str | None:
@@ -78,21 +87,28 @@ def _solver_class() -> Any:
             model = lp.solverModel
             model.setParam("randomization/randomseedshift", self.seed)
             if not isinstance(self.listener, Silent):
-                model.includeEventhdlr(BestSolution(lp, self.listener, self.constant), "mipgames-best",
-                                       "reports new best solutions")
+                model.includeEventhdlr(
+                    BestSolution(lp, self.listener, self.constant), "mipgames-best", "reports new best solutions"
+                )
             model.optimize()
 
     return ListenedSCIP
 
 
-def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()
-          ) -> Result:
+def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
     import pulp
 
     warm = options.warm_start and apply_hint(built)
     constant = objective_constant(built)
-    solver = _solver_class()(listener, constant, options.seed, msg=True, timeLimit=options.time_limit,
-                             gapRel=options.gap if options.gap else None, warmStart=warm)
+    solver = _solver_class()(
+        listener,
+        constant,
+        options.seed,
+        msg=True,
+        timeLimit=options.time_limit,
+        gapRel=options.gap if options.gap else None,
+        warmStart=warm,
+    )
     clock = Stopwatch()
     try:
         built.model.solve(solver)

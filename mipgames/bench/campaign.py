@@ -10,9 +10,10 @@ processes may not do.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from mipgames.backends import BACKENDS as MODEL_SOLVERS
 from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT, JobSpec, error_row, load_problem, run_job
@@ -28,8 +29,11 @@ def instance_files(paths: Sequence[str]) -> list[str]:
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found += sorted(str(f) for f in path.iterdir()
-                            if f.is_file() and not f.name.startswith(".") and f.suffix.lower() not in (".md", ".png"))
+            found += sorted(
+                str(f)
+                for f in path.iterdir()
+                if f.is_file() and not f.name.startswith(".") and f.suffix.lower() not in (".md", ".png")
+            )
         elif path.exists():
             found.append(str(path))
         else:
@@ -39,10 +43,18 @@ def instance_files(paths: Sequence[str]) -> list[str]:
     return found
 
 
-def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequence[str] | None = None,
-              params: dict[str, str] | None = None, time_limit: float = 60.0, threads: int = 1, seed: int = 0,
-              repeats: int = 1, problem: str | None = None,
-              module: str | None = None) -> tuple[list[JobSpec], list[str]]:
+def plan_jobs(
+    paths: Sequence[str],
+    solvers: Sequence[str],
+    formulations: Sequence[str] | None = None,
+    params: dict[str, str] | None = None,
+    time_limit: float = 60.0,
+    threads: int = 1,
+    seed: int = 0,
+    repeats: int = 1,
+    problem: str | None = None,
+    module: str | None = None,
+) -> tuple[list[JobSpec], list[str]]:
     """Every (instance, solver, formulation, repeat) job that can run, and notes on combinations skipped.
 
     Formulation None means each model solver's default; a named formulation
@@ -86,11 +98,25 @@ def plan_jobs(paths: Sequence[str], solvers: Sequence[str], formulations: Sequen
                     used_solvers.add(solver)
         for r in range(repeats):
             for solver, form in combos:
-                jobs.append(JobSpec(instance_path=path, instance_sha256=digest, problem=prob.name, solver=solver,
-                                    formulation=form, params=merged, time_limit=time_limit, threads=threads,
-                                    seed=seed, repeat=r, module=module))
-    notes = [f"skipped {why} ({paths_[0]}" + (f" and {len(paths_) - 1} more)" if len(paths_) > 1 else ")")
-             for why, paths_ in skipped.items()]
+                jobs.append(
+                    JobSpec(
+                        instance_path=path,
+                        instance_sha256=digest,
+                        problem=prob.name,
+                        solver=solver,
+                        formulation=form,
+                        params=merged,
+                        time_limit=time_limit,
+                        threads=threads,
+                        seed=seed,
+                        repeat=r,
+                        module=module,
+                    )
+                )
+    notes = [
+        f"skipped {why} ({paths_[0]}" + (f" and {len(paths_) - 1} more)" if len(paths_) > 1 else ")")
+        for why, paths_ in skipped.items()
+    ]
     stray = set(params or {}) - used_params
     if stray:
         raise UsageError(f"--param {sorted(stray)[0]} applies to none of the instances' problems")
@@ -120,13 +146,16 @@ class Counts:
         self.failed_verification += int(bool(row.get("verification_failed")))
 
     def as_dict(self) -> dict[str, int]:
-        return {"solved": self.solved, "timeout": self.timeout, "error": self.error,
-                "failed_verification": self.failed_verification}
+        return {
+            "solved": self.solved,
+            "timeout": self.timeout,
+            "error": self.error,
+            "failed_verification": self.failed_verification,
+        }
 
     def text(self) -> str:
         flag = f" · [bold red]{self.failed_verification} failed verification[/]" if self.failed_verification else ""
-        return (f"[green]{self.solved} solved[/] · [yellow]{self.timeout} timeout[/] · "
-                f"[red]{self.error} error[/]{flag}")
+        return f"[green]{self.solved} solved[/] · [yellow]{self.timeout} timeout[/] · [red]{self.error} error[/]{flag}"
 
 
 @contextlib.contextmanager
@@ -140,16 +169,25 @@ def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[dict[str, Any]],
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     # standard error: standard output is the report's path or the --json object, nothing else
-    with Progress(TextColumn("bench"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
-                  TimeElapsedColumn(), console=Console(stderr=True)) as bar:
+    with Progress(
+        TextColumn("bench"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[counts]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+    ) as bar:
         task = bar.add_task("bench", total=total, counts=counts.text())
 
         def update(row: dict[str, Any]) -> None:
             counts.add(row)
             if row["outcome"] == ERROR:
-                bar.console.print(f"[red]error[/] {row['solver']}/{row.get('formulation') or '-'} on "
-                                  f"{Path(row['instance_path']).name}: {(row.get('message') or '')[:160]}",
-                                  markup=True, highlight=False)
+                bar.console.print(
+                    f"[red]error[/] {row['solver']}/{row.get('formulation') or '-'} on "
+                    f"{Path(row['instance_path']).name}: {(row.get('message') or '')[:160]}",
+                    markup=True,
+                    highlight=False,
+                )
             bar.update(task, advance=1, counts=counts.text())
 
         yield update
@@ -171,16 +209,22 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
         import dask
         from distributed import Client, LocalCluster
     except ImportError:
-        raise UsageError("--jobs N and --scheduler need Dask: pip install 'mipgames[cluster]' "
-                         "(make install includes it)") from None
+        raise UsageError(
+            "--jobs N and --scheduler need Dask: pip install 'mipgames[cluster]' (make install includes it)"
+        ) from None
 
     if scheduler:
         with Client(scheduler) as client:
             yield client
         return
     with dask.config.set({"distributed.worker.daemon": False}):
-        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+        cluster = LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
     try:
         with Client(cluster) as client:
             from mipgames.run.processes import die_with_parent
@@ -191,8 +235,13 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
         cluster.close()
 
 
-def run_dask(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str, Any]], None],
-             n_workers: int | None = None, scheduler: str | None = None) -> None:
+def run_dask(
+    jobs: Sequence[JobSpec],
+    store: Store,
+    on_row: Callable[[dict[str, Any]], None],
+    n_workers: int | None = None,
+    scheduler: str | None = None,
+) -> None:
     from distributed import as_completed
 
     with dask_client(n_workers, scheduler) as client:
@@ -211,11 +260,13 @@ def run_dask(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str, 
             client.cancel(futures)
 
 
-def run(jobs: Sequence[JobSpec], store: Store, *, n_jobs: int = 1, scheduler: str | None = None,
-        quiet: bool = False) -> Counts:
+def run(
+    jobs: Sequence[JobSpec], store: Store, *, n_jobs: int = 1, scheduler: str | None = None, quiet: bool = False
+) -> Counts:
     """Run the jobs (serially for one slot and no scheduler) and return the counts of this session's runs."""
     seen = Counts()
     with progress_bar(len(jobs), quiet) as on_row:
+
         def record(row: dict[str, Any]) -> None:
             seen.add(row)
             on_row(row)

@@ -12,7 +12,8 @@ import json
 import math
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from mipgames.bench import sets, stats
 from mipgames.core.errors import UsageError
@@ -64,52 +65,99 @@ def _seconds(zero_ok: bool) -> Callable[[str], float]:
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "bench", help="benchmark campaign: solvers × formulations × instances into SQLite, with a report",
-        usage=USAGE, description="Run every (instance, formulation, solver, repeat) job, each in its own process "
+        "bench",
+        help="benchmark campaign: solvers × formulations × instances into SQLite, with a report",
+        usage=USAGE,
+        description="Run every (instance, formulation, solver, repeat) job, each in its own process "
         "with one thread and a hard timeout, store each finished run at once in SQLite, and write a Markdown "
-        "report with plots.  `mipgames bench report` rewrites the report from the database alone.")
-    p.add_argument("instances", nargs="*", metavar="INSTANCE",
-                   help="instance files or directories (or the word `report` to report only)")
+        "report with plots.  `mipgames bench report` rewrites the report from the database alone.",
+    )
+    p.add_argument(
+        "instances",
+        nargs="*",
+        metavar="INSTANCE",
+        help="instance files or directories (or the word `report` to report only)",
+    )
     run = p.add_argument_group("campaign")
     run.add_argument("--solvers", type=_csv, help="comma-separated: cbc, glpk, highs, cpsat, or a problem's algorithms")
     run.add_argument("--formulations", type=_csv, help="comma-separated formulations (default: each solver's default)")
-    run.add_argument("--time-limit", type=_seconds(zero_ok=False), default=60.0, metavar="SEC",
-                     help="per-run time limit (reading and building included), the same for every solver "
-                          "(default 60)")
-    run.add_argument("--repeats", "--repeat", dest="repeats", type=_int_in(1, 1000), default=1, metavar="N",
-                     help="runs per job; summaries use each job's median run, the report gives min/median/max "
-                          "(default 1)")
-    run.add_argument("--jobs", type=_int_in(1, 1024), default=1, metavar="N",
-                     help="parallel job slots: N>1 starts a local Dask cluster of N worker processes (default 1: "
-                          "serial, no cluster)")
+    run.add_argument(
+        "--time-limit",
+        type=_seconds(zero_ok=False),
+        default=60.0,
+        metavar="SEC",
+        help="per-run time limit (reading and building included), the same for every solver (default 60)",
+    )
+    run.add_argument(
+        "--repeats",
+        "--repeat",
+        dest="repeats",
+        type=_int_in(1, 1000),
+        default=1,
+        metavar="N",
+        help="runs per job; summaries use each job's median run, the report gives min/median/max (default 1)",
+    )
+    run.add_argument(
+        "--jobs",
+        type=_int_in(1, 1024),
+        default=1,
+        metavar="N",
+        help="parallel job slots: N>1 starts a local Dask cluster of N worker processes (default 1: "
+        "serial, no cluster)",
+    )
     run.add_argument("--scheduler", metavar="ADDRESS", help="send the jobs to an existing Dask scheduler instead")
     run.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1, help="solver threads per run (default 1)")
-    run.add_argument("--seed", type=_int_in(0, MAX_SEED), default=0,
-                     help="solver seed, the same for every run (default 0)")
-    run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                     help="a problem parameter for every instance of problems that have it (repeatable)")
+    run.add_argument(
+        "--seed", type=_int_in(0, MAX_SEED), default=0, help="solver seed, the same for every run (default 0)"
+    )
+    run.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a problem parameter for every instance of problems that have it (repeatable)",
+    )
     run.add_argument("--problem", help="problem name when the path does not tell it")
-    run.add_argument("--problem-module", metavar="MODULE",
-                     help="importable module providing PROBLEM (a problem outside mipgames, e.g. a test problem)")
-    run.add_argument("--benchmarks", metavar="DIR",
-                     help=f"the public benchmark sets' folder that public:PATH instances are in (default "
-                          f"${sets.ENV}, else ../shared/benchmarks beside the repository)")
+    run.add_argument(
+        "--problem-module",
+        metavar="MODULE",
+        help="importable module providing PROBLEM (a problem outside mipgames, e.g. a test problem)",
+    )
+    run.add_argument(
+        "--benchmarks",
+        metavar="DIR",
+        help=f"the public benchmark sets' folder that public:PATH instances are in (default "
+        f"${sets.ENV}, else ../shared/benchmarks beside the repository)",
+    )
     run.add_argument("--resume", action="store_true", help="run only the jobs not already in the database")
     run.add_argument("--quiet", action="store_true", help="no progress bar (progress goes to standard error)")
     rep = p.add_argument_group("report")
     rep.add_argument("--db", action="append", metavar="FILE", help="results database (report: repeatable)")
-    rep.add_argument("--report", metavar="DIR",
-                     help="write report.md, PNG plots and runs.csv/jobs.csv/summary.csv (runs.parquet when pandas "
-                          "and pyarrow are installed) here")
-    rep.add_argument("--compare", nargs="+", metavar="KIND",
-                     help="`formulation [A B]` or `version [A B]`: put two side by side")
+    rep.add_argument(
+        "--report",
+        metavar="DIR",
+        help="write report.md, PNG plots and runs.csv/jobs.csv/summary.csv (runs.parquet when pandas "
+        "and pyarrow are installed) here",
+    )
+    rep.add_argument(
+        "--compare", nargs="+", metavar="KIND", help="`formulation [A B]` or `version [A B]`: put two side by side"
+    )
     rep.add_argument("--csv", metavar="FILE", help="also write every run as CSV here")
-    rep.add_argument("--parquet", metavar="FILE",
-                     help="also write every run as Parquet here (needs pandas and pyarrow)")
-    rep.add_argument("--shift", type=_seconds(zero_ok=True), default=stats.SHIFT_S, metavar="SEC",
-                     help=f"shift of the shifted geometric means (default {stats.SHIFT_S:g})")
-    rep.add_argument("--json", action="store_true",
-                     help="print one JSON object (counts and summary lines) on standard output, nothing else")
+    rep.add_argument(
+        "--parquet", metavar="FILE", help="also write every run as Parquet here (needs pandas and pyarrow)"
+    )
+    rep.add_argument(
+        "--shift",
+        type=_seconds(zero_ok=True),
+        default=stats.SHIFT_S,
+        metavar="SEC",
+        help=f"shift of the shifted geometric means (default {stats.SHIFT_S:g})",
+    )
+    rep.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (counts and summary lines) on standard output, nothing else",
+    )
     p.set_defaults(func=main)
 
 
@@ -129,8 +177,12 @@ def _params(items: list[str]) -> dict[str, str]:
     return out
 
 
-def _outputs(args: argparse.Namespace, rows: list[dict[str, Any]], hosts: dict[str, dict[str, Any]],
-             extra: dict[str, Any] | None = None) -> None:
+def _outputs(
+    args: argparse.Namespace,
+    rows: list[dict[str, Any]],
+    hosts: dict[str, dict[str, Any]],
+    extra: dict[str, Any] | None = None,
+) -> None:
     """The report folder, the exports and the JSON object (or the report's path) for these rows."""
     from mipgames.bench import export, report, tables
 
@@ -139,8 +191,9 @@ def _outputs(args: argparse.Namespace, rows: list[dict[str, Any]], hosts: dict[s
     summaries = report.problem_summaries(rows, args.shift)
     written: dict[str, str] = {}
     if args.report:
-        written["report"] = str(report.write(rows, hosts, args.report, args.db, compare=args.compare,
-                                             shift=args.shift, summaries=summaries))
+        written["report"] = str(
+            report.write(rows, hosts, args.report, args.db, compare=args.compare, shift=args.shift, summaries=summaries)
+        )
     if args.csv:
         written["csv"] = str(export.write_runs_csv(rows, args.csv))
     if args.parquet:
@@ -149,10 +202,16 @@ def _outputs(args: argparse.Namespace, rows: list[dict[str, Any]], hosts: dict[s
         if "report" in written:
             print(written["report"])
         return
-    out = {"databases": args.db, **(extra or {}), "counts": tables.counts(rows),
-           "instances": len({r["instance_sha256"] for r in rows}), "sgm_shift_s": args.shift,
-           "summary": tables.summary_records(summaries, args.shift), "disagreements": tables.disagreements(rows),
-           "files": written}
+    out = {
+        "databases": args.db,
+        **(extra or {}),
+        "counts": tables.counts(rows),
+        "instances": len({r["instance_sha256"] for r in rows}),
+        "sgm_shift_s": args.shift,
+        "summary": tables.summary_records(summaries, args.shift),
+        "disagreements": tables.disagreements(rows),
+        "files": written,
+    }
     print(json.dumps(out, indent=2, allow_nan=False))
 
 
@@ -164,8 +223,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not args.db:
         raise UsageError("`mipgames bench report` needs --db FILE")
     if not (args.report or args.csv or args.parquet or args.json):
-        raise UsageError("`mipgames bench report` needs something to write: --report DIR, --csv FILE, "
-                         "--parquet FILE or --json")
+        raise UsageError(
+            "`mipgames bench report` needs something to write: --report DIR, --csv FILE, --parquet FILE or --json"
+        )
     if args.compare and not args.report:
         raise UsageError("--compare needs --report DIR (it adds a section and a plot to the report)")
     if args.parquet:
@@ -180,8 +240,9 @@ def _check_parquet() -> None:
     from mipgames.bench import export
 
     if export.parquet_engine() is None:
-        raise UsageError("--parquet needs pandas and pyarrow (or fastparquet): pip install pandas pyarrow; "
-                         "--csv needs nothing")
+        raise UsageError(
+            "--parquet needs pandas and pyarrow (or fastparquet): pip install pandas pyarrow; --csv needs nothing"
+        )
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -201,32 +262,53 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.parquet:
         _check_parquet()
     paths = [sets.resolve(p, args.benchmarks) for p in args.instances]
-    jobs, notes = campaign.plan_jobs(paths, args.solvers, args.formulations, _params(args.param),
-                                     time_limit=args.time_limit, threads=args.threads, seed=args.seed,
-                                     repeats=args.repeats, problem=args.problem, module=args.problem_module)
+    jobs, notes = campaign.plan_jobs(
+        paths,
+        args.solvers,
+        args.formulations,
+        _params(args.param),
+        time_limit=args.time_limit,
+        threads=args.threads,
+        seed=args.seed,
+        repeats=args.repeats,
+        problem=args.problem,
+        module=args.problem_module,
+    )
     for note in notes:
         print(f"mipgames bench: {note}", file=sys.stderr)
     with Store(args.db[0]) as db:
         done = db.done_keys()
         finished = [j for j in jobs if j.key() in done]
         if finished and not args.resume:
-            raise UsageError(f"{args.db[0]} already holds {len(finished)} of these {len(jobs)} runs: add --resume "
-                             "to run only the missing ones, or use a new --db")
+            raise UsageError(
+                f"{args.db[0]} already holds {len(finished)} of these {len(jobs)} runs: add --resume "
+                "to run only the missing ones, or use a new --db"
+            )
         todo = [j for j in jobs if j.key() not in done]
-        print(f"{len(jobs)} runs planned, {len(finished)} already stored, {len(todo)} to run "
-              f"({'serial' if args.jobs <= 1 and not args.scheduler else args.scheduler or f'{args.jobs} workers'})",
-              file=sys.stderr)
+        print(
+            f"{len(jobs)} runs planned, {len(finished)} already stored, {len(todo)} to run "
+            f"({'serial' if args.jobs <= 1 and not args.scheduler else args.scheduler or f'{args.jobs} workers'})",
+            file=sys.stderr,
+        )
         start = time.perf_counter()
         counts = campaign.run(todo, db, n_jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet)
         elapsed = time.perf_counter() - start
-        print(f"{len(todo)} runs in {elapsed:.1f} s: {counts.solved} solved, {counts.timeout} timeout, "
-              f"{counts.error} error" + (f", {counts.failed_verification} FAILED VERIFICATION"
-                                         if counts.failed_verification else ""), file=sys.stderr)
+        print(
+            f"{len(todo)} runs in {elapsed:.1f} s: {counts.solved} solved, {counts.timeout} timeout, "
+            f"{counts.error} error"
+            + (f", {counts.failed_verification} FAILED VERIFICATION" if counts.failed_verification else ""),
+            file=sys.stderr,
+        )
         rows, hosts = db.rows(), db.hosts()
     keys = {j.key() for j in jobs}
     campaign_rows = [r for r in rows if r["job_key"] in keys]
-    session = {"planned": len(jobs), "already_stored": len(finished), "ran": len(todo),
-               "elapsed_s": round(elapsed, 3), **counts.as_dict()}
+    session = {
+        "planned": len(jobs),
+        "already_stored": len(finished),
+        "ran": len(todo),
+        "elapsed_s": round(elapsed, 3),
+        **counts.as_dict(),
+    }
     _outputs(args, campaign_rows, hosts, {"campaign": session, "skipped": notes})
     failed = sum(bool(r.get("verification_failed")) for r in campaign_rows)
     return 1 if counts.failed_verification or failed else 0

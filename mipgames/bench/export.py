@@ -11,8 +11,9 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from mipgames.bench.store import COLUMNS, NAMES
 from mipgames.core.errors import UsageError
@@ -83,14 +84,15 @@ def write_runs_parquet(rows: Iterable[dict[str, Any]], path: str | Path) -> Path
     """The runs as a Parquet file with nullable column types (integers stay integers next to NULLs)."""
     engine = parquet_engine()
     if engine is None:
-        raise UsageError("Parquet export needs pandas and pyarrow (or fastparquet): pip install pandas pyarrow; "
-                         "the CSV export needs nothing")
+        raise UsageError(
+            "Parquet export needs pandas and pyarrow (or fastparquet): pip install pandas pyarrow; "
+            "the CSV export needs nothing"
+        )
     import pandas as pd
 
     rows = list(rows)
     dtypes = {"REAL": "Float64", "INTEGER": "Int64", "TEXT": "string"}
-    frame = pd.DataFrame({name: pd.array([r.get(name) for r in rows], dtype=dtypes[_TYPES[name]])
-                          for name in NAMES})
+    frame = pd.DataFrame({name: pd.array([r.get(name) for r in rows], dtype=dtypes[_TYPES[name]]) for name in NAMES})
     with staged_output(path) as tmp:
         frame.to_parquet(tmp, engine=engine, index=False)
     return Path(path)

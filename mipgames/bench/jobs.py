@@ -58,9 +58,18 @@ class JobSpec:
         return SolveOptions(time_limit=float(self.time_limit), threads=self.threads, seed=self.seed)
 
     def key(self) -> str:
-        return sha256({"instance": self.instance_sha256, "problem": self.problem, "formulation": self.formulation,
-                       "solver": self.solver, "params": self.params, "options": self.options().as_dict(),
-                       "seed": self.seed, "repeat": self.repeat})
+        return sha256(
+            {
+                "instance": self.instance_sha256,
+                "problem": self.problem,
+                "formulation": self.formulation,
+                "solver": self.solver,
+                "params": self.params,
+                "options": self.options().as_dict(),
+                "seed": self.seed,
+                "repeat": self.repeat,
+            }
+        )
 
 
 def load_problem(name: str | None, module: str | None = None, path: str | None = None) -> Problem:
@@ -74,8 +83,9 @@ def load_problem(name: str | None, module: str | None = None, path: str | None =
             raise UsageError(f"--problem-module {module}: {exc}") from None
     name = name or (registry.infer(path) if path else None)
     if name is None:
-        raise UsageError(f"{path}: cannot tell the problem from the path; add --problem "
-                         f"({', '.join(registry.PROBLEMS)})")
+        raise UsageError(
+            f"{path}: cannot tell the problem from the path; add --problem ({', '.join(registry.PROBLEMS)})"
+        )
     return registry.load(name)
 
 
@@ -108,45 +118,81 @@ def machine() -> dict[str, Any]:
                 break
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemTotal:"):
-                mem_gb = round(int(line.split()[1]) / 1024 ** 2, 1)
+                mem_gb = round(int(line.split()[1]) / 1024**2, 1)
                 break
     except OSError:
         pass
-    return {"host": socket.gethostname(), "cpu": cpu, "cores": os.cpu_count(), "memory_gb": mem_gb,
-            "os": platform.platform(), "python": platform.python_version()}
+    return {
+        "host": socket.gethostname(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": mem_gb,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+    }
 
 
 @functools.cache
 def toolkit_commit() -> str:
     """The git commit of the toolkit's source tree, when it runs from a checkout ("" otherwise)."""
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(mipgames.__file__).parent,
-                             capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(mipgames.__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.SubprocessError):
         return ""
     return out.stdout.strip() if out.returncode == 0 else ""
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def base_row(spec: JobSpec) -> dict[str, Any]:
     """The identity and settings part of a row, before anything ran."""
-    return {"job_key": spec.key(), "instance_sha256": spec.instance_sha256, "instance_path": spec.instance_path,
-            "problem": spec.problem, "formulation": spec.formulation, "solver": spec.solver,
-            "params": json.dumps(spec.params, sort_keys=True), "options": canonical(spec.options().as_dict()).decode(),
-            "time_limit": spec.time_limit, "threads": spec.threads, "seed": spec.seed, "repeat": spec.repeat,
-            "parallel_jobs": spec.parallel_jobs, "host": machine()["host"], "toolkit_version": mipgames.__version__,
-            "toolkit_commit": toolkit_commit(), "machine": machine()}
+    return {
+        "job_key": spec.key(),
+        "instance_sha256": spec.instance_sha256,
+        "instance_path": spec.instance_path,
+        "problem": spec.problem,
+        "formulation": spec.formulation,
+        "solver": spec.solver,
+        "params": json.dumps(spec.params, sort_keys=True),
+        "options": canonical(spec.options().as_dict()).decode(),
+        "time_limit": spec.time_limit,
+        "threads": spec.threads,
+        "seed": spec.seed,
+        "repeat": spec.repeat,
+        "parallel_jobs": spec.parallel_jobs,
+        "host": machine()["host"],
+        "toolkit_version": mipgames.__version__,
+        "toolkit_commit": toolkit_commit(),
+        "machine": machine(),
+    }
 
 
 def error_row(spec: JobSpec, message: str, started: str | None = None, job_time: float | None = None) -> dict[str, Any]:
     """A run that failed outside the solver (bad instance, lost worker...): still a row, so the campaign goes on."""
     row = base_row(spec)
-    row.update({"status": "error", "outcome": ERROR, "message": message, "verified": 0, "verification_failed": 0,
-                "started_at": started or _now(), "finished_at": _now(), "job_time_s": job_time,
-                "solver_version": "unknown", "sense": None, "objective_name": None})
+    row.update(
+        {
+            "status": "error",
+            "outcome": ERROR,
+            "message": message,
+            "verified": 0,
+            "verification_failed": 0,
+            "started_at": started or _now(),
+            "finished_at": _now(),
+            "job_time_s": job_time,
+            "solver_version": "unknown",
+            "sense": None,
+            "objective_name": None,
+        }
+    )
     return row
 
 
@@ -195,26 +241,46 @@ def execute(spec: JobSpec) -> dict[str, Any]:
         found = sha256(problem.instance_to_json(instance))
         if found != spec.instance_sha256:
             raise UsageError(f"{spec.instance_path} changed since the campaign was planned (sha256 {found[:12]})")
-        result = solve(problem, instance, solver=spec.solver, formulation=spec.formulation, params=spec.params,
-                       options=spec.options(), isolate=True)
+        result = solve(
+            problem,
+            instance,
+            solver=spec.solver,
+            formulation=spec.formulation,
+            params=spec.params,
+            options=spec.options(),
+            isolate=True,
+        )
     except Exception as exc:  # the harness must outlive any failure of one job (bad file, usage, bug)
         return error_row(spec, f"{type(exc).__name__}: {exc}", started, time.perf_counter() - clock)
     name, sense = problem.objective(result.params)
     row = base_row(spec)
-    row.update({
-        "formulation": result.formulation, "solver_version": _solver_version(spec.solver, result.solver_version),
-        "status": str(result.status), "outcome": outcome(result.status),
-        "reported_status": None if result.reported is None else str(result.reported),
-        "proved_by": result.proved_by or None, "stop": result.stop or None, "objective": result.objective,
-        "bound": result.bound, "gap": relative_gap(result.objective, result.bound), "sense": sense,
-        "objective_name": name, "wall_time_s": result.wall_time_s, "cpu_time_s": result.stats.get("cpu_time_s"),
-        "peak_rss_mb": result.stats.get("peak_rss_mb"), "build_time_s": result.stats.get("build_time_s"),
-        "verified": int(result.verified),
-        # the runner turns a rejected replay into "error" but keeps the verdict: that is a failed verification
-        "verification_failed": int(result.status == "error" and result.verdict is not None),
-        "message": result.message, "started_at": started, "finished_at": _now(),
-        "job_time_s": time.perf_counter() - clock,
-    })
+    row.update(
+        {
+            "formulation": result.formulation,
+            "solver_version": _solver_version(spec.solver, result.solver_version),
+            "status": str(result.status),
+            "outcome": outcome(result.status),
+            "reported_status": None if result.reported is None else str(result.reported),
+            "proved_by": result.proved_by or None,
+            "stop": result.stop or None,
+            "objective": result.objective,
+            "bound": result.bound,
+            "gap": relative_gap(result.objective, result.bound),
+            "sense": sense,
+            "objective_name": name,
+            "wall_time_s": result.wall_time_s,
+            "cpu_time_s": result.stats.get("cpu_time_s"),
+            "peak_rss_mb": result.stats.get("peak_rss_mb"),
+            "build_time_s": result.stats.get("build_time_s"),
+            "verified": int(result.verified),
+            # the runner turns a rejected replay into "error" but keeps the verdict: that is a failed verification
+            "verification_failed": int(result.status == "error" and result.verdict is not None),
+            "message": result.message,
+            "started_at": started,
+            "finished_at": _now(),
+            "job_time_s": time.perf_counter() - clock,
+        }
+    )
     return row
 
 
@@ -236,12 +302,18 @@ def run_in_subprocess(spec: JobSpec) -> dict[str, Any]:
     started, clock = _now(), time.perf_counter()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([p for p in sys.path if p] + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    proc = subprocess.run([sys.executable, "-m", "mipgames.bench.jobs"], input=json.dumps(asdict(spec)),
-                          capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mipgames.bench.jobs"],
+        input=json.dumps(asdict(spec)),
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     if proc.returncode != 0:
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return error_row(spec, f"job subprocess failed (exit {proc.returncode}): {tail}", started,
-                         time.perf_counter() - clock)
+        return error_row(
+            spec, f"job subprocess failed (exit {proc.returncode}): {tail}", started, time.perf_counter() - clock
+        )
     row = json.loads(proc.stdout)
     row["job_time_s"] = time.perf_counter() - clock
     return row

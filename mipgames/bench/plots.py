@@ -27,16 +27,16 @@ def profile_figure(table: Table, configs: list[str], problems: list[ProblemKey],
     configuration solves, so its line is the ceiling every curve can reach.
     """
     plt = _pyplot()
-    times = {c: [table.by[c][p]["wall_time_s"] if solved(table.by[c][p]) else None for p in problems]
-             for c in configs}
+    times = {c: [table.by[c][p]["wall_time_s"] if solved(table.by[c][p]) else None for p in problems] for c in configs}
     ratios = stats.performance_ratios(times)
     finite = [r for rs in ratios.values() for r in rs if math.isfinite(r)]
     right = max(2.0, max(finite, default=1.0) * 1.5)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if len(configs) > 1:  # drawn first, wide and grey: a configuration that reaches the ceiling stays visible
         ceiling = sum(any(t[i] is not None for t in times.values()) for i in range(len(problems))) / len(problems)
-        ax.plot([1, right], [ceiling, ceiling], linestyle="--", color="grey", linewidth=3, alpha=0.6,
-                label=VIRTUAL_BEST)
+        ax.plot(
+            [1, right], [ceiling, ceiling], linestyle="--", color="grey", linewidth=3, alpha=0.6, label=VIRTUAL_BEST
+        )
     for c in configs:
         taus, rho = stats.profile_steps(ratios[c])
         ax.step(taus + [right], rho + [rho[-1]], where="post", label=c)
@@ -74,10 +74,20 @@ def plot_runtimes(table: Table, configs: list[str], problems: list[ProblemKey], 
         xs = range(len(order))
         ys = [max(charged(table.by[c][p]), 1e-3) for p in order]
         done = [solved(table.by[c][p]) for p in order]
-        line = ax.plot([x for x, d in zip(xs, done) if d], [y for y, d in zip(ys, done) if d],
-                       markers[i % len(markers)], label=c, alpha=0.8)[0]
-        ax.plot([x for x, d in zip(xs, done) if not d], [y for y, d in zip(ys, done) if not d], "x",
-                color=line.get_color(), alpha=0.8)
+        line = ax.plot(
+            [x for x, d in zip(xs, done) if d],
+            [y for y, d in zip(ys, done) if d],
+            markers[i % len(markers)],
+            label=c,
+            alpha=0.8,
+        )[0]
+        ax.plot(
+            [x for x, d in zip(xs, done) if not d],
+            [y for y, d in zip(ys, done) if not d],
+            "x",
+            color=line.get_color(),
+            alpha=0.8,
+        )
     ax.axhline(limit, color="grey", linestyle="--", linewidth=1, label="time limit (× = unsolved)")
     ax.set_yscale("log")
     ax.set_xticks(range(len(order)))

@@ -30,8 +30,9 @@ def benchmarks_dir(given: str | Path | None = None) -> Path:
     else:
         folder, source = DEFAULT, "the default (../shared/benchmarks beside the repository)"
     if not folder.is_dir():
-        raise UsageError(f"public benchmark sets: {folder} (from {source}) is not a folder; give --benchmarks DIR "
-                         f"or set {ENV}")
+        raise UsageError(
+            f"public benchmark sets: {folder} (from {source}) is not a folder; give --benchmarks DIR or set {ENV}"
+        )
     return folder
 
 
@@ -39,7 +40,7 @@ def resolve(path: str, given: str | Path | None = None) -> str:
     """An instance argument with ``public:`` replaced by the public-set folder; other paths as they are."""
     if not path.startswith(PREFIX):
         return path
-    rest = path[len(PREFIX):].lstrip("/")
+    rest = path[len(PREFIX) :].lstrip("/")
     folder = benchmarks_dir(given)
     target = (folder / rest).resolve()
     if not target.is_relative_to(folder.resolve()):

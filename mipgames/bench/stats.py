@@ -7,7 +7,7 @@ Pure functions on plain numbers so the maths can be checked by hand.
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 SHIFT_S = 10.0
 TIME_FLOOR_S = 0.01
@@ -48,8 +48,9 @@ def charged_time(time_s: float | None, solved: bool, time_limit: float) -> float
     return min(max(time_s, 0.0), time_limit)
 
 
-def performance_ratios(times: Mapping[str, Sequence[float | None]],
-                       floor: float = TIME_FLOOR_S) -> dict[str, list[float]]:
+def performance_ratios(
+    times: Mapping[str, Sequence[float | None]], floor: float = TIME_FLOOR_S
+) -> dict[str, list[float]]:
     """r[s][p] = t[s][p] / min over solvers of t[.][p]; None (unsolved) becomes infinity.
 
     Every solver must list the same problems in the same order.  A problem no

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable, NoReturn
+from typing import Any, NoReturn
 
 from mipgames.core.errors import InputError
 
@@ -111,12 +112,17 @@ class Store:
             if version is None or not {"job_key", "status", "outcome", "solver"} <= have:
                 _refuse(self.path, "not a mipgames results database (its `runs` table is someone else's)")
             if version > SCHEMA_VERSION:
-                _refuse(self.path, f"results database of schema version {version}, written by a newer mipgames "
-                                   f"(this one reads versions 1 to {SCHEMA_VERSION}): upgrade mipgames")
+                _refuse(
+                    self.path,
+                    f"results database of schema version {version}, written by a newer mipgames "
+                    f"(this one reads versions 1 to {SCHEMA_VERSION}): upgrade mipgames",
+                )
             missing = [n for n in NAMES if n not in have]
             if any(n not in ADDED_IN_2 for n in missing):
-                _refuse(self.path, f"results database lacks column(s) {', '.join(missing)}: not a schema this "
-                                   "mipgames knows")
+                _refuse(
+                    self.path,
+                    f"results database lacks column(s) {', '.join(missing)}: not a schema this mipgames knows",
+                )
             for name, kind in COLUMNS:
                 if name in missing:
                     self.db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
@@ -140,12 +146,14 @@ class Store:
         """Store one finished run (replacing an older run of the same job) and commit at once."""
         machine = row.get("machine")
         if machine:
-            self.db.execute("INSERT OR REPLACE INTO hosts VALUES (?, ?)",
-                            (machine["host"], json.dumps(machine, sort_keys=True)))
+            self.db.execute(
+                "INSERT OR REPLACE INTO hosts VALUES (?, ?)", (machine["host"], json.dumps(machine, sort_keys=True))
+            )
         # "" and None both mean "nothing to say": one of them, so the row survives a CSV round trip
         values = [None if row.get(name) == "" else row.get(name) for name in NAMES]
-        self.db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(NAMES)}) VALUES ({', '.join('?' * len(NAMES))})",
-                        values)
+        self.db.execute(
+            f"INSERT OR REPLACE INTO runs ({', '.join(NAMES)}) VALUES ({', '.join('?' * len(NAMES))})", values
+        )
         self.db.commit()
 
     def rows(self) -> list[dict[str, Any]]:
@@ -157,7 +165,7 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from mipgames.bench import stats
 from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT
@@ -131,14 +132,18 @@ class Summary:
     virtual: bool = False
 
 
-def summarise(table: Table, configs: list[str] | None = None, problems: list[ProblemKey] | None = None,
-              shift: float = stats.SHIFT_S, virtual_best: bool = True) -> list[Summary]:
+def summarise(
+    table: Table,
+    configs: list[str] | None = None,
+    problems: list[ProblemKey] | None = None,
+    shift: float = stats.SHIFT_S,
+    virtual_best: bool = True,
+) -> list[Summary]:
     """Counts over every run of each configuration; SGM, wins and the ratio to the best configuration's SGM
     over the common problems; and, for two or more configurations, the virtual best solver's line."""
     configs = configs if configs is not None else table.configs
     problems = problems if problems is not None else table.common(configs)
-    times = {c: [table.by[c][p]["wall_time_s"] if solved(table.by[c][p]) else None for p in problems]
-             for c in configs}
+    times = {c: [table.by[c][p]["wall_time_s"] if solved(table.by[c][p]) else None for p in problems] for c in configs}
     ratios = stats.performance_ratios(times)
     out = []
     for c in configs:
@@ -146,13 +151,21 @@ def summarise(table: Table, configs: list[str] | None = None, problems: list[Pro
         charged_times = [charged(table.by[c][p]) for p in problems]
         builds = [r["build_time_s"] for r in runs if r.get("build_time_s") is not None]
         peaks = [r["peak_rss_mb"] for r in runs if r.get("peak_rss_mb") is not None]
-        out.append(Summary(
-            config=c, runs=len(runs), solved=sum(solved(r) for r in runs),
-            timeout=sum(r["outcome"] == TIMEOUT for r in runs), error=sum(r["outcome"] == ERROR for r in runs),
-            failed_verification=sum(bool(r.get("verification_failed")) for r in runs), problems=len(problems),
-            sgm=stats.shifted_geometric_mean(charged_times, shift) if charged_times else None,
-            wins=sum(r == 1.0 for r in ratios[c]) if problems else None,
-            build_s=statistics.median(builds) if builds else None, peak_mb=max(peaks) if peaks else None))
+        out.append(
+            Summary(
+                config=c,
+                runs=len(runs),
+                solved=sum(solved(r) for r in runs),
+                timeout=sum(r["outcome"] == TIMEOUT for r in runs),
+                error=sum(r["outcome"] == ERROR for r in runs),
+                failed_verification=sum(bool(r.get("verification_failed")) for r in runs),
+                problems=len(problems),
+                sgm=stats.shifted_geometric_mean(charged_times, shift) if charged_times else None,
+                wins=sum(r == 1.0 for r in ratios[c]) if problems else None,
+                build_s=statistics.median(builds) if builds else None,
+                peak_mb=max(peaks) if peaks else None,
+            )
+        )
     if virtual_best and len(configs) > 1 and problems:
         out.append(_virtual_best(table, configs, problems, shift))
     best = min((s.sgm for s in out if s.sgm is not None and not s.virtual), default=None)
@@ -164,31 +177,56 @@ def summarise(table: Table, configs: list[str] | None = None, problems: list[Pro
 
 def _virtual_best(table: Table, configs: list[str], problems: list[ProblemKey], shift: float) -> Summary:
     """A perfect portfolio of the configurations: on each problem, the fastest proof any of them found."""
-    best = stats.virtual_best({c: [charged(table.by[c][p]) if solved(table.by[c][p]) else None for p in problems]
-                               for c in configs})
+    best = stats.virtual_best(
+        {c: [charged(table.by[c][p]) if solved(table.by[c][p]) else None for p in problems] for c in configs}
+    )
     limits = [max(float(table.by[c][p]["time_limit"]) for c in configs) for p in problems]
     charged_times = [limit if t is None else t for (t, _), limit in zip(best, limits)]
     n_solved = sum(t is not None for t, _ in best)
-    return Summary(config=VIRTUAL_BEST, runs=len(problems), solved=n_solved, timeout=len(problems) - n_solved,
-                   error=0, failed_verification=0, problems=len(problems),
-                   sgm=stats.shifted_geometric_mean(charged_times, shift), virtual=True)
+    return Summary(
+        config=VIRTUAL_BEST,
+        runs=len(problems),
+        solved=n_solved,
+        timeout=len(problems) - n_solved,
+        error=0,
+        failed_verification=0,
+        problems=len(problems),
+        sgm=stats.shifted_geometric_mean(charged_times, shift),
+        virtual=True,
+    )
 
 
 def virtual_best_picks(table: Table, configs: list[str], problems: list[ProblemKey]) -> dict[ProblemKey, Row | None]:
     """Per problem, the median run of the fastest configuration that solved it (None: nobody did)."""
-    best = stats.virtual_best({c: [charged(table.by[c][p]) if solved(table.by[c][p]) else None for p in problems]
-                               for c in configs})
+    best = stats.virtual_best(
+        {c: [charged(table.by[c][p]) if solved(table.by[c][p]) else None for p in problems] for c in configs}
+    )
     return {p: None if name is None else table.by[name][p] for p, (_, name) in zip(problems, best)}
 
 
 def summary_records(summaries: dict[str, list[Summary]], shift: float) -> list[dict[str, Any]]:
     """The summary lines of every problem as flat records (the JSON output and summary.csv)."""
-    return [{"problem": name, "configuration": s.config, "virtual_best": s.virtual, "runs": s.runs,
-             "solved": s.solved, "timeout": s.timeout, "error": s.error,
-             "failed_verification": s.failed_verification, "common_problems": s.problems, "wins": s.wins,
-             "sgm_s": s.sgm, "sgm_shift_s": shift, "ratio_to_best": s.ratio, "median_build_s": s.build_s,
-             "max_peak_rss_mb": s.peak_mb}
-            for name, lines in summaries.items() for s in lines]
+    return [
+        {
+            "problem": name,
+            "configuration": s.config,
+            "virtual_best": s.virtual,
+            "runs": s.runs,
+            "solved": s.solved,
+            "timeout": s.timeout,
+            "error": s.error,
+            "failed_verification": s.failed_verification,
+            "common_problems": s.problems,
+            "wins": s.wins,
+            "sgm_s": s.sgm,
+            "sgm_shift_s": shift,
+            "ratio_to_best": s.ratio,
+            "median_build_s": s.build_s,
+            "max_peak_rss_mb": s.peak_mb,
+        }
+        for name, lines in summaries.items()
+        for s in lines
+    ]
 
 
 def job_records(rows: list[Row], config_of: Callable[[Row], str] | None = None) -> list[dict[str, Any]]:
@@ -204,20 +242,34 @@ def job_records(rows: list[Row], config_of: Callable[[Row], str] | None = None) 
                     continue
                 walls = [r["wall_time_s"] for r in runs if r.get("wall_time_s") is not None]
                 median = table.by[c][p]
-                records.append({
-                    "problem": name, "instance": table.labels[p], "instance_sha256": p[0], "params": p[1],
-                    "configuration": c, "runs": len(runs), "solved": sum(solved(r) for r in runs),
-                    "statuses": ",".join(f"{s}×{n}" for s, n in sorted(Counter(r["status"] for r in runs).items())),
-                    "min_s": min(walls, default=None), "median_s": statistics.median(walls) if walls else None,
-                    "max_s": max(walls, default=None), "median_run_status": median["status"],
-                    "median_run_objective": median["objective"]})
+                records.append(
+                    {
+                        "problem": name,
+                        "instance": table.labels[p],
+                        "instance_sha256": p[0],
+                        "params": p[1],
+                        "configuration": c,
+                        "runs": len(runs),
+                        "solved": sum(solved(r) for r in runs),
+                        "statuses": ",".join(f"{s}×{n}" for s, n in sorted(Counter(r["status"] for r in runs).items())),
+                        "min_s": min(walls, default=None),
+                        "median_s": statistics.median(walls) if walls else None,
+                        "max_s": max(walls, default=None),
+                        "median_run_status": median["status"],
+                        "median_run_objective": median["objective"],
+                    }
+                )
     return records
 
 
 def counts(rows: list[Row]) -> dict[str, int]:
-    return {"runs": len(rows), "solved": sum(solved(r) for r in rows),
-            "timeout": sum(r["outcome"] == TIMEOUT for r in rows), "error": sum(r["outcome"] == ERROR for r in rows),
-            "failed_verification": sum(bool(r.get("verification_failed")) for r in rows)}
+    return {
+        "runs": len(rows),
+        "solved": sum(solved(r) for r in rows),
+        "timeout": sum(r["outcome"] == TIMEOUT for r in rows),
+        "error": sum(r["outcome"] == ERROR for r in rows),
+        "failed_verification": sum(bool(r.get("verification_failed")) for r in rows),
+    }
 
 
 def disagreements(rows: list[Row]) -> list[str]:
@@ -229,22 +281,32 @@ def disagreements(rows: list[Row]) -> list[str]:
     found = []
     for runs in groups.values():
         name = Path(runs[0]["instance_path"] or runs[0]["instance_sha256"]).stem
-        optima = {(round(r["objective"], 6), base_config(r)) for r in runs
-                  if r["status"] == "optimal" and r["objective"] is not None}
+        optima = {
+            (round(r["objective"], 6), base_config(r))
+            for r in runs
+            if r["status"] == "optimal" and r["objective"] is not None
+        }
         values = sorted({v for v, _ in optima})
         if len(values) > 1:
             found.append(f"{name}: different proved optima " + ", ".join(f"{c}={v:g}" for v, c in sorted(optima)))
         verified = [r for r in runs if r.get("verified") and r["objective"] is not None]
         if any(r["status"] == "infeasible" for r in runs) and verified:
-            found.append(f"{name}: {', '.join(sorted({base_config(r) for r in runs if r['status'] == 'infeasible'}))}"
-                         f" proved infeasible but {base_config(verified[0])} has a verified solution")
+            found.append(
+                f"{name}: {', '.join(sorted({base_config(r) for r in runs if r['status'] == 'infeasible'}))}"
+                f" proved infeasible but {base_config(verified[0])} has a verified solution"
+            )
         if len(values) == 1 and verified:
             sense = verified[0].get("sense") or "min"
-            better = [r for r in verified if (r["objective"] < values[0] - 1e-6 if sense == "min"
-                                              else r["objective"] > values[0] + 1e-6)]
+            better = [
+                r
+                for r in verified
+                if (r["objective"] < values[0] - 1e-6 if sense == "min" else r["objective"] > values[0] + 1e-6)
+            ]
             for r in better:
-                found.append(f"{name}: {base_config(r)} verified {r['objective']:g}, better than the proved "
-                             f"optimum {values[0]:g}")
+                found.append(
+                    f"{name}: {base_config(r)} verified {r['objective']:g}, better than the proved "
+                    f"optimum {values[0]:g}"
+                )
     return found
 
 

@@ -48,7 +48,10 @@ def sha256(data: Any) -> str:
 @functools.cache
 def schema() -> dict[str, Any]:
     """The JSON Schema of certificates (also published as docs/certificate.schema.json)."""
-    return json.loads(resources.files("mipgames.core").joinpath("certificate.schema.json").read_text())
+    loaded: dict[str, Any] = json.loads(
+        resources.files("mipgames.core").joinpath("certificate.schema.json").read_text()
+    )
+    return loaded
 
 
 def rerun_command(result: Result, instance_path: str | None) -> str:
@@ -74,8 +77,13 @@ def rerun_command(result: Result, instance_path: str | None) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
-def build(problem: Problem, instance: Any, result: Result, instance_path: str | None = None,
-          instance_text_sha256: str | None = None) -> dict[str, Any]:
+def build(
+    problem: Problem,
+    instance: Any,
+    result: Result,
+    instance_path: str | None = None,
+    instance_text_sha256: str | None = None,
+) -> dict[str, Any]:
     """The certificate of a runner Result."""
     instance_json = problem.instance_to_json(instance)
     verdict = result.verdict
@@ -114,7 +122,7 @@ def build(problem: Problem, instance: Any, result: Result, instance_path: str | 
         "stats": {k: v for k, v in result.stats.items() if k != "solver_parameters"},
         "rerun": rerun_command(result, instance_path),
         "toolkit_version": VERSION,
-        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -131,7 +139,7 @@ class Check:
     solution: Any = None
     data: dict[str, Any] = field(default_factory=dict)
 
-    def reject(self, reason: str) -> "Check":
+    def reject(self, reason: str) -> Check:
         self.ok = False
         self.reasons.append(reason)
         return self
@@ -163,8 +171,16 @@ def _guarded(what: str, fn: Any, *args: Any) -> Any:
         return fn(*args)
     except MipgamesError as exc:
         raise _Rejected(f"{what}: {exc}") from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError,
-            MemoryError) as exc:
+    except (
+        TypeError,
+        ValueError,
+        KeyError,
+        IndexError,
+        AttributeError,
+        OverflowError,
+        RecursionError,
+        MemoryError,
+    ) as exc:
         raise _Rejected(f"{what}: malformed ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
@@ -173,7 +189,7 @@ class _Rejected(Exception):
 
 
 def _fits(default: Any, value: Any) -> bool:
-    """A JSON value of the kind a parameter's default has (ints may stand for floats; None where None is the default)."""
+    """A JSON value of the kind a parameter's default has (ints may stand for floats; None where it is the default)."""
     if value is None:
         return default is None
     if isinstance(default, bool) or isinstance(value, bool):
@@ -229,8 +245,10 @@ def _claims(check: Check, problem: Problem) -> Check:
     status = Status(data["status"])
     name, sense = problem.objective(params)
     if data["sense"] != sense or data["objective_name"] != name:
-        return check.reject(f"objective recorded as {data['objective_name']!r} ({data['sense']}), "
-                            f"but these params give {name!r} ({sense})")
+        return check.reject(
+            f"objective recorded as {data['objective_name']!r} ({data['sense']}), "
+            f"but these params give {name!r} ({sense})"
+        )
     objective = None
     if data["solution"] is not None:
         check.solution = _guarded("solution", problem.solution_from_json, check.instance, data["solution"])
@@ -248,7 +266,7 @@ def _claims(check: Check, problem: Problem) -> Check:
         return check.reject(f"status {status} yet the certificate carries a solution")
     if status.has_solution:
         claimed = finite(data["objective"])
-        if claimed is None or not same(claimed, float(objective)):
+        if claimed is None or objective is None or not same(claimed, float(objective)):
             check.reject(f"claimed objective {data['objective']} but the replay measures {objective:g}")
     elif data["objective"] is not None:
         check.reject(f"status {status} cannot carry an objective")

@@ -17,8 +17,9 @@ import math
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from mipgames.core.errors import InputError, OutputError
 
@@ -37,8 +38,13 @@ def excerpt(text: str, width: int = EXCERPT_CHARS) -> str:
 
 
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
@@ -97,20 +103,25 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES
     return decode_text(read_bytes(path, what, limit), str(path), what)
 
 
-def parse_int(token: str, path: str | Path | None, line: int | None, what: str, lo: int | None = None,
-              hi: int | None = None) -> int:
+def parse_int(
+    token: str, path: str | Path | None, line: int | None, what: str, lo: int | None = None, hi: int | None = None
+) -> int:
     """An integer token within [lo, hi]; anything else is an InputError naming file, line and a short excerpt."""
     text = token.strip()
     if len(text) > MAX_TOKEN_CHARS:
-        raise InputError(f"{what} {excerpt(text, 12)} has {len(text)} characters: not a number this toolkit takes",
-                         path, line)
+        raise InputError(
+            f"{what} {excerpt(text, 12)} has {len(text)} characters: not a number this toolkit takes", path, line
+        )
     try:
         value = int(text)
     except ValueError:
         raise InputError(f"{what} must be an integer, got {excerpt(text)}", path, line) from None
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = f"between {lo} and {hi}" if lo is not None and hi is not None else (
-            f"at least {lo}" if lo is not None else f"at most {hi}")
+        span = (
+            f"between {lo} and {hi}"
+            if lo is not None and hi is not None
+            else (f"at least {lo}" if lo is not None else f"at most {hi}")
+        )
         raise InputError(f"{what} must be {span}, got {value}", path, line)
     return value
 

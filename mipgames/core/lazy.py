@@ -9,7 +9,8 @@ fast; they name builders, decoders, algorithms and renderers as
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def lazy(target: str) -> Callable[..., Any]:

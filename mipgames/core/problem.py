@@ -26,12 +26,13 @@ objective from the simulator.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping, Protocol
+from typing import Any, Literal, Protocol
 
 from mipgames.core.result import Result, Value
-from mipgames.core.status import Sense, Status
+from mipgames.core.status import Sense
 
 Kind = Literal["mip", "cpsat"]
 
@@ -163,6 +164,12 @@ class Built:
         if model_value is None:
             return None
         return self.objective(model_value) if self.objective else model_value
+
+    def affine(self) -> tuple[float, float]:
+        """(a, b) with natural = a + b · model value: every objective map in the toolkit is affine."""
+        a = self.objective(0.0) if self.objective else 0.0
+        b = (self.objective(1.0) if self.objective else 1.0) - a
+        return a, b
 
 
 @dataclass(frozen=True)

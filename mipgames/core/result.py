@@ -9,8 +9,9 @@ replays the solution in the simulator, applies the claim rule
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from mipgames.core.status import Status
 

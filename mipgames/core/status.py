@@ -17,9 +17,10 @@ rule:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable, Literal
+from typing import Literal
 
 Sense = Literal["min", "max"]
 
@@ -109,8 +110,16 @@ def best_bound(bounds: Iterable[tuple[object, str]], sense: Sense, integral: boo
     return best, by
 
 
-def decide(reported: Status | str, objective: float | None, bounds: Iterable[tuple[object, str]], sense: Sense, *,
-           integral: bool, prover: str, limits_valid: bool = True) -> Claim:
+def decide(
+    reported: Status | str,
+    objective: float | None,
+    bounds: Iterable[tuple[object, str]],
+    sense: Sense,
+    *,
+    integral: bool,
+    prover: str,
+    limits_valid: bool = True,
+) -> Claim:
     """The claim a report supports.
 
     ``objective`` is the objective the simulator measured when it replayed a
@@ -135,16 +144,28 @@ def decide(reported: Status | str, objective: float | None, bounds: Iterable[tup
     if value is None:
         return Claim(Status.ERROR, None, None, prover, f"the replayed objective {objective!r} is not a finite number")
     if reported in (Status.INFEASIBLE, Status.UNBOUNDED):
-        return Claim(Status.ERROR, value, None, prover,
-                     f"{prover} reported {reported} but a solution replays with objective {value:g}")
+        return Claim(
+            Status.ERROR,
+            value,
+            None,
+            prover,
+            f"{prover} reported {reported} but a solution replays with objective {value:g}",
+        )
     if bound is None:
         reason = "" if reported is not Status.OPTIMAL else "reported optimal without a finite bound"
         return Claim(Status.FEASIBLE, value, None, "", reason)
     beyond = value - bound if sense == "min" else bound - value
     if beyond < 0 and not same(value, bound):
-        return Claim(Status.ERROR, value, bound, bound_by,
-                     f"bound {bound:g} ({bound_by}) is better than the replayed objective {value:g}")
+        return Claim(
+            Status.ERROR,
+            value,
+            bound,
+            bound_by,
+            f"bound {bound:g} ({bound_by}) is better than the replayed objective {value:g}",
+        )
     if same(value, bound):
         return Claim(Status.OPTIMAL, value, value, bound_by)
-    reason = "" if reported is not Status.OPTIMAL else f"reported optimal but its bound {bound:g} differs from {value:g}"
+    reason = (
+        "" if reported is not Status.OPTIMAL else f"reported optimal but its bound {bound:g} differs from {value:g}"
+    )
     return Claim(Status.FEASIBLE, value, bound, bound_by, reason)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Built, Problem, SolveOptions
@@ -37,8 +38,10 @@ def remaining(deadline: float | None, reserve: float = 0.0) -> float | None:
 def usage() -> dict[str, float]:
     """CPU time and peak memory of this process and the solver binaries it waited for."""
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"cpu_time_s": round(me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, 4),
-            "peak_rss_mb": round(max(me.ru_maxrss, kids.ru_maxrss) / 1024.0, 1)}
+    return {
+        "cpu_time_s": round(me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, 4),
+        "peak_rss_mb": round(max(me.ru_maxrss, kids.ru_maxrss) / 1024.0, 1),
+    }
 
 
 class Reporter:
@@ -69,8 +72,9 @@ class Reporter:
 class ModelListener:
     """A backend's listener: progress in natural units to the parent, incumbents decoded now and then."""
 
-    def __init__(self, problem: Problem, instance: Any, params: dict[str, Any], built: Built, decode: Any,
-                 notify: Notify):
+    def __init__(
+        self, problem: Problem, instance: Any, params: dict[str, Any], built: Built, decode: Any, notify: Notify
+    ):
         self.problem, self.instance, self.params, self.built = problem, instance, params, built
         self.decode, self.notify = decode, notify
         self.last_sent = 0.0
@@ -86,8 +90,9 @@ class ModelListener:
             return
         self.last_sent = time.monotonic()
         solution = self.decode(self.instance, self.params, self.built.handles, values)
-        self.notify(("incumbent", self._natural(objective), self._natural(bound),
-                     self.problem.solution_to_json(solution)))
+        self.notify(
+            ("incumbent", self._natural(objective), self._natural(bound), self.problem.solution_to_json(solution))
+        )
 
 
 def export_model(built: Built, kind: str, path: str | Path) -> None:
@@ -108,18 +113,37 @@ def export_model(built: Built, kind: str, path: str | Path) -> None:
             raise UsageError(f"{path}: CP-SAT could not write the model")
 
 
-def execute(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
-            deadline: float | None, log_path: str, export: str | None, cut: tuple[str, float] | None,
-            notify: Notify) -> dict[str, Any]:
+def execute(
+    problem: Problem,
+    instance: Any,
+    run: Plan,
+    params: dict[str, Any],
+    options: SolveOptions,
+    deadline: float | None,
+    log_path: str,
+    export: str | None,
+    cut: tuple[str, float] | None,
+    notify: Notify,
+) -> dict[str, Any]:
     """Run the plan; returns plain data (see the module docstring)."""
-    data = _run_algorithm(problem, instance, run, params, options, deadline, notify) if run.kind == "algorithm" \
+    data = (
+        _run_algorithm(problem, instance, run, params, options, deadline, notify)
+        if run.kind == "algorithm"
         else _run_model(problem, instance, run, params, options, deadline, log_path, export, cut, notify)
+    )
     data.setdefault("stats", {}).update(usage())
     return data
 
 
-def _run_algorithm(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
-                   deadline: float | None, notify: Notify) -> dict[str, Any]:
+def _run_algorithm(
+    problem: Problem,
+    instance: Any,
+    run: Plan,
+    params: dict[str, Any],
+    options: SolveOptions,
+    deadline: float | None,
+    notify: Notify,
+) -> dict[str, Any]:
     algo = problem.algorithms[run.solver]
     notify(("phase", "solving"))
     notify(("started", {"sense": problem.objective(params)[1], "affine": (0.0, 1.0)}))
@@ -129,14 +153,33 @@ def _run_algorithm(problem: Problem, instance: Any, run: Plan, params: dict[str,
     wall = time.perf_counter() - start
     reporter.pending = None
     solution_json = None if out.solution is None else problem.solution_to_json(out.solution)
-    return {"status": str(out.status), "objective": out.objective, "bound": out.bound,
-            "solution_json": solution_json, "wall_time_s": wall, "version": "mipgames", "message": out.message,
-            "has_objective": True, "stats": dict(out.stats), "proved_by": out.proved_by, "stop": out.stop}
+    return {
+        "status": str(out.status),
+        "objective": out.objective,
+        "bound": out.bound,
+        "solution_json": solution_json,
+        "wall_time_s": wall,
+        "version": "mipgames",
+        "message": out.message,
+        "has_objective": True,
+        "stats": dict(out.stats),
+        "proved_by": out.proved_by,
+        "stop": out.stop,
+    }
 
 
-def _run_model(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
-               deadline: float | None, log_path: str, export: str | None, cut: tuple[str, float] | None,
-               notify: Notify) -> dict[str, Any]:
+def _run_model(
+    problem: Problem,
+    instance: Any,
+    run: Plan,
+    params: dict[str, Any],
+    options: SolveOptions,
+    deadline: float | None,
+    log_path: str,
+    export: str | None,
+    cut: tuple[str, float] | None,
+    notify: Notify,
+) -> dict[str, Any]:
     from mipgames.backends import get_backend
     from mipgames.backends.base import sense_of
 
@@ -151,10 +194,13 @@ def _run_model(problem: Problem, instance: Any, run: Plan, params: dict[str, Any
     built = form.build(instance, params, replace(options, time_limit=remaining(deadline)))
     build_time = time.perf_counter() - start
     sense = sense_of(built, form.kind)
-    base = built.natural(0.0)
-    slope = built.natural(1.0) - base if built.has_objective else None
-    notify(("started", {"sense": sense, "build_time_s": build_time,
-                        "affine": (base, slope) if slope is not None else None}))
+    affine = built.affine() if built.has_objective else None
+    notify(
+        (
+            "started",
+            {"sense": sense, "build_time_s": build_time, "affine": affine},
+        )
+    )
     stats = dict(built.stats)
     stats["build_time_s"] = round(build_time, 4)
     if export:
@@ -165,21 +211,39 @@ def _run_model(problem: Problem, instance: Any, run: Plan, params: dict[str, Any
 
         add_cut(built, form.kind, cut)
     if deadline is not None and time.monotonic() >= deadline - SOLVER_RESERVE_S:
-        return {"status": str(Status.UNKNOWN), "objective": None, "bound": None, "solution_json": None,
-                "wall_time_s": build_time, "version": backend.version(), "has_objective": built.has_objective,
-                "message": "the time limit passed while the model was being built", "stop": "time limit",
-                "stats": stats}
+        return {
+            "status": str(Status.UNKNOWN),
+            "objective": None,
+            "bound": None,
+            "solution_json": None,
+            "wall_time_s": build_time,
+            "version": backend.version(),
+            "has_objective": built.has_objective,
+            "message": "the time limit passed while the model was being built",
+            "stop": "time limit",
+            "stats": stats,
+        }
     notify(("phase", "solving"))
     listener = ModelListener(problem, instance, params, built, form.decode, notify)
-    res = backend.solve(built, form.kind, replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S)),
-                        Path(log_path), listener)
+    res = backend.solve(
+        built, form.kind, replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S)), Path(log_path), listener
+    )
     solution_json = None
     if res.values is not None and res.status.has_solution:
         notify(("phase", "decoding"))
         solution_json = problem.solution_to_json(form.decode(instance, params, built.handles, res.values))
     stats.update(res.stats)
     has_objective = built.has_objective
-    return {"status": str(res.status), "objective": built.natural(res.objective) if has_objective else None,
-            "bound": built.natural(res.bound) if has_objective else None, "solution_json": solution_json,
-            "wall_time_s": res.wall_time_s, "version": backend.version(), "message": res.message,
-            "has_objective": has_objective, "stats": stats, "proved_by": res.proved_by, "stop": res.stop}
+    return {
+        "status": str(res.status),
+        "objective": built.natural(res.objective) if has_objective else None,
+        "bound": built.natural(res.bound) if has_objective else None,
+        "solution_json": solution_json,
+        "wall_time_s": res.wall_time_s,
+        "version": backend.version(),
+        "message": res.message,
+        "has_objective": has_objective,
+        "stats": stats,
+        "proved_by": res.proved_by,
+        "stop": res.stop,
+    }

@@ -18,8 +18,13 @@ class Plan:
     """"algorithm", "mip" or "cpsat"."""
 
 
-def plan(problem: Problem, solver: str | None, formulation: str | None, instance: Any = None,
-         params: dict[str, Any] | None = None) -> Plan:
+def plan(
+    problem: Problem,
+    solver: str | None,
+    formulation: str | None,
+    instance: Any = None,
+    params: dict[str, Any] | None = None,
+) -> Plan:
     """Resolve solver and formulation names (None: the problem's defaults), refusing combinations that cannot run."""
     solver = solver or problem.default_solver
     if solver in problem.algorithms:
@@ -35,8 +40,9 @@ def plan(problem: Problem, solver: str | None, formulation: str | None, instance
         if formulation is None:
             raise UsageError(f"{problem.name} has no {kind} formulation")
     if formulation not in problem.formulations:
-        raise UsageError(f"unknown formulation {formulation!r} for {problem.name}; "
-                         f"choose from {', '.join(problem.formulations)}")
+        raise UsageError(
+            f"unknown formulation {formulation!r} for {problem.name}; choose from {', '.join(problem.formulations)}"
+        )
     form = problem.formulations[formulation]
     if form.kind == "cpsat" and solver != "cpsat":
         raise UsageError(f"formulation {formulation!r} is a native CP-SAT model: use --solver cpsat")

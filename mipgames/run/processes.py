@@ -50,7 +50,7 @@ def become_subreaper() -> None:
 
 def descendants(pid: int) -> list[psutil.Process]:
     try:
-        return psutil.Process(pid).children(recursive=True)
+        return list(psutil.Process(pid).children(recursive=True))
     except psutil.Error:
         return []
 

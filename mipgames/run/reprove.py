@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from mipgames.backends import BACKENDS, get_backend
 from mipgames.core.errors import UsageError
@@ -50,8 +51,7 @@ def add_cut(built: Built, kind: str, cut: Cut) -> None:
     """Add ``natural objective <op> value`` to the model and drop its objective (a pure feasibility question)."""
     op, value = cut
     if built.has_objective:
-        a = built.natural(0.0)
-        slope = built.natural(1.0) - a
+        a, slope = built.affine()
         if kind == "mip":
             expr = built.model.objective
             natural = slope * expr + a
@@ -65,7 +65,8 @@ def add_cut(built: Built, kind: str, cut: Cut) -> None:
             limit = (value - a) / k - offset
             upper = (op == "<=") == (k > 0)
             built.model.add(total <= math.floor(limit + 1e-9)) if upper else built.model.add(
-                total >= math.ceil(limit - 1e-9))
+                total >= math.ceil(limit - 1e-9)
+            )
             built.model.clear_objective()
     else:
         raise UsageError("this formulation has no objective to bound (a decision model)")
@@ -107,15 +108,22 @@ def _formulations(problem: Problem, solver: str, params: dict[str, Any], instanc
     names = []
     for kind in kinds:
         default = problem.default_formulation.get(kind)
-        ordered = ([default] if default else []) + [n for n, f in problem.formulations.items()
-                                                     if f.kind == kind and n != default]
+        ordered = ([default] if default else []) + [
+            n for n, f in problem.formulations.items() if f.kind == kind and n != default
+        ]
         names += [n for n in ordered if problem.formulations[n].applies(instance, params) is None]
     return names
 
 
-def reprove(problem: Problem, instance: Any, params: dict[str, Any], data: dict[str, Any], solver: str | None,
-            options: SolveOptions, progress: Callable[[float, float | None, float | None], None] | None = None
-            ) -> Reproof:
+def reprove(
+    problem: Problem,
+    instance: Any,
+    params: dict[str, Any],
+    data: dict[str, Any],
+    solver: str | None,
+    options: SolveOptions,
+    progress: Callable[[float, float | None, float | None], None] | None = None,
+) -> Reproof:
     """Ask another solver to prove the certificate's optimal or infeasible claim again."""
     from mipgames.run.runner import solve
 
@@ -134,28 +142,47 @@ def reprove(problem: Problem, instance: Any, params: dict[str, Any], data: dict[
     last: Result | None = None
     for formulation in _formulations(problem, name, params, instance):
         try:
-            result = solve(problem, instance, solver=name, formulation=formulation, params=params, options=options,
-                           cut=cut, progress=progress, started=started)
+            result = solve(
+                problem,
+                instance,
+                solver=name,
+                formulation=formulation,
+                params=params,
+                options=options,
+                cut=cut,
+                progress=progress,
+                started=started,
+            )
         except UsageError:
             continue  # this formulation cannot state the cut; try the next one
         last = result
         label = f"{name} {result.solver_version} ({formulation})"
         took = f"{time.monotonic() - started:.1f} s"
         if result.status is Status.INFEASIBLE:
-            what = (f"no solution better than {data['objective']:g}" if cut else "no solution exists")
+            what = f"no solution better than {data['objective']:g}" if cut else "no solution exists"
             return Reproof("re-proved", name, f"re-proved by {label} in {took}: {what}", result)
         if result.status.has_solution:
-            better = cut is None or (result.objective < data["objective"] if sense == "min"
-                                     else result.objective > data["objective"])
+            better = cut is None or (
+                result.objective < data["objective"] if sense == "min" else result.objective > data["objective"]
+            )
             if better:
-                what = (f"a solution with {result.objective:g} {name_of}" if cut else "a solution")
+                what = f"a solution with {result.objective:g} {name_of}" if cut else "a solution"
                 return Reproof("refuted", name, f"REFUTED by {label}: the simulator replays {what}", result)
-            return Reproof("not re-proved", name, f"not re-proved: {label} found a solution the simulator measures "
-                           f"at {result.objective:g}, not better than the claim", result)
+            return Reproof(
+                "not re-proved",
+                name,
+                f"not re-proved: {label} found a solution the simulator measures "
+                f"at {result.objective:g}, not better than the claim",
+                result,
+            )
         reason = result.stop or result.message or str(result.status)
-        return Reproof("not re-proved", name, f"not re-proved ({result.status} at the limit: {reason}) by {label}",
-                       result)
+        return Reproof(
+            "not re-proved", name, f"not re-proved ({result.status} at the limit: {reason}) by {label}", result
+        )
     if last is None:
-        return Reproof("not re-proved", name, f"not re-proved: no {name} formulation of {problem.name} can state "
-                       "the question under these params")
+        return Reproof(
+            "not re-proved",
+            name,
+            f"not re-proved: no {name} formulation of {problem.name} can state the question under these params",
+        )
     return Reproof("not re-proved", name, "not re-proved", last)

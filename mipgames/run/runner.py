@@ -17,8 +17,9 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import mipgames
 from mipgames.core.errors import InputError, MipgamesError, UsageError
@@ -141,15 +142,23 @@ class _Watch:
 def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, Any]:
     """Plain data for a child that did not answer normally: its last incumbent, if any, and why it stopped."""
     if end.kind == "done":
-        return end.value
+        done: dict[str, Any] = end.value
+        return done
     if end.kind == "user-error":
         message, code = end.value
         error = UsageError(message) if code == UsageError.exit_code else MipgamesError(message)
         error.exit_code = code
         raise error
-    data: dict[str, Any] = {"status": str(Status.UNKNOWN), "objective": None, "bound": None, "solution_json": None,
-                            "has_objective": True, "stats": {"peak_rss_mb": round(end.peak_rss / 2**20, 1)},
-                            "wall_time_s": time.monotonic() - watch.start, "version": watch.version()}
+    data: dict[str, Any] = {
+        "status": str(Status.UNKNOWN),
+        "objective": None,
+        "bound": None,
+        "solution_json": None,
+        "has_objective": True,
+        "stats": {"peak_rss_mb": round(end.peak_rss / 2**20, 1)},
+        "wall_time_s": time.monotonic() - watch.start,
+        "version": watch.version(),
+    }
     if end.kind in ("crash", "died"):
         data.update(status=str(Status.ERROR), message=end.message)
         return data
@@ -164,10 +173,21 @@ def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, An
     return data
 
 
-def solve(problem: Problem, instance: Any, *, solver: str | None = None, formulation: str | None = None,
-          params: dict[str, Any] | None = None, options: SolveOptions = SolveOptions(), isolate: bool = True,
-          log_path: str | Path | None = None, export: str | Path | None = None, progress: Progress | None = None,
-          started: float | None = None, cut: tuple[str, float] | None = None) -> Result:
+def solve(
+    problem: Problem,
+    instance: Any,
+    *,
+    solver: str | None = None,
+    formulation: str | None = None,
+    params: dict[str, Any] | None = None,
+    options: SolveOptions = SolveOptions(),
+    isolate: bool = True,
+    log_path: str | Path | None = None,
+    export: str | Path | None = None,
+    progress: Progress | None = None,
+    started: float | None = None,
+    cut: tuple[str, float] | None = None,
+) -> Result:
     """Solve, decode, replay and claim (see the module docstring).
 
     ``started`` is the time.monotonic() value the time limit counts from
@@ -181,8 +201,14 @@ def solve(problem: Problem, instance: Any, *, solver: str | None = None, formula
     merged.update(params or {})
     problem.check_params(instance, merged)
     run = plan(problem, solver, formulation, instance, merged)
-    log.info("%s: %s%s, time limit %s, threads %d", problem.name, run.solver,
-             f" / {run.formulation}" if run.formulation else "", options.time_limit, options.threads)
+    log.info(
+        "%s: %s%s, time limit %s, threads %d",
+        problem.name,
+        run.solver,
+        f" / {run.formulation}" if run.formulation else "",
+        options.time_limit,
+        options.threads,
+    )
     deadline = None if options.time_limit is None else (started or time.monotonic()) + options.time_limit
     if export is not None:
         check_output_target(export)
@@ -194,12 +220,28 @@ def solve(problem: Problem, instance: Any, *, solver: str | None = None, formula
             log_file.write_text("")
         except OSError as exc:
             raise InputError(f"cannot write the log: {exc.strerror or exc}", log_file) from None
-        args = (problem, instance, run, merged, options, deadline, str(log_file),
-                None if export is None else str(export), cut)
+        args = (
+            problem,
+            instance,
+            run,
+            merged,
+            options,
+            deadline,
+            str(log_file),
+            None if export is None else str(export),
+            cut,
+        )
         if isolate:
             watch = _Watch(run, log_file, progress)
-            end = supervise(execute, args, log_file, scratch, Limits(deadline, options.memory_limit),
-                            on_note=watch.note, on_tick=watch.tick)
+            end = supervise(
+                execute,
+                args,
+                log_file,
+                scratch,
+                Limits(deadline, options.memory_limit),
+                on_note=watch.note,
+                on_tick=watch.tick,
+            )
             log.debug("solver process ended: %s %s (peak %.0f MiB)", end.kind, end.message, end.peak_rss / 2**20)
             data = _from_end(end, watch, options.time_limit)
         else:
@@ -218,16 +260,28 @@ def prover_name(run: Plan, data: dict[str, Any]) -> str:
     return f"{run.solver} {data.get('version', 'unknown')}"
 
 
-def finish(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions,
-           data: dict[str, Any]) -> Result:
+def finish(
+    problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions, data: dict[str, Any]
+) -> Result:
     """Replay the reported solution and turn the report into a claim."""
     reported = Status(data.get("status", Status.ERROR))
     name, sense = problem.objective(params)
     prover = prover_name(run, data)
-    result = Result(reported, message=data.get("message") or "", wall_time_s=float(data.get("wall_time_s") or 0.0),
-                    stats=dict(data.get("stats") or {}), stop=data.get("stop") or "", problem=problem.name,
-                    solver=run.solver, solver_version=data.get("version", "unknown"), formulation=run.formulation,
-                    params=params, options=options, reported=reported, claimed_objective=data.get("objective"))
+    result = Result(
+        reported,
+        message=data.get("message") or "",
+        wall_time_s=float(data.get("wall_time_s") or 0.0),
+        stats=dict(data.get("stats") or {}),
+        stop=data.get("stop") or "",
+        problem=problem.name,
+        solver=run.solver,
+        solver_version=data.get("version", "unknown"),
+        formulation=run.formulation,
+        params=params,
+        options=options,
+        reported=reported,
+        claimed_objective=data.get("objective"),
+    )
     solution_json = data.get("solution_json")
     objective = None
     if solution_json is not None:
@@ -240,6 +294,8 @@ def finish(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], o
         if not verdict.legal:
             return _error(result, f"the simulator rejects the solution: {verdict.reason}")
         objective = verdict.objective
+        if objective is None:
+            return _error(result, "the simulator accepts the solution but measures no objective")
         claimed = data.get("objective")
         if data.get("has_objective", True) and claimed is not None and not same(float(claimed), float(objective)):
             better = objective < claimed if sense == "min" else objective > claimed
@@ -258,11 +314,22 @@ def finish(problem: Problem, instance: Any, run: Plan, params: dict[str, Any], o
             bounds.append((known[0], f"mipgames: {known[1]}"))
     claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover)
     result.status, result.objective, result.bound, result.proved_by = (
-        claim.status, claim.objective, claim.bound, claim.proved_by)
+        claim.status,
+        claim.objective,
+        claim.bound,
+        claim.proved_by,
+    )
     if claim.reason:
         result.message = _join(result.message, claim.reason)
-    log.info("reported %s, claimed %s (objective %s, bound %s, proved by %s)%s", reported, claim.status,
-             claim.objective, claim.bound, claim.proved_by or "-", f": {claim.reason}" if claim.reason else "")
+    log.info(
+        "reported %s, claimed %s (objective %s, bound %s, proved by %s)%s",
+        reported,
+        claim.status,
+        claim.objective,
+        claim.bound,
+        claim.proved_by or "-",
+        f": {claim.reason}" if claim.reason else "",
+    )
     if claim.status is Status.ERROR:
         result.solution = result.solution_json = None
     return result

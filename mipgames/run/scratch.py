@@ -14,8 +14,8 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import psutil
 
@@ -31,7 +31,7 @@ def sweep_stale(root: str | Path | None = None) -> None:
         return
     for entry in entries:
         try:
-            pid = int(entry.name[len(PREFIX):].split("-", 1)[0])
+            pid = int(entry.name[len(PREFIX) :].split("-", 1)[0])
         except ValueError:
             continue
         if pid != os.getpid() and not psutil.pid_exists(pid):

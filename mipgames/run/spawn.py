@@ -17,8 +17,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-_SHIM = ("import ctypes,os,sys;ctypes.CDLL(None).prctl(1,9,0,0,0);"
-         "os.getppid()==int(sys.argv[1]) or os._exit(1);os.execv(sys.argv[2],sys.argv[2:])")
+_SHIM = (
+    "import ctypes,os,sys;ctypes.CDLL(None).prctl(1,9,0,0,0);"
+    "os.getppid()==int(sys.argv[1]) or os._exit(1);os.execv(sys.argv[2],sys.argv[2:])"
+)
 
 
 def guarded(binary: str, line_buffered: bool = False, folder: str | Path | None = None) -> str:
@@ -31,8 +33,10 @@ def guarded(binary: str, line_buffered: bool = False, folder: str | Path | None 
         target = [stdbuf, "-oL", "-eL", binary]
     folder = Path(folder or tempfile.gettempdir())
     fd, name = tempfile.mkstemp(prefix=f"{Path(binary).name}-", dir=folder)
-    script = (f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -S -c {shlex.quote(_SHIM)} "
-              f"{os.getpid()} {' '.join(shlex.quote(t) for t in target)} \"$@\"\n")
+    script = (
+        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -S -c {shlex.quote(_SHIM)} "
+        f'{os.getpid()} {" ".join(shlex.quote(t) for t in target)} "$@"\n'
+    )
     with os.fdopen(fd, "w") as fh:
         fh.write(script)
     os.chmod(name, 0o700)

@@ -24,9 +24,10 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from mipgames.core.errors import MipgamesError
 from mipgames.run.processes import die_with_parent, kill_tree, tree_rss
@@ -98,8 +99,9 @@ def _limit_memory(memory_bytes: int | None) -> None:
         pass
 
 
-def _child_main(fn: Callable[..., Any], args: tuple, conn: Any, log_path: str, run_dir: str,
-                memory_bytes: int | None) -> None:
+def _child_main(
+    fn: Callable[..., Any], args: tuple[Any, ...], conn: Any, log_path: str, run_dir: str, memory_bytes: int | None
+) -> None:
     die_with_parent()
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, signal.SIG_DFL)
@@ -144,14 +146,21 @@ def _end_tree(proc: Any) -> None:
     proc.join(2)
 
 
-def supervise(fn: Callable[..., Any], args: tuple, log_path: Path, run_dir: Path, limits: Limits,
-              on_note: Callable[[Any], None] | None = None,
-              on_tick: Callable[[], None] | None = None) -> ChildEnd:
+def supervise(
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    log_path: Path,
+    run_dir: Path,
+    limits: Limits,
+    on_note: Callable[[Any], None] | None = None,
+    on_tick: Callable[[], None] | None = None,
+) -> ChildEnd:
     """Run ``fn(*args, notify=...)`` in a supervised child (see the module docstring)."""
     ctx = _context()
     receiver, sender = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(fn, args, sender, str(log_path), str(run_dir), limits.memory_bytes),
-                       daemon=False)
+    proc = ctx.Process(
+        target=_child_main, args=(fn, args, sender, str(log_path), str(run_dir), limits.memory_bytes), daemon=False
+    )
     notes: list[Any] = []
     peak = 0
     last_rss = 0.0
@@ -169,8 +178,12 @@ def supervise(fn: Callable[..., Any], args: tuple, log_path: Path, run_dir: Path
                 peak = max(peak, rss)
                 if rss > limits.memory_bytes:
                     _end_tree(proc)
-                    return ChildEnd("memory", message=f"memory limit reached ({rss / 2**20:,.0f} MiB in use)",
-                                    notes=notes, peak_rss=peak)
+                    return ChildEnd(
+                        "memory",
+                        message=f"memory limit reached ({rss / 2**20:,.0f} MiB in use)",
+                        notes=notes,
+                        peak_rss=peak,
+                    )
             if receiver.poll(TICK_S):
                 try:
                     kind, payload = receiver.recv()
@@ -214,6 +227,7 @@ def _died(proc: Any, notes: list[Any], peak: int, limits: Limits) -> ChildEnd:
     else:
         reason = f"exit code {code}"
     if limits.memory_bytes is not None and peak > 0.8 * limits.memory_bytes:
-        return ChildEnd("memory", message=f"the solver process died ({reason}) near the memory limit",
-                        notes=notes, peak_rss=peak)
+        return ChildEnd(
+            "memory", message=f"the solver process died ({reason}) near the memory limit", notes=notes, peak_rss=peak
+        )
     return ChildEnd("died", message=f"the solver process died ({reason})", notes=notes, peak_rss=peak)

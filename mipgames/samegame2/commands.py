@@ -54,15 +54,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add ``samegame2`` to the CLI's subcommands."""
-    parser = subparsers.add_parser(
-        "samegame2", help="run the Same Game 2 command interpreter", description=DESCRIPTION
-    )
+    parser = subparsers.add_parser("samegame2", help="run the Same Game 2 command interpreter", description=DESCRIPTION)
     add_arguments(parser)
     parser.set_defaults(func=lambda args: run(args.file, sys.stdin, sys.stdout, sys.stderr))
 
 
-def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Stand-alone entry point (also what the tests call)."""
     parser = argparse.ArgumentParser(prog="mipgames samegame2", description=DESCRIPTION)
     add_arguments(parser)

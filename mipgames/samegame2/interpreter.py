@@ -125,15 +125,17 @@ def read_table(name: str, rows: int, cols: int) -> list[str]:
     words = text.split(maxsplit=min(need, len(text)))
     del words[need:]
     if len(words) < need:
-        raise InputError(f"{shown} is short: {_count(rows)}x{_count(cols)} = {_count(need)} words needed, "
-                         f"found {len(words)}")
+        raise InputError(
+            f"{shown} is short: {_count(rows)}x{_count(cols)} = {_count(need)} words needed, found {len(words)}"
+        )
     bad = {w for w in set(words) if w != "0" and not _COLOUR.fullmatch(w)}
     if bad:
         for index, match in enumerate(_WORD.finditer(text)):
             if match.group() in bad:
                 line = text.count("\n", 0, match.start()) + 1
-                raise InputError(f"{shown} line {line}: word {index + 1} is neither a colour "
-                                 "(lowercase letters a-z) nor 0")
+                raise InputError(
+                    f"{shown} line {line}: word {index + 1} is neither a colour (lowercase letters a-z) nor 0"
+                )
     return words
 
 
@@ -191,8 +193,9 @@ class Interpreter:
                 raise InputError(f"unknown command {excerpt(fields[0])} (commands: i b m o c n f)")
             usage = USAGE[fields[0]]
             if len(fields) != len(usage.split()):
-                raise InputError(f"{fields[0]!r} takes {len(usage.split()) - 1} fields ({usage}), "
-                                 f"got {len(fields) - 1}")
+                raise InputError(
+                    f"{fields[0]!r} takes {len(usage.split()) - 1} fields ({usage}), got {len(fields) - 1}"
+                )
             return handler(fields)
         except InputError as exc:
             message = exc.message

@@ -207,9 +207,7 @@ class Plane:
         if self._track and not self.occupied(x - 1, x + cols, y - 1, y + rows):
             self._put_isolated_table(x, y, rows, cols, words)
             return
-        self.put_many(
-            ((x + i % cols, y + i // cols), word) for i, word in enumerate(words) if word is not None
-        )
+        self.put_many(((x + i % cols, y + i // cols), word) for i, word in enumerate(words) if word is not None)
 
     def occupied(self, x0: int, x1: int, y0: int, y1: int) -> bool:
         """Whether the rectangle ([x0, x1], [y0, y1]) holds a ball."""
@@ -286,7 +284,7 @@ class Plane:
             self._cols[x] = list(range(y0, y0 + count))
             self._xs.add(x)
             return
-        ys[bisect_left(ys, y0):bisect_right(ys, y1)] = range(y0, y0 + count)
+        ys[bisect_left(ys, y0) : bisect_right(ys, y1)] = range(y0, y0 + count)
         if not ys:
             del self._cols[x]
             self._xs.discard(x)

@@ -32,9 +32,16 @@ def boom(inst, params, options, report) -> Result:
     raise RuntimeError("solver stub exploded")
 
 
-PROBLEM = dataclasses.replace(toy.PROBLEM, name="bench-stub", algorithms={
-    "exact": Algorithm("exact", exact, exact=True), "slow": Algorithm("slow", slow, exact=True),
-    "crash": Algorithm("crash", crash), "boom": Algorithm("boom", boom)})
+PROBLEM = dataclasses.replace(
+    toy.PROBLEM,
+    name="bench-stub",
+    algorithms={
+        "exact": Algorithm("exact", exact, exact=True),
+        "slow": Algorithm("slow", slow, exact=True),
+        "crash": Algorithm("crash", crash),
+        "boom": Algorithm("boom", boom),
+    },
+)
 
 
 def write_instances(folder, seeds=(1, 2), hard: bool = False) -> list[str]:

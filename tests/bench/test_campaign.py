@@ -10,8 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from mipgames.bench import campaign, export, jobs, tables
 from mipgames.bench.store import Store
 from mipgames.cli import main
@@ -22,19 +20,40 @@ STUB = ["--problem-module", "tests.bench.stub"]
 
 
 def summary(rows):
-    return {s.config: (s.runs, s.solved, s.timeout, s.error, s.failed_verification)
-            for s in tables.summarise(tables.tabulate(rows)) if not s.virtual}
+    return {
+        s.config: (s.runs, s.solved, s.timeout, s.error, s.failed_verification)
+        for s in tables.summarise(tables.tabulate(rows))
+        if not s.virtual
+    }
 
 
 def test_failing_solvers_and_a_timeout_become_rows_and_the_campaign_goes_on(tmp_path):
     paths = write_instances(tmp_path / "inst", hard=True)
     db, out = tmp_path / "r.sqlite", tmp_path / "report"
-    code = main(["bench", *paths, *STUB, "--solvers", "exact,crash,boom,cbc", "--time-limit", "1",
-                 "--db", str(db), "--report", str(out), "--quiet"])
+    code = main(
+        [
+            "bench",
+            *paths,
+            *STUB,
+            "--solvers",
+            "exact,crash,boom,cbc",
+            "--time-limit",
+            "1",
+            "--db",
+            str(db),
+            "--report",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert code == 0
     rows = Store(db).rows()
-    assert summary(rows) == {"exact": (3, 2, 1, 0, 0), "crash": (3, 0, 0, 3, 0), "boom": (3, 0, 0, 3, 0),
-                             "cbc/mip": (3, 2, 1, 0, 0)}
+    assert summary(rows) == {
+        "exact": (3, 2, 1, 0, 0),
+        "crash": (3, 0, 0, 3, 0),
+        "boom": (3, 0, 0, 3, 0),
+        "cbc/mip": (3, 2, 1, 0, 0),
+    }
     by = {(r["solver"], Path(r["instance_path"]).name): r for r in rows}
     assert "died" in by["crash", "small1.json"]["message"]
     assert "solver stub exploded" in by["boom", "small1.json"]["message"]
@@ -43,8 +62,17 @@ def test_failing_solvers_and_a_timeout_become_rows_and_the_campaign_goes_on(tmp_
     assert by["cbc", "small1.json"]["objective"] == by["exact", "small1.json"]["objective"]
     assert by["cbc", "small1.json"]["gap"] == 0.0 and by["cbc", "small1.json"]["verified"] == 1
     for r in rows:  # everything the issue asks a row to hold
-        for col in ("instance_sha256", "instance_path", "solver_version", "options", "seed", "wall_time_s",
-                    "host", "toolkit_version", "finished_at"):
+        for col in (
+            "instance_sha256",
+            "instance_path",
+            "solver_version",
+            "options",
+            "seed",
+            "wall_time_s",
+            "host",
+            "toolkit_version",
+            "finished_at",
+        ):
             assert r[col] is not None, (col, r["solver"])
     assert hard["stop"] == "time limit" and hard["reported_status"] in ("feasible", "unknown")
     assert by["cbc", "small1.json"]["proved_by"].startswith("cbc ")
@@ -70,13 +98,33 @@ def _count(db: Path) -> int:
 def test_kill_9_mid_run_loses_no_finished_row_and_resume_completes_the_rest(tmp_path):
     paths = write_instances(tmp_path / "inst")
     db = tmp_path / "r.sqlite"
-    args = ["bench", *paths, *STUB, "--solvers", "slow,cbc", "--formulations", "liar", "--repeat", "3",
-            "--time-limit", "5", "--db", str(db), "--quiet"]
-    planned, _ = campaign.plan_jobs(paths, ["slow", "cbc"], ["liar"], repeats=3, time_limit=5,
-                                    module="tests.bench.stub")
+    args = [
+        "bench",
+        *paths,
+        *STUB,
+        "--solvers",
+        "slow,cbc",
+        "--formulations",
+        "liar",
+        "--repeat",
+        "3",
+        "--time-limit",
+        "5",
+        "--db",
+        str(db),
+        "--quiet",
+    ]
+    planned, _ = campaign.plan_jobs(
+        paths, ["slow", "cbc"], ["liar"], repeats=3, time_limit=5, module="tests.bench.stub"
+    )
     assert len(planned) == 12
-    proc = subprocess.Popen([sys.executable, "-m", "mipgames", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mipgames", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while _count(db) < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -105,8 +153,7 @@ def test_kill_9_mid_run_loses_no_finished_row_and_resume_completes_the_rest(tmp_
 
 def test_two_worker_dask_cluster_gives_the_same_rows_as_the_serial_run(tmp_path):
     paths = write_instances(tmp_path / "inst")
-    planned, _ = campaign.plan_jobs(paths, ["exact", "cbc", "cpsat", "crash"], time_limit=10,
-                                    module="tests.bench.stub")
+    planned, _ = campaign.plan_jobs(paths, ["exact", "cbc", "cpsat", "crash"], time_limit=10, module="tests.bench.stub")
     results = {}
     for name, n in (("serial", 1), ("dask", 2)):
         with Store(tmp_path / f"{name}.sqlite") as db:
@@ -116,8 +163,11 @@ def test_two_worker_dask_cluster_gives_the_same_rows_as_the_serial_run(tmp_path)
     serial, dask = results["serial"], results["dask"]
     assert set(serial) == set(dask) == {j.key() for j in planned}
     for key in serial:
-        assert (dask[key]["status"], dask[key]["objective"], dask[key]["bound"]) == \
-               (serial[key]["status"], serial[key]["objective"], serial[key]["bound"])
+        assert (dask[key]["status"], dask[key]["objective"], dask[key]["bound"]) == (
+            serial[key]["status"],
+            serial[key]["objective"],
+            serial[key]["bound"],
+        )
     assert {r["parallel_jobs"] for r in dask.values()} == {2}
     assert {r["parallel_jobs"] for r in serial.values()} == {1}
 
@@ -127,8 +177,11 @@ def test_job_in_a_fresh_interpreter_matches_the_in_process_job(tmp_path):
     paths = write_instances(tmp_path / "inst", seeds=(3,))
     (spec,), _ = campaign.plan_jobs(paths, ["cbc"], time_limit=10, module="tests.bench.stub")
     here, there = jobs.execute(spec), jobs.run_in_subprocess(spec)
-    assert (there["status"], there["objective"], there["job_key"]) == (here["status"], here["objective"],
-                                                                      here["job_key"])
+    assert (there["status"], there["objective"], there["job_key"]) == (
+        here["status"],
+        here["objective"],
+        here["job_key"],
+    )
 
 
 def test_usage_errors_are_clear(tmp_path, capsys):

@@ -24,15 +24,46 @@ STUB = ["--problem-module", "tests.bench.stub"]
 def test_json_is_the_only_thing_on_stdout_and_matches_the_database(tmp_path):
     paths = write_instances(tmp_path / "inst")
     db = tmp_path / "r.sqlite"
-    proc = subprocess.run([sys.executable, "-m", "mipgames", "bench", *paths, *STUB, "--solvers", "exact,boom",
-                           "--repeats", "2", "--time-limit", "10", "--db", str(db), "--report", str(tmp_path / "rep"),
-                           "--csv", str(tmp_path / "runs.csv"), "--json"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mipgames",
+            "bench",
+            *paths,
+            *STUB,
+            "--solvers",
+            "exact,boom",
+            "--repeats",
+            "2",
+            "--time-limit",
+            "10",
+            "--db",
+            str(db),
+            "--report",
+            str(tmp_path / "rep"),
+            "--csv",
+            str(tmp_path / "runs.csv"),
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)  # the whole of stdout is one JSON object
     assert "runs planned" in proc.stderr and "bench ━" in proc.stderr  # progress went to stderr
-    assert out["campaign"] == {"planned": 8, "already_stored": 0, "ran": 8, "elapsed_s": out["campaign"]["elapsed_s"],
-                               "solved": 4, "timeout": 0, "error": 4, "failed_verification": 0}
+    assert out["campaign"] == {
+        "planned": 8,
+        "already_stored": 0,
+        "ran": 8,
+        "elapsed_s": out["campaign"]["elapsed_s"],
+        "solved": 4,
+        "timeout": 0,
+        "error": 4,
+        "failed_verification": 0,
+    }
     assert out["counts"] == {"runs": 8, "solved": 4, "timeout": 0, "error": 4, "failed_verification": 0}
     lines = {s["configuration"]: s for s in out["summary"]}
     assert set(lines) == {"exact", "boom", "virtual best"}
@@ -68,15 +99,34 @@ def test_public_instances_come_from_the_argument_or_the_environment(tmp_path, mo
     assert sets.resolve("public:stubs/small1.json") == str(public / "stubs" / "small1.json")
     assert sets.resolve("relative/path.txt") == "relative/path.txt"
     db = tmp_path / "r.sqlite"
-    assert main(["bench", "public:stubs", *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db),
-                 "--quiet"]) == 0
+    assert (
+        main(["bench", "public:stubs", *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db), "--quiet"])
+        == 0
+    )
     assert sorted(Path(r["instance_path"]).name for r in Store(db).rows()) == ["small1.json", "small2.json"]
 
     other = tmp_path / "elsewhere"
     write_instances(other / "stubs", seeds=(3,))
     assert sets.benchmarks_dir(other) == other  # the argument beats the environment
-    assert main(["bench", "public:stubs", *STUB, "--solvers", "exact", "--time-limit", "10", "--benchmarks",
-                 str(other), "--db", str(tmp_path / "r2.sqlite"), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "public:stubs",
+                *STUB,
+                "--solvers",
+                "exact",
+                "--time-limit",
+                "10",
+                "--benchmarks",
+                str(other),
+                "--db",
+                str(tmp_path / "r2.sqlite"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert [Path(r["instance_path"]).name for r in Store(tmp_path / "r2.sqlite").rows()] == ["small3.json"]
 
     with pytest.raises(UsageError, match="inside the public-set folder"):

@@ -14,15 +14,37 @@ from mipgames.core.errors import UsageError
 
 def row(solver, form, inst, status, t, obj=None, version="0.1.0", failed=0, repeat=0, limit=100.0, **extra):
     outcome = {"optimal": "solved", "infeasible": "solved", "feasible": "timeout", "unknown": "timeout"}.get(
-        status, "error")
-    r = {"job_key": f"{solver}{form}{inst}{version}{repeat}", "instance_sha256": inst,
-         "instance_path": f"/x/{inst}.txt", "problem": "p", "formulation": form, "solver": solver,
-         "solver_version": "1", "params": "{}", "repeat": repeat, "time_limit": limit, "threads": 1, "seed": 0,
-         "parallel_jobs": 1, "status": status, "outcome": outcome, "objective": obj, "bound": obj, "sense": "min",
-         "wall_time_s": t, "verified": int(status in ("optimal", "feasible") and not failed),
-         "verification_failed": failed, "message": "claims 1 but the simulator measures 2" if failed else None,
-         "host": "h", "toolkit_version": version, "toolkit_commit": None, "finished_at": f"t{repeat}",
-         "job_time_s": None}
+        status, "error"
+    )
+    r = {
+        "job_key": f"{solver}{form}{inst}{version}{repeat}",
+        "instance_sha256": inst,
+        "instance_path": f"/x/{inst}.txt",
+        "problem": "p",
+        "formulation": form,
+        "solver": solver,
+        "solver_version": "1",
+        "params": "{}",
+        "repeat": repeat,
+        "time_limit": limit,
+        "threads": 1,
+        "seed": 0,
+        "parallel_jobs": 1,
+        "status": status,
+        "outcome": outcome,
+        "objective": obj,
+        "bound": obj,
+        "sense": "min",
+        "wall_time_s": t,
+        "verified": int(status in ("optimal", "feasible") and not failed),
+        "verification_failed": failed,
+        "message": "claims 1 but the simulator measures 2" if failed else None,
+        "host": "h",
+        "toolkit_version": version,
+        "toolkit_commit": None,
+        "finished_at": f"t{repeat}",
+        "job_time_s": None,
+    }
     r.update(extra)
     return r
 
@@ -32,9 +54,13 @@ def by_config(rows, **kw):
 
 
 def test_summary_uses_common_problems_and_never_counts_failed_verification():
-    rows = [row("a", "m", "i1", "optimal", 2, 5), row("a", "m", "i2", "unknown", 100),
-            row("b", "m", "i1", "optimal", 26, 5), row("b", "m", "i2", "error", 1, failed=1),
-            row("b", "m", "i3", "optimal", 1, 1)]  # i3: only b ran it, so it is left out of the SGM
+    rows = [
+        row("a", "m", "i1", "optimal", 2, 5),
+        row("a", "m", "i2", "unknown", 100),
+        row("b", "m", "i1", "optimal", 26, 5),
+        row("b", "m", "i2", "error", 1, failed=1),
+        row("b", "m", "i3", "optimal", 1, 1),
+    ]  # i3: only b ran it, so it is left out of the SGM
     got = by_config(rows)
     assert (got["a/m"].solved, got["a/m"].timeout, got["a/m"].error) == (1, 1, 0)
     assert (got["b/m"].solved, got["b/m"].error, got["b/m"].failed_verification) == (2, 1, 1)
@@ -48,14 +74,20 @@ def test_summary_uses_common_problems_and_never_counts_failed_verification():
 
 def test_virtual_best_picks_the_fastest_proof_per_instance():
     # a is fastest on i1, b on i2, c on i3; nobody solves i4; c's 0.5 s "solve" on i2 failed verification
-    rows = [row("a", None, "i1", "optimal", 2, 5), row("b", None, "i1", "optimal", 6, 5),
-            row("c", None, "i1", "feasible", 100, 7),
-            row("a", None, "i2", "unknown", 100), row("b", None, "i2", "optimal", 30, 3),
-            row("c", None, "i2", "error", 0.5, failed=1),
-            row("a", None, "i3", "optimal", 90, 1), row("b", None, "i3", "infeasible", 40),
-            row("c", None, "i3", "optimal", 0, 1),
-            row("a", None, "i4", "unknown", 100), row("b", None, "i4", "feasible", 100, 2),
-            row("c", None, "i4", "unknown", 100)]
+    rows = [
+        row("a", None, "i1", "optimal", 2, 5),
+        row("b", None, "i1", "optimal", 6, 5),
+        row("c", None, "i1", "feasible", 100, 7),
+        row("a", None, "i2", "unknown", 100),
+        row("b", None, "i2", "optimal", 30, 3),
+        row("c", None, "i2", "error", 0.5, failed=1),
+        row("a", None, "i3", "optimal", 90, 1),
+        row("b", None, "i3", "infeasible", 40),
+        row("c", None, "i3", "optimal", 0, 1),
+        row("a", None, "i4", "unknown", 100),
+        row("b", None, "i4", "feasible", 100, 2),
+        row("c", None, "i4", "unknown", 100),
+    ]
     # i3: b "proved" infeasible and c optimal — a disagreement, but the VBS only looks at times
     got = by_config(rows)
     vbs = got[tables.VIRTUAL_BEST]
@@ -67,7 +99,11 @@ def test_virtual_best_picks_the_fastest_proof_per_instance():
     table = tables.tabulate(rows)
     picks = tables.virtual_best_picks(table, table.configs, table.common())
     assert {p[0]: None if r is None else r["solver"] for p, r in picks.items()} == {
-        "i1": "a", "i2": "b", "i3": "c", "i4": None}
+        "i1": "a",
+        "i2": "b",
+        "i3": "c",
+        "i4": None,
+    }
     assert (got["a"].wins, got["b"].wins, got["c"].wins) == (1, 1, 1)
 
 
@@ -80,10 +116,16 @@ def test_repeats_use_the_median_run_and_report_min_median_max(tmp_path):
     # a on i1: 1, 3, 2 s (median run 2 s); on i2: solved in 4 s twice, once unsolved -> median run solved 4 s
     # b on i1: solved in 1 s, unsolved twice -> its median run is unsolved (charged 100)
     rows = [row("a", None, "i1", "optimal", t, 5, repeat=k) for k, t in enumerate((1, 3, 2))]
-    rows += [row("a", None, "i2", "optimal", 4, 5, repeat=0), row("a", None, "i2", "unknown", 100, repeat=1),
-             row("a", None, "i2", "optimal", 4.5, 5, repeat=2)]
-    rows += [row("b", None, "i1", "optimal", 1, 5, repeat=0), row("b", None, "i1", "unknown", 100, repeat=1),
-             row("b", None, "i1", "unknown", 100, repeat=2)]
+    rows += [
+        row("a", None, "i2", "optimal", 4, 5, repeat=0),
+        row("a", None, "i2", "unknown", 100, repeat=1),
+        row("a", None, "i2", "optimal", 4.5, 5, repeat=2),
+    ]
+    rows += [
+        row("b", None, "i1", "optimal", 1, 5, repeat=0),
+        row("b", None, "i1", "unknown", 100, repeat=1),
+        row("b", None, "i1", "unknown", 100, repeat=2),
+    ]
     rows += [row("b", None, "i2", "optimal", 8, 5, repeat=k) for k in range(2)]  # even: the upper median, 8 s
     table = tables.tabulate(rows)
     assert len(table.common()) == 2  # repeats are runs of one problem, not problems of their own
@@ -97,7 +139,10 @@ def test_repeats_use_the_median_run_and_report_min_median_max(tmp_path):
     jobs = {(j["instance"], j["configuration"]): j for j in tables.job_records(rows)}
     assert (jobs["i1", "a"]["min_s"], jobs["i1", "a"]["median_s"], jobs["i1", "a"]["max_s"]) == (1, 2, 3)
     assert (jobs["i1", "b"]["runs"], jobs["i1", "b"]["solved"], jobs["i1", "b"]["statuses"]) == (
-        3, 1, "optimal×1,unknown×2")
+        3,
+        1,
+        "optimal×1,unknown×2",
+    )
     assert jobs["i2", "b"]["median_s"] == 8 and jobs["i1", "b"]["median_run_status"] == "unknown"
     text = report.write(rows, {}, tmp_path, ["x.sqlite"]).read_text()
     assert "| i1 | a | 3 | 3 | 1.00 | 2.00 | 3.00 | optimal×3 |" in text
@@ -107,18 +152,22 @@ def test_repeats_use_the_median_run_and_report_min_median_max(tmp_path):
 
 
 def test_who_proved_what_and_why_the_others_stopped(tmp_path):
-    rows = [row("a", None, "i1", "optimal", 2, 5, proved_by="cpsat 9.15", reported_status="optimal"),
-            row("a", None, "i2", "optimal", 3, 6, proved_by="mipgames: area bound", reported_status="feasible"),
-            row("a", None, "i3", "feasible", 100, 4, stop="time limit", reported_status="optimal"),
-            row("a", None, "i4", "feasible", 50, 4, stop="memory limit", reported_status="feasible"),
-            row("a", None, "i5", "optimal", 1, 2)]  # a schema 1 row: nothing recorded
+    rows = [
+        row("a", None, "i1", "optimal", 2, 5, proved_by="cpsat 9.15", reported_status="optimal"),
+        row("a", None, "i2", "optimal", 3, 6, proved_by="mipgames: area bound", reported_status="feasible"),
+        row("a", None, "i3", "feasible", 100, 4, stop="time limit", reported_status="optimal"),
+        row("a", None, "i4", "feasible", 50, 4, stop="memory limit", reported_status="feasible"),
+        row("a", None, "i5", "optimal", 1, 2),
+    ]  # a schema 1 row: nothing recorded
     provers, stops, changed = tables.provenance(rows)
     assert provers == {"optimal by cpsat 9.15": 1, "optimal by mipgames: area bound": 1, "optimal by unrecorded": 1}
     assert stops == {"time limit": 1, "memory limit": 1}
     assert changed == {"feasible → optimal": 1, "optimal → feasible": 1}
     text = report.write(rows, {}, tmp_path, ["x.sqlite"]).read_text()
-    assert "| a | optimal by cpsat 9.15 ×1, optimal by mipgames: area bound ×1, optimal by unrecorded ×1 " \
-           "| memory limit ×1, time limit ×1 | feasible → optimal ×1, optimal → feasible ×1 |" in text
+    assert (
+        "| a | optimal by cpsat 9.15 ×1, optimal by mipgames: area bound ×1, optimal by unrecorded ×1 "
+        "| memory limit ×1, time limit ×1 | feasible → optimal ×1, optimal → feasible ×1 |" in text
+    )
     assert "| i4 | memory limit (4) |" in text
 
 
@@ -129,8 +178,12 @@ def test_disagreeing_optima_are_reported():
 
 
 def test_compare_versions_side_by_side(tmp_path):
-    rows = [row("a", "m", "i1", "optimal", 6, 5, "0.1"), row("a", "m", "i1", "optimal", 26, 5, "0.2"),
-            row("a", "m", "i2", "optimal", 6, 5, "0.1"), row("a", "m", "i2", "optimal", 26, 5, "0.2")]
+    rows = [
+        row("a", "m", "i1", "optimal", 6, 5, "0.1"),
+        row("a", "m", "i1", "optimal", 26, 5, "0.2"),
+        row("a", "m", "i2", "optimal", 6, 5, "0.1"),
+        row("a", "m", "i2", "optimal", 26, 5, "0.2"),
+    ]
     path = report.write(rows, {}, tmp_path, ["x.sqlite"], compare=["version", "0.1", "0.2"])
     text = path.read_text()
     assert "| a/m | 2 | 2 | 2 | 6.00 | 26.00 | 2.25 |" in text  # (26+10)/(6+10), not 26/6
@@ -151,8 +204,12 @@ def test_shift_is_stated_and_used(tmp_path):
 
 
 def test_performance_profile_is_drawn_on_a_log_axis_with_the_virtual_best():
-    rows = [row("a", None, "i1", "optimal", 1, 5), row("b", None, "i1", "optimal", 8, 5),
-            row("a", None, "i2", "unknown", 100), row("b", None, "i2", "optimal", 2, 5)]
+    rows = [
+        row("a", None, "i1", "optimal", 1, 5),
+        row("b", None, "i1", "optimal", 8, 5),
+        row("a", None, "i2", "unknown", 100),
+        row("b", None, "i2", "optimal", 2, 5),
+    ]
     table = tables.tabulate(rows)
     fig = plots.profile_figure(table, table.configs, table.common(), "t")
     (ax,) = fig.axes
@@ -174,9 +231,17 @@ HOSTILE = ["comma, inside", 'a "quoted" word', "two\nlines", "ünïcödé ✓", 
 def test_csv_round_trips_the_rows_exactly(tmp_path):
     rows = []
     for k, message in enumerate(HOSTILE):
-        r = row("a", "m" if k % 2 else None, f"i{k}", ["optimal", "feasible", "error", "unknown", "optimal"][k],
-                [0.1 + 0.2, 1e-300, 123456789.123456789, 0.0, 2.5][k], [5, None, None, None, -3.0][k], repeat=k,
-                message=message, gap=[0.0, None, 1 / 3, None, 0.5][k])
+        r = row(
+            "a",
+            "m" if k % 2 else None,
+            f"i{k}",
+            ["optimal", "feasible", "error", "unknown", "optimal"][k],
+            [0.1 + 0.2, 1e-300, 123456789.123456789, 0.0, 2.5][k],
+            [5, None, None, None, -3.0][k],
+            repeat=k,
+            message=message,
+            gap=[0.0, None, 1 / 3, None, 0.5][k],
+        )
         r["objective"] = None if r["objective"] is None else float(r["objective"])
         rows.append({name: r.get(name) for name in export.NAMES})
     path = export.write_runs_csv(rows, tmp_path / "runs.csv")
@@ -198,8 +263,10 @@ def test_parquet_round_trips_when_an_engine_is_installed(tmp_path):
         pytest.skip("pandas with pyarrow or fastparquet is not installed")
     import pandas as pd
 
-    rows = [{name: row("a", "m", f"i{k}", "optimal", 1.5, None if k else 5.0).get(name) for name in export.NAMES}
-            for k in range(2)]
+    rows = [
+        {name: row("a", "m", f"i{k}", "optimal", 1.5, None if k else 5.0).get(name) for name in export.NAMES}
+        for k in range(2)
+    ]
     frame = pd.read_parquet(export.write_runs_parquet(rows, tmp_path / "runs.parquet"))
     assert list(frame.columns) == list(export.NAMES)
     assert frame["objective"][0] == 5.0 and pd.isna(frame["objective"][1]) and frame["repeat"].dtype == "Int64"

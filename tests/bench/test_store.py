@@ -20,7 +20,8 @@ V1_COLUMNS = (
     "outcome TEXT NOT NULL, objective REAL, bound REAL, gap REAL, sense TEXT, objective_name TEXT, "
     "wall_time_s REAL, cpu_time_s REAL, peak_rss_mb REAL, build_time_s REAL, job_time_s REAL, verified INTEGER, "
     "verification_failed INTEGER, message TEXT, host TEXT, toolkit_version TEXT, toolkit_commit TEXT, "
-    "started_at TEXT, finished_at TEXT")
+    "started_at TEXT, finished_at TEXT"
+)
 """The runs table as mipgames wrote it before proved_by, stop and reported_status were stored (schema 1)."""
 
 
@@ -32,8 +33,10 @@ def v1_database(path, rows=()):
         db.execute("INSERT INTO meta VALUES ('schema_version', '1')")
         for row in rows:
             names = [n for n in NAMES if n not in ADDED_IN_2]
-            db.execute(f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                       [row.get(n) for n in names])
+            db.execute(
+                f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                [row.get(n) for n in names],
+            )
     db.close()
 
 
@@ -43,10 +46,29 @@ def test_a_schema_1_database_is_migrated_and_resumed(tmp_path):
     old = jobs.execute(planned[0])
     db = tmp_path / "v1.sqlite"
     v1_database(db, [old])
-    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db),
-                 "--quiet"]) == 4  # the old run belongs to this campaign: --resume is needed
-    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db), "--quiet",
-                 "--resume", "--report", str(tmp_path / "report")]) == 0
+    assert (
+        main(["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db), "--quiet"]) == 4
+    )  # the old run belongs to this campaign: --resume is needed
+    assert (
+        main(
+            [
+                "bench",
+                *paths,
+                *STUB,
+                "--solvers",
+                "exact",
+                "--time-limit",
+                "10",
+                "--db",
+                str(db),
+                "--quiet",
+                "--resume",
+                "--report",
+                str(tmp_path / "report"),
+            ]
+        )
+        == 0
+    )
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
         columns = [r[1] for r in conn.execute("PRAGMA table_info(runs)")]

@@ -14,8 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_api_documentation_runs(monkeypatch):
     monkeypatch.chdir(ROOT)
-    failed, attempted = doctest.testfile(str(ROOT / "docs/api.md"), module_relative=False,
-                                         optionflags=doctest.ELLIPSIS)
+    failed, attempted = doctest.testfile(str(ROOT / "docs/api.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert attempted > 5 and failed == 0
 
 
@@ -36,8 +35,10 @@ def test_json_outputs_are_one_object_and_nothing_else(tmp_path, capsys, monkeypa
         data = json.loads(capsys.readouterr().out)
         assert isinstance(data, dict) and data
     cert = tmp_path / "c.json"
-    assert main(["solve", "instances/edge_matching/coursework_4x4.txt", "--solver", "cpsat", "--json",
-                 "--out", str(cert)]) == 0
+    assert (
+        main(["solve", "instances/edge_matching/coursework_4x4.txt", "--solver", "cpsat", "--json", "--out", str(cert)])
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["verified"] is True
     assert main(["verify", str(cert), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
@@ -46,7 +47,22 @@ def test_json_outputs_are_one_object_and_nothing_else(tmp_path, capsys, monkeypa
 def test_logging_reaches_the_log_file_and_the_solver_log_is_kept_on_request(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     cert, log = tmp_path / "c.json", tmp_path / "toolkit.log"
-    assert main(["solve", "instances/edge_matching/coursework_4x4.txt", "--solver", "cbc", "--quiet", "--keep-log",
-                 "--log", str(log), "--out", str(cert)]) == 0
+    assert (
+        main(
+            [
+                "solve",
+                "instances/edge_matching/coursework_4x4.txt",
+                "--solver",
+                "cbc",
+                "--quiet",
+                "--keep-log",
+                "--log",
+                str(log),
+                "--out",
+                str(cert),
+            ]
+        )
+        == 0
+    )
     assert "reported optimal, claimed optimal" in log.read_text()
     assert "Result - Optimal solution found" in (tmp_path / "c.log").read_text()

@@ -32,8 +32,17 @@ def test_a_warm_start_never_changes_a_proved_result(solver, tmp_path):
     runs = []
     for warm in (False, True):
         log = tmp_path / f"{solver}-{warm}.log"
-        runs.append(solve(EDGE, puzzle, solver=solver, formulation="typed", log_path=log, isolate=False,
-                          options=SolveOptions(time_limit=120, threads=1, warm_start=warm)))
+        runs.append(
+            solve(
+                EDGE,
+                puzzle,
+                solver=solver,
+                formulation="typed",
+                log_path=log,
+                isolate=False,
+                options=SolveOptions(time_limit=120, threads=1, warm_start=warm),
+            )
+        )
     assert [(r.status, r.objective) for r in runs] == [("optimal", 0.0)] * 2
     if solver == "highs":
         text = (tmp_path / "highs-True.log").read_text()
@@ -58,13 +67,20 @@ def test_callback_solvers_report_incumbents_while_solving():
         notes.clear()
 
 
-@pytest.mark.parametrize("problem, path", [("edge-matching", "instances/edge_matching/coursework_4x4.txt"),
-                                           ("samegame", "instances/samegame/random-4x4-k3-seed4.txt")])
+@pytest.mark.parametrize(
+    "problem, path",
+    [
+        ("edge-matching", "instances/edge_matching/coursework_4x4.txt"),
+        ("samegame", "instances/samegame/random-4x4-k3-seed4.txt"),
+    ],
+)
 def test_scip_proves_what_the_others_prove(problem, path):
     prob = registry.load(problem)
     instance = prob.read(ROOT / path)
-    results = {s: solve(prob, instance, solver=s, isolate=False, options=SolveOptions(time_limit=120, threads=1))
-               for s in ("scip", "highs")}
+    results = {
+        s: solve(prob, instance, solver=s, isolate=False, options=SolveOptions(time_limit=120, threads=1))
+        for s in ("scip", "highs")
+    }
     assert results["scip"].status == results["highs"].status == "optimal"
     assert results["scip"].objective == results["highs"].objective
     assert results["scip"].proved_by.startswith("scip ")
@@ -77,6 +93,7 @@ def test_highs_runs_with_any_thread_count_in_and_after_a_process_that_used_it():
     inst = random_split(rows=2, items=9, seed=2, high=20)
     truth = brute_force(inst, {})
     for threads, isolate in ((1, False), (2, False), (2, True), (1, True)):
-        result = solve(PROBLEM, inst, solver="highs", isolate=isolate,
-                       options=SolveOptions(time_limit=30, threads=threads))
+        result = solve(
+            PROBLEM, inst, solver="highs", isolate=isolate, options=SolveOptions(time_limit=30, threads=threads)
+        )
         assert (result.status, result.objective) == ("optimal", truth), (threads, isolate, result.message)

@@ -98,13 +98,29 @@ def test_bound_beyond_the_objective_is_rejected(cert):
     assert not verify(data).ok
 
 
-@pytest.mark.parametrize("field, value", [
-    ("status", "solved"), ("objective", "abc"), ("objective", True), ("bound", [1]), ("options", []),
-    ("options", {"time_limit": -1, "threads": 1, "gap": None, "seed": 0, "warm_start": False}),
-    ("params", "x"), ("params", {"nope": 1}), ("params", {"max_items": "3"}), ("proved_by", None),
-    ("verified", {}), ("solution", {"a": 1}), ("solution", [[1, 2]]), ("solution", "x" * 10000),
-    ("instance", None), ("problem", 5), ("sense", "down"), ("schema", "mipgames/certificate/1"),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("status", "solved"),
+        ("objective", "abc"),
+        ("objective", True),
+        ("bound", [1]),
+        ("options", []),
+        ("options", {"time_limit": -1, "threads": 1, "gap": None, "seed": 0, "warm_start": False}),
+        ("params", "x"),
+        ("params", {"nope": 1}),
+        ("params", {"max_items": "3"}),
+        ("proved_by", None),
+        ("verified", {}),
+        ("solution", {"a": 1}),
+        ("solution", [[1, 2]]),
+        ("solution", "x" * 10000),
+        ("instance", None),
+        ("problem", 5),
+        ("sense", "down"),
+        ("schema", "mipgames/certificate/1"),
+    ],
+)
 def test_fields_of_the_wrong_kind_are_rejected_with_a_reason(cert, field, value):
     data = copy.deepcopy(cert)
     data[field] = value

@@ -6,21 +6,33 @@ import json
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.cli import main
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
 from mipgames.core.status import Status, decide
 
-bounds = st.one_of(st.none(), st.just(math.nan), st.just(math.inf), st.just(-math.inf),
-                   st.integers(-20, 20).map(float), st.floats(-20, 20, allow_nan=False))
+bounds = st.one_of(
+    st.none(),
+    st.just(math.nan),
+    st.just(math.inf),
+    st.just(-math.inf),
+    st.integers(-20, 20).map(float),
+    st.floats(-20, 20, allow_nan=False),
+)
 reports = st.sampled_from(list(Status))
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)
-@given(reported=reports, objective=st.one_of(st.none(), st.integers(-10, 10).map(float)), bound=bounds,
-       sense=st.sampled_from(["min", "max"]), integral=st.booleans())
+@given(
+    reported=reports,
+    objective=st.one_of(st.none(), st.integers(-10, 10).map(float)),
+    bound=bounds,
+    sense=st.sampled_from(["min", "max"]),
+    integral=st.booleans(),
+)
 def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objective, bound, sense, integral):
     claim = decide(reported, objective, [(bound, "solver")], sense, integral=integral, prover="solver")
     if claim.status is Status.OPTIMAL:
@@ -36,17 +48,20 @@ def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objec
         assert (claim.bound <= objective) if sense == "min" else (claim.bound >= objective)
 
 
-@pytest.mark.parametrize("reported, objective, bound, expected", [
-    ("optimal", 2.0, None, "feasible"),            # "optimal" with no bound is not a proof
-    ("optimal", 2.0, math.nan, "feasible"),
-    ("optimal", 2.0, 0.0, "feasible"),             # a gap stop that called itself optimal
-    ("feasible", 2.0, 1.2, "optimal"),             # an integral objective: a bound of 1.2 proves 2
-    ("feasible", 2.0, 2.5, "error"),               # a bound beyond a verified objective is a broken proof
-    ("infeasible", 3.0, None, "error"),            # "infeasible" beside a replayed solution
-    ("infeasible", None, None, "infeasible"),
-    ("unknown", None, 1.0, "unknown"),
-    ("optimal", None, None, "error"),              # a solution was claimed but none replayed
-])
+@pytest.mark.parametrize(
+    "reported, objective, bound, expected",
+    [
+        ("optimal", 2.0, None, "feasible"),  # "optimal" with no bound is not a proof
+        ("optimal", 2.0, math.nan, "feasible"),
+        ("optimal", 2.0, 0.0, "feasible"),  # a gap stop that called itself optimal
+        ("feasible", 2.0, 1.2, "optimal"),  # an integral objective: a bound of 1.2 proves 2
+        ("feasible", 2.0, 2.5, "error"),  # a bound beyond a verified objective is a broken proof
+        ("infeasible", 3.0, None, "error"),  # "infeasible" beside a replayed solution
+        ("infeasible", None, None, "infeasible"),
+        ("unknown", None, 1.0, "unknown"),
+        ("optimal", None, None, "error"),  # a solution was claimed but none replayed
+    ],
+)
 def test_claim_table(reported, objective, bound, expected):
     assert decide(reported, objective, [(bound, "s")], "min", integral=True, prover="s").status == expected
 
@@ -61,20 +76,53 @@ def test_the_tightest_bound_and_its_prover_count():
     assert (claim.status, claim.proved_by) == ("optimal", "mipgames: counting")
 
 
-@pytest.mark.parametrize("field, value", [("time_limit", math.nan), ("time_limit", math.inf), ("time_limit", 0),
-                                          ("time_limit", -1), ("gap", math.nan), ("gap", -0.1), ("threads", 0),
-                                          ("seed", -1), ("seed", 2**40), ("memory_limit", 0)])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("time_limit", math.nan),
+        ("time_limit", math.inf),
+        ("time_limit", 0),
+        ("time_limit", -1),
+        ("gap", math.nan),
+        ("gap", -0.1),
+        ("threads", 0),
+        ("seed", -1),
+        ("seed", 2**40),
+        ("memory_limit", 0),
+    ],
+)
 def test_options_no_solver_can_honour_are_refused(field, value):
     with pytest.raises(UsageError):
         SolveOptions(**{field: value})
 
 
-@pytest.mark.parametrize("flag, value", [("--time-limit", "nan"), ("--time-limit", "inf"), ("--time-limit", "0"),
-                                         ("--time-limit", "-5"), ("--gap", "nan"), ("--gap", "-1"),
-                                         ("--threads", "0"), ("--seed", "1" * 40), ("--memory-limit", "lots")])
+@pytest.mark.parametrize(
+    "flag, value",
+    [
+        ("--time-limit", "nan"),
+        ("--time-limit", "inf"),
+        ("--time-limit", "0"),
+        ("--time-limit", "-5"),
+        ("--gap", "nan"),
+        ("--gap", "-1"),
+        ("--threads", "0"),
+        ("--seed", "1" * 40),
+        ("--memory-limit", "lots"),
+    ],
+)
 def test_bad_limits_are_usage_errors(flag, value, capsys, tmp_path):
-    code = main(["solve", "instances/edge_matching/coursework_4x4.txt", "--solver", "cbc", flag, value,
-                 "--out", str(tmp_path / "c.json")])
+    code = main(
+        [
+            "solve",
+            "instances/edge_matching/coursework_4x4.txt",
+            "--solver",
+            "cbc",
+            flag,
+            value,
+            "--out",
+            str(tmp_path / "c.json"),
+        ]
+    )
     assert code == 4 and "Traceback" not in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
 
@@ -88,16 +136,26 @@ def _solve(capsys, tmp_path, *args: str) -> tuple[int, str, dict]:
 
 def test_a_gap_stop_is_never_optimal(capsys, tmp_path):
     """CBC with --gap 5 once printed "optimal (proved)", objective 2, bound 2 on a puzzle whose optimum is 0."""
-    code, out, cert = _solve(capsys, tmp_path, "instances/edge_matching/planted_6x6_frame.txt", "--solver", "cbc",
-                             "--gap", "5", "--threads", "1")
+    code, out, cert = _solve(
+        capsys,
+        tmp_path,
+        "instances/edge_matching/planted_6x6_frame.txt",
+        "--solver",
+        "cbc",
+        "--gap",
+        "5",
+        "--threads",
+        "1",
+    )
     assert code == 0
     if cert["objective"] != 0:
         assert cert["status"] == "feasible" and cert["bound"] == 0 and "optimal" not in out.split("status")[1][:20]
     assert main(["verify", str(tmp_path / "c.json")]) == 0
 
 
-@pytest.mark.parametrize("instance", ["instances/queens/spec_example.txt",
-                                      "instances/edge_matching/coursework_4x4.txt"])
+@pytest.mark.parametrize(
+    "instance", ["instances/queens/spec_example.txt", "instances/edge_matching/coursework_4x4.txt"]
+)
 def test_every_route_states_the_same_proof_in_the_same_words(instance, capsys, tmp_path):
     """The portfolio said "optimal" where CP-SAT said "solved (decision model...)" for the same answer."""
     lines = {}
@@ -110,8 +168,17 @@ def test_every_route_states_the_same_proof_in_the_same_words(instance, capsys, t
 
 
 def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path):
-    code, _, cert = _solve(capsys, tmp_path, "instances/edge_matching/planted_6x6_frame.txt", "--solver", "cbc",
-                           "--gap", "5", "--threads", "1")
+    code, _, cert = _solve(
+        capsys,
+        tmp_path,
+        "instances/edge_matching/planted_6x6_frame.txt",
+        "--solver",
+        "cbc",
+        "--gap",
+        "5",
+        "--threads",
+        "1",
+    )
     if cert["objective"] > 0:
         forged = dict(cert, status="optimal", bound=cert["objective"])
         path = tmp_path / "forged.json"
@@ -119,8 +186,10 @@ def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path
         assert main(["verify", str(path)]) == 0  # self-consistent: only a second solver can tell
         assert main(["verify", str(path), "--reprove", "--quiet"]) == 1
         assert "REFUTED" in capsys.readouterr().out
-    for instance, solver in (("instances/edge_matching/coursework_4x4.txt", "cbc"),
-                             ("instances/queens/unsolvable_n8_k1_q20_s1.txt", "levels")):
+    for instance, solver in (
+        ("instances/edge_matching/coursework_4x4.txt", "cbc"),
+        ("instances/queens/unsolvable_n8_k1_q20_s1.txt", "levels"),
+    ):
         code, _, cert = _solve(capsys, tmp_path, instance, "--solver", solver, "--threads", "1")
         assert cert["status"] in ("optimal", "infeasible")
         assert main(["verify", str(tmp_path / "c.json"), "--reprove", "--quiet", "--threads", "1"]) == 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from mipgames.cli import main
 from mipgames import registry
+from mipgames.cli import main
 from tests.core.toy import PROBLEM, random_split, write
 
 registry.register(PROBLEM)
@@ -33,8 +33,23 @@ def test_solve_then_verify(tmp_path, capsys):
 
 def test_time_limited_run_exits_0_as_feasible_or_3_as_unknown(tmp_path, capsys):
     inst = _instance(tmp_path, rows=4, items=34, seed=11)
-    code = main(["solve", str(inst), "--problem", "toy-split", "--solver", "glpk", "--time-limit", "1",
-                 "--threads", "1", "--out", str(tmp_path / "c.json"), "--quiet"])
+    code = main(
+        [
+            "solve",
+            str(inst),
+            "--problem",
+            "toy-split",
+            "--solver",
+            "glpk",
+            "--time-limit",
+            "1",
+            "--threads",
+            "1",
+            "--out",
+            str(tmp_path / "c.json"),
+            "--quiet",
+        ]
+    )
     status_line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("status"))
     word = status_line.split()[1]
     assert (code, word) in ((0, "feasible"), (3, "unknown"))
@@ -42,8 +57,21 @@ def test_time_limited_run_exits_0_as_feasible_or_3_as_unknown(tmp_path, capsys):
 
 def test_infeasible_exits_2(tmp_path, capsys):
     inst = _instance(tmp_path, rows=1, items=4, seed=2)
-    code = main(["solve", str(inst), "--problem", "toy-split", "--solver", "highs", "--max-items", "-1",
-                 "--out", str(tmp_path / "c.json"), "--quiet"])
+    code = main(
+        [
+            "solve",
+            str(inst),
+            "--problem",
+            "toy-split",
+            "--solver",
+            "highs",
+            "--max-items",
+            "-1",
+            "--out",
+            str(tmp_path / "c.json"),
+            "--quiet",
+        ]
+    )
     assert code == 2 and "infeasible" in capsys.readouterr().out
 
 

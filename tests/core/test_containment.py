@@ -37,19 +37,38 @@ def _wait_for_tree(pid: int, names: set[str], timeout: float = 30.0) -> list[psu
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig, solver, running", [
-    (signal.SIGTERM, "cbc", {"cbc"}),
-    (signal.SIGHUP, "cpsat", {"mipgames", "python", "python3"}),
-    (signal.SIGINT, "glpk", {"mipgames", "python", "python3"}),
-    (signal.SIGKILL, "cbc", {"cbc"}),
-])
+@pytest.mark.parametrize(
+    "sig, solver, running",
+    [
+        (signal.SIGTERM, "cbc", {"cbc"}),
+        (signal.SIGHUP, "cpsat", {"mipgames", "python", "python3"}),
+        (signal.SIGINT, "glpk", {"mipgames", "python", "python3"}),
+        (signal.SIGKILL, "cbc", {"cbc"}),
+    ],
+)
 def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running, tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    proc = subprocess.Popen(_command("solve", BIG_EM, "--solver", solver, "--formulation", "baseline" if solver != "cpsat"
-                                     else "cpsat", "--time-limit", "120", "--quiet", "--out", str(tmp_path / "c.json")),
-                            cwd=tmp_path, env=_env(tmp), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        _command(
+            "solve",
+            BIG_EM,
+            "--solver",
+            solver,
+            "--formulation",
+            "baseline" if solver != "cpsat" else "cpsat",
+            "--time-limit",
+            "120",
+            "--quiet",
+            "--out",
+            str(tmp_path / "c.json"),
+        ),
+        cwd=tmp_path,
+        env=_env(tmp),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     tree = _wait_for_tree(proc.pid, running)
     time.sleep(0.5)
     proc.send_signal(sig)
@@ -67,12 +86,34 @@ def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running,
 def test_the_deadline_covers_building_the_model(tmp_path):
     """A 20x20 SameGame MIP takes over a minute and gigabytes to build: --time-limit 5 must still end in time."""
     board = tmp_path / "board.txt"
-    subprocess.run(_command("generate", "samegame", "--rows", "20", "--cols", "20", "--colours", "4", "--seed", "1",
-                            "-o", str(board)), check=True, env=_env(tmp_path), capture_output=True)
+    subprocess.run(
+        _command(
+            "generate", "samegame", "--rows", "20", "--cols", "20", "--colours", "4", "--seed", "1", "-o", str(board)
+        ),
+        check=True,
+        env=_env(tmp_path),
+        capture_output=True,
+    )
     start = time.monotonic()
-    done = subprocess.run(_command("solve", str(board), "--problem", "samegame", "--solver", "cbc", "--time-limit", "5",
-                                   "--quiet", "--out", str(tmp_path / "c.json")), env=_env(tmp_path),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        _command(
+            "solve",
+            str(board),
+            "--problem",
+            "samegame",
+            "--solver",
+            "cbc",
+            "--time-limit",
+            "5",
+            "--quiet",
+            "--out",
+            str(tmp_path / "c.json"),
+        ),
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     took = time.monotonic() - start
     assert done.returncode in (0, 3), done.stderr
     assert took < 10, took
@@ -82,11 +123,35 @@ def test_the_deadline_covers_building_the_model(tmp_path):
 @pytest.mark.slow
 def test_the_memory_limit_stops_the_solve_not_the_machine(tmp_path):
     board = tmp_path / "board.txt"
-    subprocess.run(_command("generate", "samegame", "--rows", "20", "--cols", "20", "--colours", "4", "--seed", "1",
-                            "-o", str(board)), check=True, env=_env(tmp_path), capture_output=True)
-    done = subprocess.run(_command("solve", str(board), "--problem", "samegame", "--solver", "cbc", "--time-limit", "60",
-                                   "--memory-limit", "400M", "--quiet", "--out", str(tmp_path / "c.json")),
-                          env=_env(tmp_path), capture_output=True, text=True, timeout=90)
+    subprocess.run(
+        _command(
+            "generate", "samegame", "--rows", "20", "--cols", "20", "--colours", "4", "--seed", "1", "-o", str(board)
+        ),
+        check=True,
+        env=_env(tmp_path),
+        capture_output=True,
+    )
+    done = subprocess.run(
+        _command(
+            "solve",
+            str(board),
+            "--problem",
+            "samegame",
+            "--solver",
+            "cbc",
+            "--time-limit",
+            "60",
+            "--memory-limit",
+            "400M",
+            "--quiet",
+            "--out",
+            str(tmp_path / "c.json"),
+        ),
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     assert done.returncode == 3, (done.stdout, done.stderr)
     assert "memory limit" in done.stdout
 
@@ -95,9 +160,21 @@ def test_solver_files_never_outlive_the_run(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     for solver in ("cbc", "glpk", "highs", "cpsat"):
-        done = subprocess.run(_command("solve", str(ROOT / "instances/edge_matching/coursework_4x4.txt"), "--solver",
-                                       solver, "--quiet", "--out", str(tmp_path / "c.json")),
-                              env=_env(tmp), capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            _command(
+                "solve",
+                str(ROOT / "instances/edge_matching/coursework_4x4.txt"),
+                "--solver",
+                solver,
+                "--quiet",
+                "--out",
+                str(tmp_path / "c.json"),
+            ),
+            env=_env(tmp),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         assert not any(tmp.iterdir()), (solver, list(tmp.iterdir()))
 

@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mipgames.cli import main
 from mipgames.core.errors import MipgamesError
@@ -62,30 +63,50 @@ def mutations(text: str, seed: int) -> list[bytes]:
     """Deterministic damage of every kind a reader meets: cuts, lost and doubled lines, odd numbers, bytes."""
     rng = random.Random(seed)
     lines = text.splitlines(keepends=True)
-    out = [b"", b"   \n\n", text[: len(text) // 3].encode(), text.replace("\n", "\r\n").encode(),
-           text.encode()[:-2] + b"\xff\xfe\x00", ("x" * 100_000 + "\n" + text).encode()]
+    out = [
+        b"",
+        b"   \n\n",
+        text[: len(text) // 3].encode(),
+        text.replace("\n", "\r\n").encode(),
+        text.encode()[:-2] + b"\xff\xfe\x00",
+        ("x" * 100_000 + "\n" + text).encode(),
+    ]
     for _ in range(3):
         i = rng.randrange(len(lines))
-        out.append("".join(lines[:i] + lines[i + 1:]).encode())
-        out.append("".join(lines[:i] + [lines[i]] * 3 + lines[i + 1:]).encode())
+        out.append("".join(lines[:i] + lines[i + 1 :]).encode())
+        out.append("".join(lines[:i] + [lines[i]] * 3 + lines[i + 1 :]).encode())
     numbers = list(re.finditer(r"-?\d+", text))
     for value in HUGE:
         if numbers:
             m = rng.choice(numbers)
-            out.append((text[: m.start()] + value + text[m.end():]).encode())
+            out.append((text[: m.start()] + value + text[m.end() :]).encode())
     return out
 
 
-@pytest.mark.parametrize("problem, sample", [(p, s) for p, samples in SAMPLES.items() for s in samples]
-                         + [("edge-matching", None)])
+@pytest.mark.parametrize(
+    "problem, sample", [(p, s) for p, samples in SAMPLES.items() for s in samples] + [("edge-matching", None)]
+)
 def test_mutated_instances_are_answered_or_refused(problem, sample, capsys, sandbox, tmp_path):
     text = (ROOT / sample).read_text() if sample else SAT_FORMAT
     suffix = Path(sample).suffix if sample else ".txt"
     for k, data in enumerate(mutations(text, seed=len(text))):
         path = tmp_path / f"case{k}{suffix}"
         path.write_bytes(data)
-        code = run(capsys, sandbox, "solve", str(path), "--problem", problem, "--time-limit", "2", "--threads", "1",
-                   "--quiet", "--out", str(tmp_path / "c.json"))
+        code = run(
+            capsys,
+            sandbox,
+            "solve",
+            str(path),
+            "--problem",
+            problem,
+            "--time-limit",
+            "2",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            str(tmp_path / "c.json"),
+        )
         assert code != 1, f"a solver failed or an answer was rejected on case {k}: {data[:200]!r}"
 
 
@@ -132,24 +153,71 @@ def test_certificates_are_written_with_the_users_umask(capsys, sandbox, tmp_path
 @pytest.fixture(scope="module")
 def certificate_data(tmp_path_factory):
     out = tmp_path_factory.mktemp("cert") / "c.json"
-    assert main(["solve", str(ROOT / "instances/edge_matching/coursework_4x4.txt"), "--solver", "cpsat",
-                 "--quiet", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "solve",
+                str(ROOT / "instances/edge_matching/coursework_4x4.txt"),
+                "--solver",
+                "cpsat",
+                "--quiet",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     return json.loads(out.read_text())
 
 
 json_values = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floats(allow_nan=False, allow_infinity=False),
-              st.text(max_size=20)),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**30), 10**30),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(max_size=20),
+    ),
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
-    max_leaves=12)
+    max_leaves=12,
+)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(edits=st.lists(st.tuples(st.sampled_from(["status", "objective", "bound", "solution", "instance", "params",
-                                                  "options", "proved_by", "verified", "problem", "sense",
-                                                  "instance_sha256", "schema", "solver", "wall_time_s"]),
-                                json_values, st.booleans()), min_size=1, max_size=3))
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    edits=st.lists(
+        st.tuples(
+            st.sampled_from(
+                [
+                    "status",
+                    "objective",
+                    "bound",
+                    "solution",
+                    "instance",
+                    "params",
+                    "options",
+                    "proved_by",
+                    "verified",
+                    "problem",
+                    "sense",
+                    "instance_sha256",
+                    "schema",
+                    "solver",
+                    "wall_time_s",
+                ]
+            ),
+            json_values,
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
 def test_edited_certificates_are_checked_as_hostile_input(edits, certificate_data, capsys, sandbox, tmp_path):
     data = copy.deepcopy(certificate_data)
     for field, value, delete in edits:
@@ -162,19 +230,39 @@ def test_edited_certificates_are_checked_as_hostile_input(edits, certificate_dat
     run(capsys, sandbox, "verify", str(path))
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000, '{"a": NaN}', "1e99999", "[1" + "0" * 5000 + "]", "\x00", "{}",
-                                  '{"schema": "mipgames/certificate/2", "problem": {"x": 1}}', '"just a string"'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000,
+        '{"a": NaN}',
+        "1e99999",
+        "[1" + "0" * 5000 + "]",
+        "\x00",
+        "{}",
+        '{"schema": "mipgames/certificate/2", "problem": {"x": 1}}',
+        '"just a string"',
+    ],
+)
 def test_malformed_certificate_files_are_refused(text, capsys, sandbox, tmp_path):
     path = tmp_path / "c.json"
     path.write_text(text)
     assert run(capsys, sandbox, "verify", str(path)) in (1, 4)
 
 
-@pytest.mark.parametrize("script", [
-    SG2_SCRIPT, SG2_SCRIPT.replace("3 4", "99999999999999999999 4"), SG2_SCRIPT.replace("0 0 t.txt", "0 0 /etc/shadow"),
-    SG2_SCRIPT.replace("t.txt", "/dev/zero"), SG2_SCRIPT.replace("o 0 0", "o " + "9" * 100_000), "\x00\xff\n",
-    "i -3 -4 0 0 t.txt\n", "m 1\n" * 1000, "b 2 2 " + "a" * 100_000 + "\n",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        SG2_SCRIPT,
+        SG2_SCRIPT.replace("3 4", "99999999999999999999 4"),
+        SG2_SCRIPT.replace("0 0 t.txt", "0 0 /etc/shadow"),
+        SG2_SCRIPT.replace("t.txt", "/dev/zero"),
+        SG2_SCRIPT.replace("o 0 0", "o " + "9" * 100_000),
+        "\x00\xff\n",
+        "i -3 -4 0 0 t.txt\n",
+        "m 1\n" * 1000,
+        "b 2 2 " + "a" * 100_000 + "\n",
+    ],
+)
 def test_same_game_2_scripts_are_answered_or_refused(script, capsys, sandbox, tmp_path):
     (tmp_path / "t.txt").write_text(SG2_IMAGE)
     path = tmp_path / "cmds.txt"
@@ -187,8 +275,8 @@ def test_same_game_2_scripts_are_answered_or_refused(script, capsys, sandbox, tm
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(data=st.binary(max_size=300), problem=st.sampled_from(sorted(SAMPLES)))
 def test_readers_raise_only_input_errors(data, problem, tmp_path_factory):
-    from mipgames.cli import read_instance
     from mipgames import registry
+    from mipgames.cli import read_instance
 
     path = tmp_path_factory.mktemp("r") / "x.txt"
     path.write_bytes(data)

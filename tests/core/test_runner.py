@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
@@ -31,8 +32,15 @@ def test_native_cpsat_and_translated_mip_agree_with_brute_force(seed, cap):
     inst = random_split(rows=2, items=8, seed=seed, high=15)
     truth = brute_force(inst, {"max_items": cap})
     for formulation in ("cpsat", "mip"):
-        result = solve(PROBLEM, inst, solver="cpsat", formulation=formulation, params={"max_items": cap},
-                       isolate=False, options=SolveOptions(time_limit=30, threads=1))
+        result = solve(
+            PROBLEM,
+            inst,
+            solver="cpsat",
+            formulation=formulation,
+            params={"max_items": cap},
+            isolate=False,
+            options=SolveOptions(time_limit=30, threads=1),
+        )
         assert (result.status, result.objective) == ("optimal", truth)
 
 
@@ -54,11 +62,14 @@ def test_decoder_disagreeing_with_solver_is_an_error_with_both_numbers():
     assert result.objective is None
 
 
-@pytest.mark.parametrize("status, offset, verdict", [
-    ("feasible", +3, "feasible"),   # model value looser than the solution: report the measured value
-    ("feasible", -3, "error"),      # a claim better than the solution is a lie
-    ("optimal", +3, "error"),       # an optimum the solution beats was no optimum
-])
+@pytest.mark.parametrize(
+    "status, offset, verdict",
+    [
+        ("feasible", +3, "feasible"),  # model value looser than the solution: report the measured value
+        ("feasible", -3, "error"),  # a claim better than the solution is a lie
+        ("optimal", +3, "error"),  # an optimum the solution beats was no optimum
+    ],
+)
 def test_claim_versus_measured_objective(status, offset, verdict):
     inst = random_split(rows=2, items=10, seed=5, high=20)
     chosen = [0, 2, 5]
@@ -85,8 +96,11 @@ def test_user_options_override_a_models_cpsat_parameters():
     from mipgames.backends.cpsat import apply_parameters
 
     solver = cp_model.CpSolver()
-    apply_parameters(solver, SolveOptions(threads=3, seed=7),
-                {"num_workers": 1, "random_seed": 1, "linearization_level": 2, "subsolvers": ["max_lp", "core"]})
+    apply_parameters(
+        solver,
+        SolveOptions(threads=3, seed=7),
+        {"num_workers": 1, "random_seed": 1, "linearization_level": 2, "subsolvers": ["max_lp", "core"]},
+    )
     p = solver.parameters
     assert (p.num_workers, p.random_seed, p.linearization_level) == (3, 7, 2)
     assert list(p.subsolvers) == ["max_lp", "core"]
@@ -119,21 +133,21 @@ def test_infeasible_is_reported_as_such():
 @pytest.mark.parametrize("solver", ["cbc", "highs", "cpsat"])
 def test_warm_start_is_accepted(solver):
     inst = random_split(rows=2, items=10, seed=4, high=20)
-    result = solve(PROBLEM, inst, solver=solver, options=SolveOptions(warm_start=True, time_limit=30),
-                   isolate=False)
+    result = solve(PROBLEM, inst, solver=solver, options=SolveOptions(warm_start=True, time_limit=30), isolate=False)
     assert (result.status, result.objective) == ("optimal", brute_force(inst, {}))
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_objective_constant_reaches_objective_and_bound(solver):
     inst = random_split(rows=2, items=10, seed=3, high=20)
-    result = solve(PROBLEM, inst, solver=solver, formulation="offset", isolate=False,
-                   options=SolveOptions(time_limit=30))
-    assert (result.status, result.objective, result.bound) == ("optimal", brute_force(inst, {}),
-                                                               brute_force(inst, {}))
+    result = solve(
+        PROBLEM, inst, solver=solver, formulation="offset", isolate=False, options=SolveOptions(time_limit=30)
+    )
+    assert (result.status, result.objective, result.bound) == ("optimal", brute_force(inst, {}), brute_force(inst, {}))
     hard = random_split(rows=4, items=34, seed=11)
-    result = solve(PROBLEM, hard, solver=solver, formulation="offset", isolate=False,
-                   options=SolveOptions(time_limit=1, threads=1))
+    result = solve(
+        PROBLEM, hard, solver=solver, formulation="offset", isolate=False, options=SolveOptions(time_limit=1, threads=1)
+    )
     assert result.status in ("feasible", "unknown")
     if result.bound is not None:
         assert 0 <= result.bound <= (result.objective if result.objective is not None else 10**9)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from mipgames.samegame2.interpreter import COORD_LIMIT, Interpreter
 
-LO, HI = -3, 3          # where balls are placed and bases lie (relative to the offset);
+LO, HI = -3, 3  # where balls are placed and bases lie (relative to the offset);
 #                         queries also name cells one step outside
 
 COLOURS = ["a", "b", "c"]
@@ -220,7 +220,7 @@ def test_interpreter_matches_dense_reference(offset, start, script, palette, pro
                 rows, cols, x, y, words = cmd[1]
                 name = os.path.join(tmp, f"t{len(lines)}.txt")
                 with open(name, "w") as handle:
-                    handle.write("\n".join(" ".join(words[k * cols:(k + 1) * cols]) for k in range(rows)))
+                    handle.write("\n".join(" ".join(words[k * cols : (k + 1) * cols]) for k in range(rows)))
                 lines.append(f"i {rows} {cols} {x + o} {y + o} {name}")
                 for k in range(rows):
                     for h in range(cols):
@@ -237,4 +237,3 @@ def test_interpreter_matches_dense_reference(offset, start, script, palette, pro
     got_rejected = [int(msg.split(":")[1]) for msg in err.getvalue().splitlines()]
     assert got_rejected == rejected
     assert status == (1 if rejected else 0)
-

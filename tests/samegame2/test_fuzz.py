@@ -65,25 +65,30 @@ _QUOTED = r"(?:'[^\n]*'|\"[^\n]*\")"
 _FIELD = r"(?:r|c|x|y|x0|x1|y0|y1|x2|y2)"
 _SIZE = r"(?:[0-9]+|~10\^[0-9]+)"
 """A number in a message: written out, or shortened to its order of magnitude when it is huge."""
-MESSAGES = [re.compile(m) for m in (
-    rf"unknown command {_QUOTED} \(commands: i b m o c n f\)",
-    r"'[ibmocnf]' takes [0-9] fields \([a-zA-Z0-9 ]+\), got [0-9]+",
-    rf"{_FIELD} is not an integer: {_QUOTED}",
-    rf"{_FIELD} has [0-9,]+ digits; integers of at most 4,300 digits are read",
-    rf"{_FIELD} must be at least 0, got -{_SIZE}",
-    rf"colour must be lowercase letters a-z, got {_QUOTED}",
-    rf"empty base: (?:x0 = -?{_SIZE} > x1|y0 = -?{_SIZE} > y1) = -?{_SIZE}",
-    (rf"FILE {_QUOTED}(?: line [0-9]+)?: (?:no such file|this file is [A-Za-z -]+; only regular files are read"
-    r"|this file has [0-9,]+ bytes; at most [0-9,]+ are read|cannot read this file: [A-Za-z ]+"
-    r"|this file holds binary data \(a NUL byte\), not text|this file is not UTF-8 text \(byte [0-9]+\)"
-    r"|not a valid file name(?: \(a NUL character\))?)"),
-    rf"FILE {_QUOTED} is short: {_SIZE}x{_SIZE} = {_SIZE} words needed, found [0-9]+",
-    rf"FILE {_QUOTED} line [0-9]+: word [0-9]+ is neither a colour \(lowercase letters a-z\) nor 0",
-    r"line longer than [0-9,]+ characters: not a command",
-)]
+MESSAGES = [
+    re.compile(m)
+    for m in (
+        rf"unknown command {_QUOTED} \(commands: i b m o c n f\)",
+        r"'[ibmocnf]' takes [0-9] fields \([a-zA-Z0-9 ]+\), got [0-9]+",
+        rf"{_FIELD} is not an integer: {_QUOTED}",
+        rf"{_FIELD} has [0-9,]+ digits; integers of at most 4,300 digits are read",
+        rf"{_FIELD} must be at least 0, got -{_SIZE}",
+        rf"colour must be lowercase letters a-z, got {_QUOTED}",
+        rf"empty base: (?:x0 = -?{_SIZE} > x1|y0 = -?{_SIZE} > y1) = -?{_SIZE}",
+        (
+            rf"FILE {_QUOTED}(?: line [0-9]+)?: (?:no such file|this file is [A-Za-z -]+; only regular files are read"
+            r"|this file has [0-9,]+ bytes; at most [0-9,]+ are read|cannot read this file: [A-Za-z ]+"
+            r"|this file holds binary data \(a NUL byte\), not text|this file is not UTF-8 text \(byte [0-9]+\)"
+            r"|not a valid file name(?: \(a NUL character\))?)"
+        ),
+        rf"FILE {_QUOTED} is short: {_SIZE}x{_SIZE} = {_SIZE} words needed, found [0-9]+",
+        rf"FILE {_QUOTED} line [0-9]+: word [0-9]+ is neither a colour \(lowercase letters a-z\) nor 0",
+        r"line longer than [0-9,]+ characters: not a command",
+    )
+]
 
 NUMBER_TEXT = st.one_of(
-    st.integers(-10**6, 10**6).map(str),
+    st.integers(-(10**6), 10**6).map(str),
     st.integers(COORD_DIGITS - 3, COORD_DIGITS + 3).map(lambda n: "9" * n),
     st.integers(COORD_DIGITS - 3, COORD_DIGITS + 3).map(lambda n: "-1" + "0" * (n - 1)),
 )
@@ -110,7 +115,7 @@ def check_stdout(text: str) -> None:
         variability, length = int(head.group(1)), int(head.group(2))
         assert length >= 1 and variability <= length - 1 and lines[i + 1 + length] == ")"
         cells = []
-        for row in lines[i + 1:i + 1 + length]:
+        for row in lines[i + 1 : i + 1 + length]:
             cell = _CELL.fullmatch(row)
             assert cell, row[:80]
             cells.append((int(cell.group(1)), int(cell.group(2))))
@@ -130,7 +135,7 @@ def check_run(status: int, out: str, err: str, source: str) -> None:
     numbers = []
     for line in err.splitlines():
         assert line.startswith(source + ":"), line[:120]
-        number, _, message = line[len(source) + 1:].partition(": ")
+        number, _, message = line[len(source) + 1 :].partition(": ")
         numbers.append(int(number))
         assert any(m.fullmatch(message) for m in MESSAGES), f"unknown message: {message!r}"
     assert numbers == sorted(set(numbers))  # one message per refused line, in order
@@ -139,6 +144,7 @@ def check_run(status: int, out: str, err: str, source: str) -> None:
 @contextlib.contextmanager
 def hang_guard(seconds: float = HANG_SECONDS) -> Iterator[None]:
     """Fail (instead of blocking the suite) when a case hangs: a FIFO opened blocking, a quadratic int()."""
+
     def expire(signum: int, frame: object) -> None:
         raise AssertionError(f"case still running after {seconds} s")
 
@@ -155,8 +161,8 @@ def hang_guard(seconds: float = HANG_SECONDS) -> Iterator[None]:
 @dataclass
 class Arena:
     root: Path
-    good: list[str]      # FILEs that load (some hold SECRET as a colour)
-    hostile: list[str]   # FILEs every `i` naming them must refuse
+    good: list[str]  # FILEs that load (some hold SECRET as a colour)
+    hostile: list[str]  # FILEs every `i` naming them must refuse
     bases: list[list[bytes]]
 
 
@@ -186,26 +192,77 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Arena:
         handle.truncate(65 * 1024 * 1024)
     good = [str(root / n) for n in ("board.txt", "spec.txt", "worked.txt", "bom.txt", "empty.txt")]
     good.append(str(deep / "board.txt"))
-    hostile = [str(root / n) for n in ("shadow.txt", "mixed.txt", "short.txt", "latin1.txt", "nul.txt", "dir",
-                                        "fifo", "loop", "dangling", "huge.txt", "missing.txt")]
-    hostile += ["/dev/zero", "/dev/null", "/dev/urandom", "/proc/self/environ", "/etc/shadow",
-                str(root / "x" / ("y/" * 3000) / "t.txt"), "/" + "z" * 300, str(root / "board.txt" / "sub")]
+    hostile = [
+        str(root / n)
+        for n in (
+            "shadow.txt",
+            "mixed.txt",
+            "short.txt",
+            "latin1.txt",
+            "nul.txt",
+            "dir",
+            "fifo",
+            "loop",
+            "dangling",
+            "huge.txt",
+            "missing.txt",
+        )
+    ]
+    hostile += [
+        "/dev/zero",
+        "/dev/null",
+        "/dev/urandom",
+        "/proc/self/environ",
+        "/etc/shadow",
+        str(root / "x" / ("y/" * 3000) / "t.txt"),
+        "/" + "z" * 300,
+        str(root / "board.txt" / "sub"),
+    ]
     bases = [
         [  # the README example
-            f"i 3 4 0 0 {root / 'readme.txt'}", "n", "o 0 0 0 1", "c 0 0 3 1", "o 0 0 3 2", "m 1 0 0 3 0 2", "n",
-            "b 2 2 Rosso", "f",
+            f"i 3 4 0 0 {root / 'readme.txt'}",
+            "n",
+            "o 0 0 0 1",
+            "c 0 0 3 1",
+            "o 0 0 3 2",
+            "m 1 0 0 3 0 2",
+            "n",
+            "b 2 2 Rosso",
+            "f",
         ],
         [  # the spec's worked example
-            f"i 4 8 0 0 {root / 'worked.txt'}", "n", "m 2 1 0 100 0 20", "n", "m 5 1 3 6 1 2", "m 0 0 0 3 0 2",
-            "m 4 1 -100 1000 -200 500", "n", "o -100 -199 -99 -200", "c -100 -200 -95 -200",
+            f"i 4 8 0 0 {root / 'worked.txt'}",
+            "n",
+            "m 2 1 0 100 0 20",
+            "n",
+            "m 5 1 3 6 1 2",
+            "m 0 0 0 3 0 2",
+            "m 4 1 -100 1000 -200 500",
+            "n",
+            "o -100 -199 -99 -200",
+            "c -100 -200 -95 -200",
         ],
         [  # the spec's `i` example, and far-apart balls
-            "b 6 5 verde", "b 5 6 giallo", f"i 2 3 4 5 {root / 'spec.txt'}", "c 4 5 6 5", "c 4 6 6 6", "n",
-            f"b -{COORD_LIMIT} 0 a", f"b {COORD_LIMIT} 0 a", f"m 0 0 -{COORD_LIMIT} {COORD_LIMIT} -7 7", "n",
+            "b 6 5 verde",
+            "b 5 6 giallo",
+            f"i 2 3 4 5 {root / 'spec.txt'}",
+            "c 4 5 6 5",
+            "c 4 6 6 6",
+            "n",
+            f"b -{COORD_LIMIT} 0 a",
+            f"b {COORD_LIMIT} 0 a",
+            f"m 0 0 -{COORD_LIMIT} {COORD_LIMIT} -7 7",
+            "n",
             f"o -{COORD_LIMIT} -7 -{COORD_LIMIT} -7",
         ],
         [  # a secret loaded as a colour, then queried
-            f"i 2 3 0 0 {root / 'board.txt'}", "o 1 0 1 0", "c 0 0 2 1", "n", "m 1 0 0 2 0 1", "n", "c 0 0 1 0",
+            f"i 2 3 0 0 {root / 'board.txt'}",
+            "o 1 0 1 0",
+            "c 0 0 2 1",
+            "n",
+            "m 1 0 0 2 0 1",
+            "n",
+            "c 0 0 1 0",
         ],
     ]
     (root / "readme.txt").write_text("verde verde blu verde\nverde blu verde verde\nblu blu rosso rosso\n")
@@ -239,17 +296,46 @@ def check_script(arena: Arena, script: bytes, name: str = "script.txt") -> tuple
 
 
 # -- mutations -------------------------------------------------------------------------------------
-HUGE = ["1000000000001", "-1000000000001", "9" * 10**6, "-" + "7" * 5000, "+" + "0" * 100000 + "1", "1e9",
-        "0x10", "\u0663", "+-3", "--1", "1_000", "99999999999999999999999999999999", "-0", ""]
-NASTY_BYTES = [b"\x00", b"\xff\xfe", b"\xc3\x28", b"\r", b"\x1b[2J", b"\xef\xbb\xbf", "\u2028".encode(),
-               "\u00e0".encode(), b"\t", b"\x0c", b"\xe2\x80\x8b"]
+HUGE = [
+    "1000000000001",
+    "-1000000000001",
+    "9" * 10**6,
+    "-" + "7" * 5000,
+    "+" + "0" * 100000 + "1",
+    "1e9",
+    "0x10",
+    "\u0663",
+    "+-3",
+    "--1",
+    "1_000",
+    "99999999999999999999999999999999",
+    "-0",
+    "",
+]
+NASTY_BYTES = [
+    b"\x00",
+    b"\xff\xfe",
+    b"\xc3\x28",
+    b"\r",
+    b"\x1b[2J",
+    b"\xef\xbb\xbf",
+    "\u2028".encode(),
+    "\u00e0".encode(),
+    b"\t",
+    b"\x0c",
+    b"\xe2\x80\x8b",
+]
 
 
 def mutate(data: st.DataObject, arena: Arena, lines: list[bytes]) -> list[bytes]:
     lines = list(lines)
     for _ in range(data.draw(st.integers(1, 4), label="mutations")):
-        kind = data.draw(st.sampled_from(["number", "size", "bytes", "drop", "extra", "file", "truncate",
-                                          "duplicate", "delete", "swap"]), label="kind")
+        kind = data.draw(
+            st.sampled_from(
+                ["number", "size", "bytes", "drop", "extra", "file", "truncate", "duplicate", "delete", "swap"]
+            ),
+            label="kind",
+        )
         if not lines:
             lines = [b"n"]
         k = data.draw(st.integers(0, len(lines) - 1), label="line")
@@ -259,7 +345,14 @@ def mutate(data: st.DataObject, arena: Arena, lines: list[bytes]) -> list[bytes]
             fields[j] = data.draw(st.one_of(st.sampled_from(HUGE), NUMBER_TEXT)).encode()
         elif kind == "size":
             r, c = data.draw(st.integers(-3, 3)), data.draw(st.integers(-3, 3))
-            fields = [b"i", str(r).encode(), str(c).encode(), b"0", b"0", data.draw(st.sampled_from(arena.good)).encode()]
+            fields = [
+                b"i",
+                str(r).encode(),
+                str(c).encode(),
+                b"0",
+                b"0",
+                data.draw(st.sampled_from(arena.good)).encode(),
+            ]
         elif kind == "bytes":
             j = data.draw(st.integers(0, len(lines[k])))
             junk = data.draw(st.one_of(st.sampled_from(NASTY_BYTES), st.binary(min_size=1, max_size=6)))
@@ -267,14 +360,16 @@ def mutate(data: st.DataObject, arena: Arena, lines: list[bytes]) -> list[bytes]
         elif kind == "drop" and len(fields) > 1:
             del fields[data.draw(st.integers(0, len(fields) - 1))]
         elif kind == "extra":
-            fields.insert(data.draw(st.integers(0, len(fields))), data.draw(st.sampled_from([b"0", b"-5", b"a", b"  "])))
+            fields.insert(
+                data.draw(st.integers(0, len(fields))), data.draw(st.sampled_from([b"0", b"-5", b"a", b"  "]))
+            )
         elif kind == "file":
             name = data.draw(st.sampled_from(arena.hostile + arena.good), label="FILE").encode()
             r, c = data.draw(st.integers(0, 4)), data.draw(st.integers(0, 4))
             fields = [b"i", str(r).encode(), str(c).encode(), b"-1", b"2", name]
         elif kind == "truncate":
             blob = b"\n".join(lines)
-            lines = blob[:data.draw(st.integers(0, len(blob)))].split(b"\n")
+            lines = blob[: data.draw(st.integers(0, len(blob)))].split(b"\n")
             continue
         elif kind == "duplicate":
             lines.insert(k, lines[k])
@@ -305,12 +400,20 @@ def test_random_bytes(script: bytes) -> None:
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
-@given(lines=st.lists(st.tuples(
-    st.sampled_from("ibmocnf"),
-    st.lists(st.one_of(NUMBER_TEXT,
-                       st.sampled_from(["a", "zz", "Blu", "0", "-0", "+7", "\u0661"]),
-                       st.text(max_size=5)), max_size=7),
-).map(lambda t: " ".join([t[0], *t[1]])), max_size=25))
+@given(
+    lines=st.lists(
+        st.tuples(
+            st.sampled_from("ibmocnf"),
+            st.lists(
+                st.one_of(
+                    NUMBER_TEXT, st.sampled_from(["a", "zz", "Blu", "0", "-0", "+7", "\u0661"]), st.text(max_size=5)
+                ),
+                max_size=7,
+            ),
+        ).map(lambda t: " ".join([t[0], *t[1]])),
+        max_size=25,
+    )
+)
 def test_random_commands(lines: list[str]) -> None:
     """Well-shaped commands with random fields: mostly valid, so the plane really changes."""
     check_run(*run_api("\n".join(lines).encode()), "<stdin>")
@@ -325,17 +428,24 @@ def test_every_hostile_file_is_refused_without_quoting_it(arena: Arena) -> None:
 
 
 def test_good_files_load_and_secrets_stay_silent(arena: Arena) -> None:
-    status, out, err = check_script(arena, b"\n".join(
-        f"i 2 2 {10 * k} 0 {name}".encode() for k, name in enumerate(arena.good) if "empty" not in name
-    ) + b"\nn\nc 0 0 1 1\n")
+    status, out, err = check_script(
+        arena,
+        b"\n".join(f"i 2 2 {10 * k} 0 {name}".encode() for k, name in enumerate(arena.good) if "empty" not in name)
+        + b"\nn\nc 0 0 1 1\n",
+    )
     assert (status, err) == (0, "")
     # a 2x2 corner of each FILE: 3 (board) + 3 (spec) + 2 (worked) + 3 (bom) + 4 (deep) blocks
     assert out == "15\n(2,3\n0,0\n1,0\n1,1\n)\n"
 
 
 def test_heavy_tokens_and_lines_are_refused_at_once(arena: Arena) -> None:
-    heavy = [b"o " + b"9" * 10**6 + b" 0 0 0", b"b 0 -" + b"0" * 10**6 + b"1 a", b"m " + b"1 " * 400000,
-             b"b 0 0 " + b"a" * (MAX_LINE + 10), b"i 3 3 0 0 " + b"/x" * 200000]
+    heavy = [
+        b"o " + b"9" * 10**6 + b" 0 0 0",
+        b"b 0 -" + b"0" * 10**6 + b"1 a",
+        b"m " + b"1 " * 400000,
+        b"b 0 0 " + b"a" * (MAX_LINE + 10),
+        b"i 3 3 0 0 " + b"/x" * 200000,
+    ]
     status, out, err = check_script(arena, b"\n".join(heavy) + b"\nn\n")
     assert (status, out) == (1, "1\n") and err.count("\n") == 4  # `b 0 -000..001 a` is the valid ball (0,-1)
 
@@ -360,8 +470,15 @@ def test_real_subprocess_on_the_whole_corpus(arena: Arena) -> None:
     lines += [b"b 1 2 \xff", b"o " + b"9" * 10**6 + b" 0 0 0", b"n " + b"x" * (2 * MAX_LINE), b"n"]
     script = b"\n".join(line for line in lines if line != b"f") + b"\n"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "mipgames", "samegame2"], input=script, capture_output=True,
-                          cwd=arena.root, env=env, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mipgames", "samegame2"],
+        input=script,
+        capture_output=True,
+        cwd=arena.root,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     out, err = proc.stdout.decode(), proc.stderr.decode()
     check_run(proc.returncode, out, err, "<stdin>")
     assert (proc.returncode, out, err) == run_api(script)

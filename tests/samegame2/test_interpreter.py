@@ -68,8 +68,7 @@ def test_single_cell_paths_and_missing_balls() -> None:
 def test_spec_i_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "t.txt").write_text("blu rosso 0\nbianco 0 nero\n")
     monkeypatch.chdir(tmp_path)  # a relative FILE is resolved against the current directory
-    status, out, err = run("b 6 5 verde\nb 5 6 giallo\ni 2 3 4 5 t.txt\n"
-                           "c 4 5 6 5\nc 4 6 6 6\nn\n")
+    status, out, err = run("b 6 5 verde\nb 5 6 giallo\ni 2 3 4 5 t.txt\nc 4 5 6 5\nc 4 6 6 6\nn\n")
     assert out == "(2,3\n4,5\n5,5\n6,5\n)\n(2,3\n4,6\n5,6\n6,6\n)\n6\n"
     assert (status, err) == (0, "")
 
@@ -80,11 +79,9 @@ def test_move_on_empty_cell_restabilises_the_base() -> None:
 
 
 def test_block_reaches_outside_the_base_but_only_the_inside_goes() -> None:
-    _status, out, _ = run("b 0 0 a\nb 1 0 a\nb 2 0 a\nb 0 1 b\nm 0 0 0 1 0 1\n"
-                         "o 0 0 0 0\no 2 0 2 0\nc 1 0 1 0\nn\n")
+    _status, out, _ = run("b 0 0 a\nb 1 0 a\nb 2 0 a\nb 0 1 b\nm 0 0 0 1 0 1\no 0 0 0 0\no 2 0 2 0\nc 1 0 1 0\nn\n")
     # (0,0) and (1,0) go; the b at (0,1) falls to (0,0); (2,0) is outside the base and stays.
-    assert out == ("(0,1\n0,0\n)\n(0,1\n2,0\n)\n"
-                   "Non esiste un cammino fra (1,0) e (1,0)\n2\n")
+    assert out == ("(0,1\n0,0\n)\n(0,1\n2,0\n)\nNon esiste un cammino fra (1,0) e (1,0)\n2\n")
 
 
 def test_coordinates_up_to_the_limit() -> None:
@@ -96,8 +93,9 @@ def test_coordinates_up_to_the_limit() -> None:
     )
     assert (status, err) == (0, "")
     # the move removes the a pair; column top (b below a) falls to row -top and packs to column -top
-    assert out == (f"(0,2\n{-top},0\n{-top + 1},0\n)\n3\n"
-                   f"2\n(1,2\n{-top},{-top}\n{-top},{-top + 1}\n)\n(0,1\n{-top},{top}\n)\n")
+    assert out == (
+        f"(0,2\n{-top},0\n{-top + 1},0\n)\n3\n2\n(1,2\n{-top},{-top}\n{-top},{-top + 1}\n)\n(0,1\n{-top},{top}\n)\n"
+    )
 
 
 OUT_OF_RANGE = [
@@ -111,8 +109,9 @@ OUT_OF_RANGE = [
 
 
 @pytest.mark.parametrize("line,message", OUT_OF_RANGE, ids=range(len(OUT_OF_RANGE)))
-def test_out_of_range_numbers_are_refused(line: str, message: str, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_out_of_range_numbers_are_refused(
+    line: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "t.txt").write_text("a a\n")
     monkeypatch.chdir(tmp_path)
     status, out, err = run(f"b 0 0 a\n{line}\nn\n")
@@ -157,8 +156,9 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize("line,message", MALFORMED)
-def test_malformed_line_is_reported_and_changes_nothing(line: str, message: str, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_malformed_line_is_reported_and_changes_nothing(
+    line: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "t.txt").write_text("blu rosso\nverde 0\n")
     (tmp_path / "bad.txt").write_text("blu rosso\nNero verde\n")
     (tmp_path / "latin1.txt").write_bytes("a\ncitt\u00e0\n".encode("latin-1"))
@@ -196,9 +196,17 @@ def test_cli_file_argument_and_exit_status(tmp_path: Path) -> None:
 def test_real_stdin_never_shows_a_traceback() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mipgames.samegame2.commands"],
-        input=b"b 0 0 a\nb \x00 1 a\n\xc3\x28 1\nb 0 1 a\nn\n" + b"o " + b"9" * 100000 + b" 0 0 0\n"
-              + b"b 1 0 " + b"z" * (3 * MAX_LINE) + b"\nn\n",
-        capture_output=True, cwd=ROOT, timeout=60, check=False,
+        input=b"b 0 0 a\nb \x00 1 a\n\xc3\x28 1\nb 0 1 a\nn\n"
+        + b"o "
+        + b"9" * 100000
+        + b" 0 0 0\n"
+        + b"b 1 0 "
+        + b"z" * (3 * MAX_LINE)
+        + b"\nn\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 1
     assert proc.stdout == b"1\n1\n"  # the over-long ball line was skipped whole
@@ -224,7 +232,7 @@ def test_wired_into_the_mipgames_cli(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 token = st.one_of(
     st.sampled_from(["i", "b", "m", "o", "c", "n", "f", "0", "-1", "3", "a", "zz", "t.txt", "+2", "--", "ß"]),
-    st.integers(-10**20, 10**20).map(str),
+    st.integers(-(10**20), 10**20).map(str),
     st.text(max_size=4),
 )
 

@@ -16,26 +16,46 @@ B V V V V R R V
 B V V V R B B V"""
 
 AFTER = [
-    ((2, 1, 0, 100, 0, 20), 0, 0, """\
+    (
+        (2, 1, 0, 100, 0, 20),
+        0,
+        0,
+        """\
 V . . . B R R .
 V . . B V R B .
 B V . B R R V .
-B B B R B B V ."""),
-    ((5, 1, 3, 6, 1, 2), 0, 0, """\
+B B B R B B V .""",
+    ),
+    (
+        (5, 1, 3, 6, 1, 2),
+        0,
+        0,
+        """\
 V . . . B R R .
 V . . B . B . .
 B V . B V V . .
-B B B R B B V ."""),
-    ((0, 0, 0, 3, 0, 2), 0, 0, """\
+B B B R B B V .""",
+    ),
+    (
+        (0, 0, 0, 3, 0, 2),
+        0,
+        0,
+        """\
 V . . . B R R .
 . . B . . B . .
 . . B . V V . .
-V V R . B B V ."""),
-    ((4, 1, -100, 1000, -200, 500), -100, -200, """\
+V V R . B B V .""",
+    ),
+    (
+        (4, 1, -100, 1000, -200, 500),
+        -100,
+        -200,
+        """\
 . . . . . .
 . . B . R .
 V . B B B R
-V V R B B V"""),
+V V R B B V""",
+    ),
 ]
 
 
@@ -65,9 +85,11 @@ def test_worked_example_through_the_interpreter(tmp_path, monkeypatch) -> None:
     rows = START.splitlines()[::-1]  # the file's first line lands on the lowest row
     (tmp_path / "board.txt").write_text("\n".join(" ".join(LETTER[s] for s in r.split()) for r in rows) + "\n")
     monkeypatch.chdir(tmp_path)
-    script = "i 4 8 0 0 board.txt\nn\n" + "".join(
-        "m " + " ".join(map(str, move)) + "\nn\n" for move, *_ in AFTER
-    ) + "o -100 -199 -99 -200\nc -100 -200 -95 -200\nf\nn\n"
+    script = (
+        "i 4 8 0 0 board.txt\nn\n"
+        + "".join("m " + " ".join(map(str, move)) + "\nn\n" for move, *_ in AFTER)
+        + "o -100 -199 -99 -200\nc -100 -200 -95 -200\nf\nn\n"
+    )
     out, err = io.StringIO(), io.StringIO()
     assert main([], io.StringIO(script), out, err) == 0
     assert err.getvalue() == ""
