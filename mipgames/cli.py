@@ -164,15 +164,16 @@ def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem])
             if flag in seen:
                 continue
             seen[flag] = problem.name
+            flags = [flag] + ([flag.replace("ise", "ize")] if "ise" in flag else [])  # both spellings are taken
             extra = f" (default: {p.default})" if not p.flag and p.default is not None else ""
             if p.flag:
                 group.add_argument(
-                    flag, dest=f"param_{p.name}", action="store_true", default=argparse.SUPPRESS, help=p.help
+                    *flags, dest=f"param_{p.name}", action="store_true", default=argparse.SUPPRESS, help=p.help
                 )
             else:
                 choices = f" {{{','.join(map(str, p.choices))}}}" if p.choices else ""
                 group.add_argument(
-                    flag,
+                    *flags,
                     dest=f"param_{p.name}",
                     default=argparse.SUPPRESS,
                     metavar=p.name.upper(),
@@ -196,6 +197,8 @@ def _collect_params(problem: Problem, args: argparse.Namespace) -> dict[str, Any
             value = p.parse(raw)
         except (ValueError, TypeError) as exc:
             raise UsageError(f"--{name.replace('_', '-')}: {exc or 'bad value'} ({raw!r})") from None
+        if p.choices and value not in p.choices and isinstance(value, str) and value.replace("ize", "ise") in p.choices:
+            value = value.replace("ize", "ise")  # one spelling in code and messages, both taken on the command line
         if p.choices and value not in p.choices:
             raise UsageError(f"--{name.replace('_', '-')} must be one of {', '.join(map(str, p.choices))}")
         params[name] = value

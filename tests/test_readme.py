@@ -1,0 +1,108 @@
+"""The README's commands are tested: what it says, the program does.
+
+Every fenced block of README.md whose lines start with ``$ `` is a shell
+session. The blocks run in order, in one scratch copy of the repository, each
+command in bash with the virtual environment first on PATH and standard error
+merged into standard output (what a terminal shows). The printed output must
+match the README's lines after masking what legitimately varies: times
+("0.46 s"), the scratch path, and lines the README elides with ``...``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.M | re.S)
+TIME = re.compile(r"\b\d+(?:\.\d+)? ?s\b")
+COPIED = ("instances", "docs", "Makefile", "pyproject.toml", "README.md", "mipgames", "models")
+
+
+def sessions(text: str) -> list[list[tuple[str, list[str]]]]:
+    """The README's shell blocks: each a list of (command, expected output lines)."""
+    found = []
+    for block in FENCE.findall(text):
+        lines = block.rstrip("\n").split("\n")
+        if not lines or not lines[0].startswith("$ "):
+            continue
+        steps: list[tuple[str, list[str]]] = []
+        for line in lines:
+            if line.startswith("$ "):
+                steps.append((line[2:].split("  #")[0].strip(), []))
+            else:
+                steps[-1][1].append(line)
+        found.append(steps)
+    return found
+
+
+def _mask(line: str, scratch: str) -> str:
+    return TIME.sub("<T>", line.replace(scratch + "/", "").replace(scratch, ".")).rstrip()
+
+
+def matches(expected: list[str], got: list[str]) -> bool:
+    """Line-by-line equality where a line "..." stands for any number of lines (including none)."""
+    if not expected:
+        return not got
+    head, rest = expected[0], expected[1:]
+    if head.strip() == "...":
+        return any(matches(rest, got[i:]) for i in range(len(got) + 1))
+    return (
+        bool(got)
+        and (head == got[0] or (head.endswith("...") and got[0].startswith(head[:-3].rstrip())))
+        and matches(rest, got[1:])
+    )
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    where = tmp_path_factory.mktemp("readme")
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, where / name, ignore=shutil.ignore_patterns("__pycache__", "*.pb", "*.lp", "*.mps"))
+        elif source.exists():
+            shutil.copy(source, where / name)
+    (where / ".venv").symlink_to(Path(sys.executable).parents[1])
+    os.utime(where / "pyproject.toml", (0, 0))  # never older-than-the-venv: `make` must not reinstall into it
+    return where
+
+
+README_SESSIONS = sessions((ROOT / "README.md").read_text())
+
+
+def test_the_readme_has_sessions_to_test():
+    assert len(README_SESSIONS) >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(len(README_SESSIONS)))
+def test_readme_session(number, scratch):
+    env = dict(
+        os.environ,
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        PYTHONPATH=str(scratch),
+        COLUMNS="120",
+        TERM="dumb",
+    )
+    env.pop("MIPGAMES_DEBUG", None)
+    for command, expected in README_SESSIONS[number]:
+        done = subprocess.run(
+            ["bash", "-c", f'{command} 2>&1; echo "__exit=$?" >&2'],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        got = [_mask(line, str(scratch)) for line in done.stdout.rstrip("\n").split("\n")] if done.stdout else []
+        want = [_mask(line, str(scratch)) for line in expected]
+        assert matches(want, got), (
+            f"$ {command}\n--- README ---\n" + "\n".join(want) + "\n--- got ---\n" + "\n".join(got)
+        )
