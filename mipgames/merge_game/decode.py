@@ -18,7 +18,9 @@ from typing import Any, Sequence
 
 from mipgames.core.problem import Value
 from mipgames.merge_game.instance import Instance
-from mipgames.merge_game.simulate import Solution, type_groups
+from mipgames.merge_game.codec import Solution
+from mipgames.merge_game.simple import Kernel
+from mipgames.merge_game.simulate import type_groups
 
 
 def sequence_from_merges(instance: Instance, d: Sequence[int]) -> Solution:
@@ -64,7 +66,10 @@ def merges_from_counts(n_heroes: int, handles: CompactHandles, value: Value) -> 
     return d
 
 
-def decode_compact(instance: Instance, params: dict[str, Any], handles: CompactHandles, value: Value) -> Solution:
+def decode_compact(instance: Instance, params: dict[str, Any], handles: Any, value: Value) -> Solution:
+    """The compact models' decoder; on SIMPLE maps they hand over to the vertex-cover kernel (decode_kernel)."""
+    if isinstance(handles, KernelHandles):
+        return decode_kernel(instance, params, handles, value)
     return sequence_from_merges(instance, merges_from_counts(len(instance.heroes), handles, value))
 
 
@@ -78,4 +83,20 @@ def decode_cover(instance: Instance, params: dict[str, Any], handles: CoverHandl
     d = [0] * len(instance.heroes)
     for i, var in handles.chosen.items():
         d[i] = 1 if value(var) > 0.5 else 0
+    return sequence_from_merges(instance, d)
+
+
+@dataclass(frozen=True)
+class KernelHandles:
+    kernel: Kernel
+    chosen: dict[int, Any]
+    """kernel vertex -> 0/1 variable: in the cover."""
+
+
+def decode_kernel(instance: Instance, params: dict[str, Any], handles: KernelHandles, value: Value) -> Solution:
+    """Unfolds the kernel's cover into heroes that each merge once."""
+    cover = handles.kernel.unfold(v for v, var in handles.chosen.items() if value(var) > 0.5)
+    d = [0] * len(instance.heroes)
+    for i in cover:
+        d[i] = 1
     return sequence_from_merges(instance, d)

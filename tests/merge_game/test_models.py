@@ -90,7 +90,7 @@ def test_bundled_instances_reach_their_optimum():
     assert len(files) >= 10
     for path in files:
         inst = read(path)
-        r = run(inst, "cbc", {})
+        r = run(inst, "highs", {})
         if inst.optimum is None:
             assert r.status == "infeasible" and inst.meta["destroy_all_feasible"] is False, path
         else:
