@@ -21,11 +21,13 @@ from mipgames.queens.instance import MAX_TOTAL, Move, Queens
 @dataclass(frozen=True)
 class Planted:
     instance: Queens
+    """Carries ``solution`` as its ``planted`` moves (written beside the board by ``write``)."""
     solution: list[Move]
 
 
-def _board(n: int, queens: dict[tuple[int, int], int], k: int) -> Queens:
-    return Queens(n, k, tuple(tuple(queens.get((r, c), 0) for c in range(n)) for r in range(n)))
+def _board(n: int, queens: dict[tuple[int, int], int], k: int, planted: list[Move] | None = None) -> Queens:
+    return Queens(n, k, tuple(tuple(queens.get((r, c), 0) for c in range(n)) for r in range(n)),
+                  None if planted is None else tuple(planted))
 
 
 def _split_targets(n: int, queens: dict, r: int, c: int) -> list[tuple[int, int]]:
@@ -63,7 +65,7 @@ def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) 
         queens[r, c] //= 2
         queens[rr, cc] = queens[r, c]
         splits.append((rr, cc, r, c))
-    return Planted(_board(n, queens, k), splits[::-1])
+    return Planted(_board(n, queens, k, splits[::-1]), splits[::-1])
 
 
 def unsolvable(n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200) -> Queens:

@@ -30,11 +30,15 @@ from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
-from mipgames.queens.baselines import reached, to_moves
+from mipgames.queens.dfs import reached, to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
 from mipgames.queens.instance import Queens
 from mipgames.queens.matching import deficiency
 from mipgames.queens.prep import captures_possible
+
+
+INTERPRETED_NODES = 3000
+"""Nodes searched in Python before the compiled search takes over (about a second)."""
 
 
 class _Stop(Exception):
@@ -265,24 +269,28 @@ class ForestSearch:
         return False
 
     def moves(self) -> list[tuple[int, int]]:
-        """A topological order of the departures: each square moves into its parent."""
-        movers = [c for c, p in enumerate(self.parent) if p is not None]
-        indegree = {c: 0 for c in movers}
-        for u in movers:
-            for v in self.after[u]:
-                if v in indegree:
-                    indegree[v] += 1
-        ready = sorted(c for c in movers if indegree[c] == 0)
-        order = []
-        while ready:
-            u = ready.pop()
-            order.append((u, self.parent[u]))
-            for v in self.after[u]:
-                if v in indegree:
-                    indegree[v] -= 1
-                    if indegree[v] == 0:
-                        ready.append(v)
-        return order
+        return departure_order(self.parent, self.after)
+
+
+def departure_order(parent: list[int | None], after: list[list[int]]) -> list[tuple[int, int]]:
+    """A topological order of the departures (u before v for every v in after[u]): each square moves into its parent."""
+    movers = [c for c, p in enumerate(parent) if p is not None]
+    indegree = {c: 0 for c in movers}
+    for u in movers:
+        for v in after[u]:
+            if v in indegree:
+                indegree[v] += 1
+    ready = sorted(c for c in movers if indegree[c] == 0)
+    order = []
+    while ready:
+        u = ready.pop()
+        order.append((u, parent[u]))
+        for v in after[u]:
+            if v in indegree:
+                indegree[v] -= 1
+                if indegree[v] == 0:
+                    ready.append(v)
+    return order
 
 
 def luby(i: int) -> int:
@@ -295,8 +303,8 @@ def luby(i: int) -> int:
         i -= (1 << (k - 1)) - 1
 
 
-def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0,
-                  first_limit: int = 1000) -> tuple[list[tuple[int, int]] | None, bool]:
+def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000,
+                  compiled: bool = True) -> tuple[list[tuple[int, int]] | None, bool]:
     """(captures, exhausted): captures reaching at most k queens, or None; exhausted = the search space was covered.
 
     Randomised restarts with node limits first_limit × Luby (heavy-tailed dives: an
@@ -305,21 +313,45 @@ def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0,
     partner graph instead of raw lines of sight: the two orders fail on
     different planted positions.  The limits grow without bound, so a run
     eventually covers the whole space and the search stays complete.
+
+    ``compiled`` runs the dives in the numba kernel (levels_kernel.py): the
+    same nodes in the same order as ForestSearch, which stays the reference.
+    The first INTERPRETED_NODES nodes are searched in Python all the same:
+    loading the compiled code costs a second or two, more than small
+    positions need in all.
     """
     rng = random.Random(seed)
+    engine: Any = None
+    interpreted = 0
     run = 0
     while True:
         run += 1
-        search = ForestSearch(geo, k, deadline)
+        jitter = list(range(geo.size))
         if run > 1:
-            rng.shuffle(search.jitter)
-            search.alt = run % 2 == 0
-        search.limit = first_limit * luby(run)
+            rng.shuffle(jitter)
+        alt, limit = run > 1 and run % 2 == 0, first_limit * luby(run)
+        if deadline is not None and time.monotonic() > deadline:
+            return None, False
+        if engine is None and compiled and interpreted >= INTERPRETED_NODES:
+            from mipgames.queens.levels_kernel import Compiled
+
+            engine = Compiled(geo, k)
+        if engine is not None:
+            outcome = engine.dive(jitter, alt, limit, deadline)
+            if outcome is not None:
+                if outcome == "restart":
+                    continue
+                if outcome == "stop":
+                    return None, False
+                return (engine.moves() if outcome == "found" else None), True
+        search = ForestSearch(geo, k, deadline)
+        search.jitter, search.alt, search.limit = jitter, alt, limit
         try:
             found = search.solve()
         except _Stop:
             return None, False
         except _Restart:
+            interpreted += search.nodes
             continue
         return (search.moves() if found else None), True
 

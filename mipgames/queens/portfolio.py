@@ -1,10 +1,11 @@
 """The default method: the level search (80 % of the limit), then the forest CP-SAT model; with --minimise the
 memoised DFS briefly first.
 
-The level search answers easy positions in milliseconds and finds
-solutions of large generated positions (and proves small unsolvable ones); the model proves "K unreachable" on
-non-trivial positions fastest.  When the decision is infeasible the portfolio spends what time is
-left on the proved minimum, returned as the bound of the infeasible outcome.
+The level search (compiled) answers easy positions in milliseconds, finds
+solutions of large generated positions and proves unsolvable ones; the
+forest model takes over when it runs out of time.  When the decision is
+infeasible, a short budget goes to the minimum that remains, returned as the
+bound of the infeasible outcome.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
-from mipgames.queens.baselines import run_dfs
+from mipgames.queens.dfs import run_dfs
 from mipgames.queens.instance import Move, Queens
 from mipgames.queens.levels import run_levels
 
 DFS_SHARE, DFS_CAP = 0.05, 2.0
 LEVELS_SHARE = 0.8
+MINIMUM_SHARE, MINIMUM_CAP = 0.1, 5.0
 
 
 def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None,
@@ -89,17 +91,24 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
 
 
 def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: Result) -> Result:
-    """Adds the proved minimum (or what is known of it) to an infeasible decision."""
+    """Adds the minimum (proved, or what is known of it) to an infeasible decision.
+
+    The decision is what was asked and it is already proved, so the minimum
+    only gets a short budget (MINIMUM_SHARE of the limit, at most
+    MINIMUM_CAP seconds) of the level search, which proves small minima
+    fastest; the coursework program (``mipgames queens``) prints it.
+    """
     limit = options.time_limit
     left = None if limit is None else limit - (time.monotonic() - start)
     k = instance.k
-    if left is not None and left <= 0.05:
-        return Result("infeasible", message=f"K = {k} is unreachable (proved)")
-    best = solve_forest(instance, True, options, left)
+    budget = MINIMUM_CAP if limit is None else min(MINIMUM_CAP, MINIMUM_SHARE * limit, max(0.0, left or 0.0))
+    if budget <= 0.05:
+        return Result("infeasible", bound=proof.bound, message=f"K = {k} is unreachable (proved)")
+    best = run_levels(instance, {"minimise": True}, SolveOptions(time_limit=budget, seed=options.seed),
+                      lambda *_: None)
     if best.status == "optimal":
         return Result("infeasible", bound=best.objective,
-                       message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
-    floor = max(k + 1, best.bound or 0)
-    found = "" if best.objective is None else f"; {best.objective:g} is reachable"
+                      message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
+    floor = int(max(k + 1, best.bound or 0, proof.bound or 0))
     return Result("infeasible", bound=floor,
-                   message=f"K = {k} is unreachable (proved): at least {floor:g} queens always remain{found}")
+                  message=f"K = {k} is unreachable (proved): at least {floor} queens always remain")

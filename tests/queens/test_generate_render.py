@@ -3,7 +3,7 @@ from PIL import Image
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.queens.baselines import run_dfs
+from mipgames.queens.dfs import run_dfs
 from mipgames.queens.generate import planted, unsolvable
 from mipgames.queens.prep import prepare
 from mipgames.queens.render import render
