@@ -21,6 +21,7 @@ It stays as an independent check of everything else.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from typing import Any, Callable
 
@@ -148,6 +149,24 @@ class _Enumeration:
             self.hit(i, -1)
             self.level[i] -= 1
             chosen.pop()
+
+
+def structure_count(instance: Instance, rule: Rules, h: Hits) -> int:
+    """How many combinations the enumeration simulates (its work, without running it): per component the product
+    over its types of C(h, h/2) C(h/2, h/4) ... (one factor with ONE-HP), summed over the components."""
+    groups = type_groups(instance)
+    total = 0
+    for types in components(instance, h):
+        one_hp = all(instance.stones[k].hp == 1 for t in types for i in groups[t] for k in h.hero_stones[i])
+        count = 1
+        for t in types:
+            size = len(groups[t])
+            depth = max_merges(size, rule.max_level)
+            for _ in range(min(depth, 1) if one_hp else depth):
+                count *= math.comb(size, size // 2)
+                size //= 2
+        total += count
+    return total
 
 
 def theorem3(instance: Instance, rule: Rules, h: Hits, deadline: float,

@@ -46,7 +46,7 @@ class Layout:
 
 
 def refine(drawing: Drawing) -> Layout:
-    """The 8x refined drawing with one bump per edge; every path has 4l + 2 steps."""
+    """The 8x refined drawing with one bump per edge, moved next to the map's corner; every path has 4l + 2 steps."""
     def cell(p: Point) -> Point:
         return (SCALE * p[0] + MARGIN, SCALE * p[1] + MARGIN)
 
@@ -58,7 +58,12 @@ def refine(drawing: Drawing) -> Layout:
             start = cell(a)
             cells += [(start[0] + dx * s, start[1] + dy * s) for s in range(1, SCALE + 1)]
         paths.append(tuple(_bump(cells)))
-    return Layout(tuple(cell(p) for p in drawing.points), tuple(paths))
+    vertices = [cell(p) for p in drawing.points]
+    used = vertices + [c for path in paths for c in path]
+    dx = MARGIN - min(x for x, _ in used)
+    dy = MARGIN - min(y for _, y in used)
+    return Layout(tuple((x + dx, y + dy) for x, y in vertices),
+                  tuple(tuple((x + dx, y + dy) for x, y in path) for path in paths))
 
 
 def _bump(cells: list[Point]) -> list[Point]:

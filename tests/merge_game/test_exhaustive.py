@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from mipgames.core.problem import SolveOptions
 from mipgames.core.runner import solve
-from mipgames.merge_game.exhaustive import components, run_theorem3, theorem3
+from mipgames.merge_game.exhaustive import components, run_theorem3, structure_count, theorem3
 from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import Hero, Instance, Stone, rules
 from mipgames.merge_game.problem import PROBLEM
@@ -65,6 +65,7 @@ def test_theorem3_enumerates_exactly_the_maximal_structures(h, hp, cap):
     out = run_theorem3(inst, {}, SolveOptions(), lambda *_: None)
     depth = (h.bit_length() - 1) if cap is None else min(h.bit_length() - 1, cap - 1)
     assert out.stats["structures"] == structures(h, 1 if hp == 1 else depth)
+    assert out.stats["structures"] == structure_count(inst, rules(inst, {}), hits(inst, rules(inst, {})))
     assert out.status == "optimal"
 
 
@@ -78,7 +79,7 @@ def test_types_that_share_no_stone_are_enumerated_apart():
     best, d, complete, _ = theorem3(inst, rules(inst, {}), h, float("inf"), lambda *_: None)
     assert complete and best == 3 and run(inst, "cbc", {}).objective == 3
     out = run_theorem3(inst, {}, SolveOptions(), lambda *_: None)
-    assert out.stats["structures"] == 2 + 2 * 2  # a: 2 choices; b x c: 2 x 2, combined
+    assert out.stats["structures"] == 2 + 2 * 2 == structure_count(inst, rules(inst, {}), h)  # a; b x c combined
 
 
 def test_theorem3_decision_and_time_limit():
