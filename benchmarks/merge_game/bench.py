@@ -33,10 +33,10 @@ from mipgames.core.problem import SolveOptions
 from mipgames.core.runner import solve
 from mipgames.merge_game import simple
 from mipgames.merge_game.exhaustive import structure_count
-from mipgames.merge_game.instance import rules
-from mipgames.merge_game.simulate import hits
 from mipgames.merge_game.generate import random_map, reduction_map
+from mipgames.merge_game.instance import rules
 from mipgames.merge_game.problem import PROBLEM
+from mipgames.merge_game.simulate import hits
 
 PROVED = ("optimal", "infeasible")
 
@@ -64,8 +64,8 @@ def cell(runs, limit: float) -> str:
 
 def baselines(args, seeds) -> list[str]:
     lines = ["## The thesis's Theorem 3 enumeration against the models", "",
-             f"Tiny maps: h heroes of 3 types and h stones with hp 1-4 on a (4 + h/3)-square map, seeds "
-             f"{list(seeds)}, limit {args.time_limit:g} s.  `exhaustive` (the state search) runs up to h = 16.", "",
+             (f"Tiny maps: h heroes of 3 types and h stones with hp 1-4 on a (4 + h/3)-square map, seeds "
+             f"{list(seeds)}, limit {args.time_limit:g} s.  `exhaustive` (the state search) runs up to h = 16."), "",
              "| heroes | structures (median) | theorem3 | exhaustive | cbc | cpsat | theorem3 / best model |",
              "|---|---|---|---|---|---|---|"]
     usable = None
@@ -96,13 +96,13 @@ def baselines(args, seeds) -> list[str]:
 
 def reduction(args, seeds) -> list[str]:
     lines = ["## Hard SIMPLE maps: the thesis's reduction from planar vertex cover", "",
-             "Random planar graphs with maximum degree 3 and odd cycles (graphs.py), drawn on the grid, refined 8x, "
+             ("Random planar graphs with maximum degree 3 and odd cycles (graphs.py), drawn on the grid, refined 8x, "
              "every edge a path of heroes and stones (reduction.py); budget k = tau (answer yes: every stone falls) "
              "or tau - 1 (no).  `compact` and `compact-cp` reduce the vertex cover first (simple.py: degree-1/2 "
              "rules and folding, which undo the subdivided paths); `set-cover` is the plain model.  "
-             f"Seeds {list(seeds)}, limit {args.time_limit:g} s.", "",
-             "| graph vertices | heroes | stones | tau | kernel vertices | answer | cpsat (compact-cp) | "
-             "highs (compact) | cbc (compact) | highs (set-cover) | cbc (set-cover) |",
+             f"Seeds {list(seeds)}, limit {args.time_limit:g} s."), "",
+             ("| graph vertices | heroes | stones | tau | kernel vertices | answer | cpsat (compact-cp) | "
+             "highs (compact) | cbc (compact) | highs (set-cover) | cbc (set-cover) |"),
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in args.graph_sizes:
         for answer in ("yes", "no"):
@@ -130,8 +130,8 @@ def reduction(args, seeds) -> list[str]:
 
 def scale(args, seeds) -> list[str]:
     lines = ["## Scale: random OPTIMIZE maps 100x100, 3 types, hp 1-4, 2,000 heroes, 2,000 stones", "",
-             f"MIP (HiGHS, CBC, compact model) and CP-SAT (compact-cp) side by side, {args.threads} thread(s), "
-             f"limit {args.time_limit:g} s.", "",
+             (f"MIP (HiGHS, CBC, compact model) and CP-SAT (compact-cp) side by side, {args.threads} thread(s), "
+             f"limit {args.time_limit:g} s."), "",
              "| seed | solver | status | stones destroyed | bound | gap | seconds |", "|---|---|---|---|---|---|---|"]
     for s in seeds:
         inst = random_map(100, 100, 2000, 2000, types=3, hp=(1, 4), seed=s)
@@ -176,9 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(1, args.seeds + 1)
     load = os.getloadavg()
     lines = [f"# Merge-game benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})", "",
-             f"{args.threads} thread(s) per run, time limit {args.time_limit:g} s, seeds {list(seeds)}; median wall "
+             (f"{args.threads} thread(s) per run, time limit {args.time_limit:g} s, seeds {list(seeds)}; median wall "
              f"time through the runner (a run that does not prove counts as the limit).  Load average at the start: "
-             f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (2 cores, shared).", ""]
+             f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (2 cores, shared)."), ""]
     for name in args.sections.split(","):
         lines += SECTIONS[name](args, seeds)
         print("\n".join(lines), flush=True)

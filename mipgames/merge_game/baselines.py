@@ -16,6 +16,7 @@ from typing import Any
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.exhaustive import deadline_of, run_exhaustive, run_theorem3
 from mipgames.merge_game.instance import Instance, Offset, Rules, attack_text, rules
@@ -76,14 +77,14 @@ def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions
     chosen = greedy_cover(instance, params)
     capacity = cover_capacity(instance, params)
     if chosen is None:
-        return Result("infeasible", message="some stone is in no hero's attack cells")
+        return Result(Status.INFEASIBLE, message="some stone is in no hero's attack cells")
     if len(chosen) > capacity:
-        return Result("infeasible", message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
+        return Result(Status.INFEASIBLE, message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
     d = [0] * len(instance.heroes)
     for i in chosen:
         d[i] = 1
     n = len(instance.stones)
-    return Result("optimal", sequence_from_merges(instance, d), n, n,
+    return Result(Status.OPTIMAL, sequence_from_merges(instance, d), n, n,
                    f"greedy: {len(chosen)} heroes hit every stone (at most {capacity} may merge)")
 
 
@@ -200,12 +201,12 @@ def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, re
     if problems:
         raise UsageError("dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems))
     d = destroy_all_dp(instance, params, deadline_of(options))
-    if d == "timeout":
-        return Result("unknown", message="dp: time limit")
+    if isinstance(d, str):
+        return Result(Status.UNKNOWN, message="dp: time limit")
     if d is None:
-        return Result("infeasible", message="dp: no realisable merge counts destroy every stone")
+        return Result(Status.INFEASIBLE, message="dp: no realisable merge counts destroy every stone")
     count = len(instance.stones)
-    return Result("optimal", sequence_from_merges(instance, d), count, count, "dp: every stone destroyed")
+    return Result(Status.OPTIMAL, sequence_from_merges(instance, d), count, count, "dp: every stone destroyed")
 
 
 ALGORITHMS = {

@@ -17,12 +17,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from mipgames.core.errors import InputError
 from mipgames.core.files import excerpt, loads_json
-from mipgames.merge_game.instance import MAX_OFFSETS, MAX_SIDE, MAX_VALUE, Hero, Instance, Stone, check
+from mipgames.merge_game.instance import (
+    MAX_OFFSETS,
+    MAX_SIDE,
+    MAX_VALUE,
+    Hero,
+    Instance,
+    Stone,
+    check,
+)
 
 Merge = tuple[int, int]
 Solution = tuple[Merge, ...]
@@ -92,7 +101,8 @@ class _Lines:
     """Lines of an array's elements, scanned only when an error needs one."""
 
     def __init__(self, text: str, key: str):
-        self.text, self.key, self.lines = text, key, None
+        self.text, self.key = text, key
+        self.lines: list[int] | None = None
 
     def __call__(self, index: int) -> int | None:
         if self.lines is None:

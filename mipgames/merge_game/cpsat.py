@@ -17,7 +17,6 @@ from mipgames.merge_game.decode import CompactHandles, KernelHandles
 from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.mip import pigeonhole_level, structure
 
-
 CPSAT_PARAMETERS = {
     "linearization_level": 2,
     "subsolvers": ["max_lp", "core", "default_lp", "quick_restart", "reduced_costs", "pseudo_costs", "no_lp"],

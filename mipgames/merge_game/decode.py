@@ -13,12 +13,13 @@ The simulator then replays the sequence: the fact is never trusted, only used.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from mipgames.core.problem import Value
-from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.codec import Solution
+from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.simple import Kernel
 from mipgames.merge_game.simulate import type_groups
 
@@ -60,7 +61,7 @@ class CompactHandles:
 def merges_from_counts(n_heroes: int, handles: CompactHandles, value: Value) -> list[int]:
     d = [0] * n_heroes
     for ids, counts in zip(handles.groups, handles.counts):
-        levels = [int(round(value(v))) for v in counts]
+        levels = [round(value(v)) for v in counts]
         for r, i in enumerate(ids):
             d[i] = sum(1 for n_j in levels if r < n_j)
     return d

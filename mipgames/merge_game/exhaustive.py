@@ -23,10 +23,12 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.instance import Instance, Rules, rules
 from mipgames.merge_game.simulate import Hits, hits, max_merges, type_groups
@@ -43,11 +45,11 @@ def close(target: int | None, best: int, solution: Any, complete: bool, bound: i
     """Turns a search's best into a Result, honest about targets and time limits."""
     if target is not None and best < target:
         if complete:
-            return Result("infeasible", message=f"{what}: at most {best} stones can be destroyed, target {target}")
-        return Result("unknown", bound=bound, message=f"{what}: time limit before reaching the target {target}")
+            return Result(Status.INFEASIBLE, message=f"{what}: at most {best} stones can be destroyed, target {target}")
+        return Result(Status.UNKNOWN, bound=bound, message=f"{what}: time limit before reaching the target {target}")
     if complete:
-        return Result("optimal", solution, best, best, f"{what}: searched every merge structure")
-    return Result("feasible", solution, best, bound, f"{what}: time limit, best so far")
+        return Result(Status.OPTIMAL, solution, best, best, f"{what}: searched every merge structure")
+    return Result(Status.FEASIBLE, solution, best, bound, f"{what}: time limit, best so far")
 
 
 def reachable_stones(instance: Instance, h: Hits) -> int:
@@ -212,7 +214,8 @@ def _exhaustive_one_hp(instance: Instance, rule: Rules, h: Hits, deadline: float
     groups = type_groups(instance)
     can_merge = rule.max_level is None or rule.max_level >= 2
     useful = [i for i in range(len(instance.heroes)) if h.hero_stones[i]] if can_merge else []
-    best, best_set, complete = -1, (), True
+    best, complete = -1, True
+    best_set: tuple[int, ...] = ()
     for size in range(len(useful) + 1):
         for chosen in itertools.combinations(useful, size):
             if time.monotonic() > deadline:

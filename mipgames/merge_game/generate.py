@@ -16,7 +16,13 @@ from mipgames.core.errors import UsageError
 from mipgames.core.problem import Generator
 from mipgames.merge_game import reduction
 from mipgames.merge_game.graphs import random_drawing, vertex_cover
-from mipgames.merge_game.instance import Hero, Instance, Stone, in_reading_order, normalise_attack
+from mipgames.merge_game.instance import (
+    Hero,
+    Instance,
+    Stone,
+    in_reading_order,
+    normalise_attack,
+)
 
 
 def random_map(width: int, height: int, heroes: int, stones: int, types: int = 1, hp: tuple[int, int] = (1, 1),

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import parse_int, read_text, write_text_atomic

@@ -24,9 +24,10 @@ params override them (see :func:`rules`; ``--attack`` sets every type).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from mipgames.core.errors import InputError
 from mipgames.core.files import excerpt, parse_int, read_text, write_text_atomic
@@ -189,7 +190,8 @@ def check(instance: Instance, path: str | Path | None, line_of: LineOf) -> Insta
         raise InputError(f"map size must be between 1x1 and {MAX_SIDE}x{MAX_SIDE}, "
                          f"got {instance.width}x{instance.height}", path, line_of("size", 0))
     occupied: dict[tuple[int, int], str] = {}
-    for kind, items in (("hero", instance.heroes), ("stone", instance.stones)):
+    groups: tuple[tuple[str, tuple[Hero | Stone, ...]], ...] = (("hero", instance.heroes), ("stone", instance.stones))
+    for kind, items in groups:
         for i, item in enumerate(items):
             where = f"{kind} {i} at ({item.x}, {item.y})"
             if not (1 <= item.x <= instance.width and 1 <= item.y <= instance.height):

@@ -7,7 +7,18 @@ from typing import Any
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import parse_int
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
-from mipgames.merge_game import baselines, codec, cpsat, decode, generate, instance as inst, mip, render, simple
+from mipgames.core.status import Sense
+from mipgames.merge_game import (
+    baselines,
+    codec,
+    cpsat,
+    decode,
+    generate,
+    mip,
+    render,
+    simple,
+)
+from mipgames.merge_game import instance as inst
 from mipgames.merge_game.simulate import evaluate
 
 
@@ -36,7 +47,7 @@ PARAMS = (
 )
 
 
-def _objective(params: dict[str, Any]) -> tuple[str, str]:
+def _objective(params: dict[str, Any]) -> tuple[str, Sense]:
     return ("stones destroyed", "max")
 
 

@@ -26,6 +26,7 @@ destroyed iff tau(G) <= k.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ def refine(drawing: Drawing) -> Layout:
     paths = []
     for route in drawing.routes:
         cells = [cell(route[0])]
-        for a, b in zip(route, route[1:]):
+        for a, b in itertools.pairwise(route):
             dx, dy = b[0] - a[0], b[1] - a[1]
             start = cell(a)
             cells += [(start[0] + dx * s, start[1] + dy * s) for s in range(1, SCALE + 1)]

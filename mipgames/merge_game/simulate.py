@@ -8,11 +8,12 @@ against this replay, not the other way round.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from mipgames.core.problem import Verdict
-from mipgames.merge_game.codec import Solution
+from mipgames.merge_game.codec import Merge, Solution
 from mipgames.merge_game.instance import Instance, Rules, rules
 
 

@@ -8,7 +8,8 @@ simulator, which names the first illegal move.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from mipgames.core.errors import InputError
 from mipgames.core.files import excerpt

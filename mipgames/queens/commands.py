@@ -38,9 +38,9 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
         stderr.write(f"mipgames: {error}\n")
         return error.exit_code
     k = instance.k
-    if result.status in ("optimal", "feasible"):
+    if result.status in ("optimal", "feasible") and result.verdict is not None:
         remaining = result.verdict.measured["remaining"]
-        stdout.write(format_moves(result.solution))
+        stdout.write(format_moves(result.solution or ()))
         stdout.flush()
         if remaining <= k:
             return 0

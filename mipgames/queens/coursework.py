@@ -23,6 +23,7 @@ from typing import Any
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.queens.dfs import reached
 from mipgames.queens.geometry import DIRECTIONS, popcount
 from mipgames.queens.instance import Move, Queens, exponent
@@ -135,9 +136,9 @@ def run_coursework(instance: Queens, params: dict[str, Any], options: SolveOptio
     if moves is not None:
         out = reached(instance, moves, len(instance.queens) - len(moves), popcount(instance.total))
     elif exhausted:
-        out = Result("infeasible", message=f"coursework search exhausted after {nodes:,} nodes: K = {instance.k} "
+        out = Result(Status.INFEASIBLE, message=f"coursework search exhausted after {nodes:,} nodes: K = {instance.k} "
                                            "is unreachable")
     else:
-        out = Result("unknown", message=f"time limit after {nodes:,} nodes without reaching K")
+        out = Result(Status.UNKNOWN, message=f"time limit after {nodes:,} nodes without reaching K")
     out.stats.update(stats)
     return out

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.queens.geometry import Geometry, geometry, initial_state, lower_bound
 from mipgames.queens.instance import Move, Queens
 
@@ -50,7 +52,7 @@ def search(geo: Geometry, target: int, minimise: bool, deadline: float | None, r
     """Returns (best remaining, its capture list, exhausted?).  Stops as soon as ``target`` is reached."""
     state = initial_state(geo)
     count = sum(1 for e in state if e)
-    best = [count, []]
+    best: list[Any] = [count, []]
     path: list[tuple[int, int]] = []
     done: set[bytes] = set()
     nodes = [0]
@@ -103,8 +105,8 @@ def to_moves(geo: Geometry, pairs: list[tuple[int, int]]) -> list[Move]:
 def reached(instance: Queens, moves: list[Any], remaining: int, bound: int) -> Result:
     """A decision answer: optimal only when it meets the bound, else feasible with a pointer to --minimise."""
     if remaining <= bound:
-        return Result("optimal", moves, remaining, bound)
-    return Result("feasible", moves, remaining, bound,
+        return Result(Status.OPTIMAL, moves, remaining, bound)
+    return Result(Status.FEASIBLE, moves, remaining, bound,
                    f"K = {instance.k} reached; --minimise finds and proves the fewest queens that can remain")
 
 
@@ -115,17 +117,17 @@ def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, rep
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     target = root if minimise else instance.k
     if not minimise and root > instance.k:
-        return Result("infeasible", bound=root, message=f"at least {root} queens always remain (popcount / line-of-sight bound)")
+        return Result(Status.INFEASIBLE, bound=root, message=f"at least {root} queens always remain (popcount / line-of-sight bound)")
     best, pairs, exhausted = search(geo, target, minimise, deadline, report)
     moves = to_moves(geo, pairs)
     if minimise:
-        status = "optimal" if exhausted or best <= root else "feasible"
-        return Result(status, moves, best, best if status == "optimal" else root)
+        status = Status.OPTIMAL if exhausted or best <= root else Status.FEASIBLE
+        return Result(status, moves, best, best if status is Status.OPTIMAL else root)
     if best <= instance.k:
         return reached(instance, moves, best, root)
     if exhausted:
-        return Result("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
-    return Result("unknown", message="time limit reached without reaching K")
+        return Result(Status.INFEASIBLE, message=f"search exhausted: K = {instance.k} is unreachable")
+    return Result(Status.UNKNOWN, message="time limit reached without reaching K")
 
 
 DFS = Algorithm(

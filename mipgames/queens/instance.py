@@ -9,9 +9,9 @@ written beside the board as a moves file (``X.moves`` for ``X.txt``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from mipgames.core.errors import InputError
 from mipgames.core.files import parse_int, read_text, write_text_atomic

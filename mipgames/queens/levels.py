@@ -30,12 +30,12 @@ from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.queens.dfs import reached, to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
 from mipgames.queens.instance import Queens
 from mipgames.queens.matching import deficiency
 from mipgames.queens.prep import captures_possible
-
 
 INTERPRETED_NODES = 3000
 """Nodes searched in Python before the compiled search takes over (about a second)."""
@@ -94,7 +94,7 @@ class ForestSearch:
         way, keeping the precedences acyclic).  A relaxation: edges and survivors only accumulate, so a pair
         missing here can never be captured later."""
         parent, root, acyclic = self.parent, self.root, self.acyclic
-        adj = {i: [] for i in range(self.geo.size) if parent[i] is None and not root[i]}
+        adj: dict[int, list[int]] = {i: [] for i in range(self.geo.size) if parent[i] is None and not root[i]}
         for i, out in adj.items():
             for j in self.geo.neighbours[i]:
                 if j > i and j in adj and (acyclic(i, j, mask) or acyclic(j, i, mask)):
@@ -163,8 +163,9 @@ class ForestSearch:
             if self.root[k]:
                 return None
             new.append((k, c))
-        if self.last_arrival[p] is not None:
-            new.append((self.last_arrival[p], c))
+        last = self.last_arrival[p]
+        if last is not None:
+            new.append((last, c))
         mask, trail, mark = self.mask, self.trail, len(self.trail)
         added: list[tuple[int, int]] = []
         for u, v in new:
@@ -274,7 +275,8 @@ class ForestSearch:
 
 def departure_order(parent: list[int | None], after: list[list[int]]) -> list[tuple[int, int]]:
     """A topological order of the departures (u before v for every v in after[u]): each square moves into its parent."""
-    movers = [c for c, p in enumerate(parent) if p is not None]
+    target = {c: p for c, p in enumerate(parent) if p is not None}
+    movers = list(target)
     indegree = {c: 0 for c in movers}
     for u in movers:
         for v in after[u]:
@@ -284,7 +286,7 @@ def departure_order(parent: list[int | None], after: list[list[int]]) -> list[tu
     order = []
     while ready:
         u = ready.pop()
-        order.append((u, parent[u]))
+        order.append((u, target[u]))
         for v in after[u]:
             if v in indegree:
                 indegree[v] -= 1
@@ -362,23 +364,23 @@ def run_levels(instance: Queens, params: dict[str, Any], options: SolveOptions, 
     bound = captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
     if not params.get("minimise"):
         if bound > instance.k:
-            return Result("infeasible", bound=bound, message=f"at least {bound} queens always remain")
+            return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
         pairs, exhausted = search_forest(geo, instance.k, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
             return reached(instance, to_moves(geo, pairs), remaining, bound)
         if exhausted:
-            return Result("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
-        return Result("unknown", message="time limit reached without reaching K")
+            return Result(Status.INFEASIBLE, message=f"search exhausted: K = {instance.k} is unreachable")
+        return Result(Status.UNKNOWN, message="time limit reached without reaching K")
     for target in range(bound, geo.size + 1):
         report(None, target)
         pairs, exhausted = search_forest(geo, target, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
-            return Result("optimal", to_moves(geo, pairs), remaining, remaining)
+            return Result(Status.OPTIMAL, to_moves(geo, pairs), remaining, remaining)
         if not exhausted:
-            return Result("unknown", bound=target, message="time limit reached")
-    return Result("unknown", bound=bound)
+            return Result(Status.UNKNOWN, bound=target, message="time limit reached")
+    return Result(Status.UNKNOWN, bound=bound)
 
 
 LEVELS = Algorithm(

@@ -145,9 +145,7 @@ def _acyclic(c, p, mask, root, last_arrival, pid, btw_start, btw):
         k = btw[x]
         if root[k] or has(mask, c, k) or has(mask, p, k):
             return False
-    if last >= 0 and (has(mask, c, last) or has(mask, p, last)):
-        return False
-    return True
+    return not (last >= 0 and (has(mask, c, last) or has(mask, p, last)))
 
 
 @njit(cache=True)
@@ -184,16 +182,15 @@ def _lower_bound(q, level, settled, nbr_start, nbr, uf, reach, total, best):
                 uf[a] = uf[uf[a]]
                 a = uf[a]
             total[a] += np.int64(1) << level[i]
-            if reach[i] > best[a]:
-                best[a] = reach[i]
+            best[a] = max(best[a], reach[i])
     bound = 0
     for a in range(q):
         if total[a] > 0:
             t = total[a]
-            shift = best[a] if best[a] < 62 else 62  # totals stay below 2^60: beyond, the quotient is 1
+            shift = min(62, best[a])  # totals stay below 2^60: beyond, the quotient is 1
             ceil = -((-t) >> shift)
             pc = popcount(t)
-            bound += pc if pc > ceil else ceil
+            bound += max(ceil, pc)
     return bound
 
 
@@ -248,13 +245,13 @@ def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, bud
                         continue
                     for x in range(nbr_start[i], nbr_start[i + 1]):
                         j = nbr[x]
-                        if j > i and not settled[j]:
-                            if _acyclic(i, j, mask, root, last_arrival, pid, btw_start, btw) or \
-                                    _acyclic(j, i, mask, root, last_arrival, pid, btw_start, btw):
-                                adjm[i, adj_len[i]] = j
-                                adj_len[i] += 1
-                                adjm[j, adj_len[j]] = i
-                                adj_len[j] += 1
+                        if j > i and not settled[j] and (
+                                _acyclic(i, j, mask, root, last_arrival, pid, btw_start, btw)
+                                or _acyclic(j, i, mask, root, last_arrival, pid, btw_start, btw)):
+                            adjm[i, adj_len[i]] = j
+                            adj_len[i] += 1
+                            adjm[j, adj_len[j]] = i
+                            adj_len[j] += 1
                 # survivors bound
                 stuck, power = 0, np.int64(0)
                 dead = False
@@ -315,9 +312,7 @@ def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, bud
                     for i in range(q):
                         if not settled[i] and after_count[i] == 0:
                             free_of_after += 1
-                    if free_of_after < needed:
-                        fail = True
-                    elif roots + needed > k:
+                    if free_of_after < needed or roots + needed > k:
                         fail = True
             if not fail and roots + _lower_bound(q, level, settled, nbr_start, nbr, uf, reach, total, best) > k:
                 fail = True

@@ -15,6 +15,7 @@ from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.queens.dfs import run_dfs
 from mipgames.queens.instance import Move, Queens
 from mipgames.queens.levels import run_levels
@@ -43,15 +44,15 @@ def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_l
     solver.parameters.random_seed = options.seed
     code = solver.solve(built.model)
     if code == cp_model.INFEASIBLE:
-        return Result("infeasible")
+        return Result(Status.INFEASIBLE)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Result("unknown", bound=built.stats["bound"] if minimise else None)
+        return Result(Status.UNKNOWN, bound=built.stats["bound"] if minimise else None)
     moves = decode_forest(instance, params, built.handles, solver.value)
     remaining = len(instance.queens) - len(moves)
     if not minimise:
-        return Result("feasible", moves, remaining, built.stats["bound"])
+        return Result(Status.FEASIBLE, moves, remaining, built.stats["bound"])
     bound = round(solver.best_objective_bound)
-    return Result("optimal" if code == cp_model.OPTIMAL else "feasible", moves, remaining, bound)
+    return Result(Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE, moves, remaining, bound)
 
 
 def add_forest_hint(built, moves: list[Move]) -> None:
@@ -66,7 +67,7 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     start = time.monotonic()
     minimise = bool(params.get("minimise"))
     limit = options.time_limit
-    quick = Result("unknown")
+    quick = Result(Status.UNKNOWN)
     if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
         budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
         quick = run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report)
@@ -103,12 +104,12 @@ def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: 
     k = instance.k
     budget = MINIMUM_CAP if limit is None else min(MINIMUM_CAP, MINIMUM_SHARE * limit, max(0.0, left or 0.0))
     if budget <= 0.05:
-        return Result("infeasible", bound=proof.bound, message=f"K = {k} is unreachable (proved)")
+        return Result(Status.INFEASIBLE, bound=proof.bound, message=f"K = {k} is unreachable (proved)")
     best = run_levels(instance, {"minimise": True}, SolveOptions(time_limit=budget, seed=options.seed),
                       lambda *_: None)
     if best.status == "optimal":
-        return Result("infeasible", bound=best.objective,
+        return Result(Status.INFEASIBLE, bound=best.objective,
                       message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
     floor = int(max(k + 1, best.bound or 0, proof.bound or 0))
-    return Result("infeasible", bound=floor,
+    return Result(Status.INFEASIBLE, bound=floor,
                   message=f"K = {k} is unreachable (proved): at least {floor} queens always remain")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
-from mipgames.queens import baselines, codec, instance as inst
+from mipgames.queens import baselines, codec
+from mipgames.queens import instance as inst
 from mipgames.queens.simulate import evaluate
 
 

@@ -2,13 +2,18 @@
 
 import pulp
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
 from mipgames.core.runner import solve
 from mipgames.merge_game.baselines import destroy_all_dp, greedy_cover
-from mipgames.merge_game.exhaustive import _exhaustive_one_hp, _exhaustive_states, run_exhaustive
+from mipgames.merge_game.exhaustive import (
+    _exhaustive_one_hp,
+    _exhaustive_states,
+    run_exhaustive,
+)
 from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import rules
 from mipgames.merge_game.problem import PROBLEM

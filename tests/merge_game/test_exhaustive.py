@@ -3,11 +3,17 @@
 from math import comb
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
 from mipgames.core.runner import solve
-from mipgames.merge_game.exhaustive import components, run_theorem3, structure_count, theorem3
+from mipgames.merge_game.exhaustive import (
+    components,
+    run_theorem3,
+    structure_count,
+    theorem3,
+)
 from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import Hero, Instance, Stone, rules
 from mipgames.merge_game.problem import PROBLEM
@@ -76,7 +82,7 @@ def test_types_that_share_no_stone_are_enumerated_apart():
     inst = Instance(7, 3, heroes, stones, attack="vertical")
     h = hits(inst, rules(inst, {}))
     assert components(inst, h) == [[1], [2, 3]]
-    best, d, complete, _ = theorem3(inst, rules(inst, {}), h, float("inf"), lambda *_: None)
+    best, _, complete, _ = theorem3(inst, rules(inst, {}), h, float("inf"), lambda *_: None)
     assert complete and best == 3 and run(inst, "cbc", {}).objective == 3
     out = run_theorem3(inst, {}, SolveOptions(), lambda *_: None)
     assert out.stats["structures"] == 2 + 2 * 2 == structure_count(inst, rules(inst, {}), h)  # a; b x c combined

@@ -4,7 +4,8 @@ import json
 import random
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
 from mipgames.merge_game.codec import instance_from_json, solution_from_json

@@ -5,8 +5,17 @@ import json
 import pytest
 
 from mipgames.core.errors import InputError
-from mipgames.merge_game.codec import instance_from_json as from_json, instance_to_json as to_json
-from mipgames.merge_game.instance import Hero, Instance, Stone, parse_attack, read, rules, write
+from mipgames.merge_game.codec import instance_from_json as from_json
+from mipgames.merge_game.codec import instance_to_json as to_json
+from mipgames.merge_game.instance import (
+    Hero,
+    Instance,
+    Stone,
+    parse_attack,
+    read,
+    rules,
+    write,
+)
 
 MAP = "name: demo\nattack: up3\nmax_level: 3\n# a comment\na2a.\n.b1a\n1a..\n"
 

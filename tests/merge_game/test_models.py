@@ -1,6 +1,7 @@
 """The compact models against the exhaustive search, every answer replayed by the simulator."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
 from mipgames.core.runner import solve

@@ -3,7 +3,8 @@
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
 from mipgames.core.problem import SolveOptions
@@ -64,7 +65,7 @@ def test_drawings_are_planar_orthogonal_degree_three_with_odd_cycles(n, seed, fa
         degree[u] += 1
         degree[v] += 1
         assert route[0] == d.points[u] and route[-1] == d.points[v]
-        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(route, route[1:]))
+        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in itertools.pairwise(route))
         assert not seen & set(route[1:-1]), "drawings may meet only at their ends"
         seen |= set(route[1:-1])
     assert max(degree) <= 3 and len(set(map(frozenset, d.edges))) == len(d.edges)

@@ -3,8 +3,8 @@
 import pytest
 
 from mipgames.core.errors import InputError
-from mipgames.merge_game.instance import Hero, Instance, Stone
 from mipgames.merge_game.codec import solution_from_json
+from mipgames.merge_game.instance import Hero, Instance, Stone
 from mipgames.merge_game.simulate import evaluate
 
 # Row y=1: a a b a ; stone hp 2 at (2, 2) above the second hero, stone hp 1 at (4, 2).

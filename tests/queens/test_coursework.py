@@ -1,7 +1,8 @@
 """The coursework's own search: compiled = reference, the described order, and the verdicts of the improved DFS."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
@@ -17,7 +18,7 @@ from tests.queens.test_models import positions
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(positions(), st.sampled_from([None, 3, 40]))
 def test_compiled_search_makes_the_reference_nodes(instance, limit):
-    for k in range(0, 4):
+    for k in range(4):
         case = Queens(instance.n, k, instance.board)
         assert search_compiled(case, None, limit) == search_reference(case, limit)
 
@@ -36,7 +37,7 @@ def test_the_weakest_queen_moves_first_along_the_first_direction():
     # (0, 2) too (5).  Board order puts (0, 0) first; its first direction (0, 1) meets the 2, the second (1, 0)
     # meets the other 1: (0, 0) takes (2, 0).
     instance = parse("3\n1\n1 0 2\n0 0 0\n1 0 0\n")
-    moves, nodes, _ = search_reference(instance)
+    moves, _, _ = search_reference(instance)
     assert moves == [(0, 0, 2, 0)] + moves[1:] and moves[0] == search_compiled(instance, None)[0][0]
 
 

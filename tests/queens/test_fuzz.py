@@ -3,7 +3,8 @@
 import random
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
 from mipgames.queens.codec import instance_from_json, solution_from_json

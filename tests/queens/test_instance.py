@@ -1,7 +1,8 @@
 import pytest
 
 from mipgames.core.errors import InputError
-from mipgames.queens.codec import instance_from_json as from_json, instance_to_json as to_json
+from mipgames.queens.codec import instance_from_json as from_json
+from mipgames.queens.codec import instance_to_json as to_json
 from mipgames.queens.instance import Queens, format_instance, parse, parse_moves, read
 
 SPEC = "instances/queens/spec_example.txt"

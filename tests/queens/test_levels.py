@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mipgames.queens.dfs import to_moves
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import geometry
 from mipgames.queens.instance import Queens
 from mipgames.queens.levels import ForestSearch, luby, search_forest
 from mipgames.queens.matching import deficiency, max_matching
-from mipgames.queens.dfs import to_moves
 from mipgames.queens.simulate import evaluate
 from tests.queens.test_models import brute_minimum, positions
 
