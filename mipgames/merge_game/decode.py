@@ -27,8 +27,8 @@ from mipgames.merge_game.simulate import type_groups
 def sequence_from_merges(instance: Instance, d: Sequence[int]) -> Solution:
     """Merge sequence in which hero i survives exactly d[i] merges (when the d are realisable).
 
-    Donors are paired with the nearest taker to keep pictures readable.  If
-    the d are not realisable (a solver tolerance gone wrong) a taker that
+    Each taker absorbs a nearby donor to keep pictures readable (Donors below).
+    If the d are not realisable (a solver tolerance gone wrong) a taker that
     finds no donor stops growing; the simulator's count then exposes it.
     """
     merges: list[tuple[int, int]] = []
@@ -37,16 +37,60 @@ def sequence_from_merges(instance: Instance, d: Sequence[int]) -> Solution:
         top = max(grow.values(), default=0)
         for j in range(top):
             takers = [i for i in ids if grow[i] > j]
-            donors = [i for i in ids if grow[i] == j]
+            donors = Donors(instance, [i for i in ids if grow[i] == j])
             for t in takers:
-                if not donors:
+                best = donors.take_near(instance.heroes[t].x, instance.heroes[t].y)
+                if best is None:
                     grow[t] = j
                     continue
-                ht = instance.heroes[t]
-                best = min(donors, key=lambda i: (abs(instance.heroes[i].x - ht.x) + abs(instance.heroes[i].y - ht.y), i))
-                donors.remove(best)
                 merges.append((best, t))
     return tuple(merges)
+
+
+class Donors:
+    """Heroes waiting to be absorbed, bucketed by map square of side BUCKET: the nearest of a few buckets is found
+    without scanning every donor (maps from the reduction have ten thousand takers and as many donors)."""
+
+    BUCKET = 8
+
+    def __init__(self, instance: Instance, ids: list[int]):
+        self.heroes = instance.heroes
+        self.left = len(ids)
+        self.buckets: dict[tuple[int, int], list[int]] = {}
+        for i in ids:
+            h = self.heroes[i]
+            self.buckets.setdefault((h.x // self.BUCKET, h.y // self.BUCKET), []).append(i)
+        self.reach = max(instance.width, instance.height) // self.BUCKET + 1
+
+    def take_near(self, x: int, y: int) -> int | None:
+        """Removes and returns a donor near (x, y): the nearest (Manhattan, then id) in the first ring of buckets
+        holding any and the ring after it; None when no donor is left."""
+        if not self.left:
+            return None
+        bx, by = x // self.BUCKET, y // self.BUCKET
+        found: list[tuple[int, int, tuple[int, int]]] = []
+        stop = self.reach
+        for r in range(self.reach + 1):
+            if r > stop:
+                break
+            for cell in self._ring(bx, by, r):
+                for i in self.buckets.get(cell, ()):
+                    h = self.heroes[i]
+                    found.append((abs(h.x - x) + abs(h.y - y), i, cell))
+            if found and stop == self.reach:
+                stop = r + 1
+        _, best, cell = min(found)
+        self.buckets[cell].remove(best)
+        self.left -= 1
+        return best
+
+    @staticmethod
+    def _ring(bx: int, by: int, r: int) -> list[tuple[int, int]]:
+        if r == 0:
+            return [(bx, by)]
+        side = range(-r, r + 1)
+        return ([(bx + dx, by - r) for dx in side] + [(bx + dx, by + r) for dx in side]
+                + [(bx - r, by + dy) for dy in side[1:-1]] + [(bx + r, by + dy) for dy in side[1:-1]])
 
 
 @dataclass(frozen=True)
