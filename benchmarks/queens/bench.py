@@ -107,7 +107,7 @@ def planted_table(args) -> list[str]:
         if "coursework-dfs" in medians and medians["levels"][1]:
             (dfs, dfs_solved), (lev, _) = medians["coursework-dfs"], medians["levels"]
             bound = "" if dfs_solved == len(instances) else "> "
-            ratios.append(f"N={n} ({k + moves} queens): {bound}{dfs / max(lev, 0.01):.0f}x")
+            ratios.append(f"N={n}, K={k} ({k + moves} queens): {bound}{dfs / max(lev, 0.01):.0f}x")
     lines += ["", "coursework-dfs / levels (median times; '>' when coursework-dfs hit the limit): "
               + "; ".join(ratios) + ".", ""]
     return lines
