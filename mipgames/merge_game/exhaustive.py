@@ -48,7 +48,7 @@ def close(target: int | None, best: int, solution: Any, complete: bool, bound: i
             return Result(Status.INFEASIBLE, message=f"{what}: at most {best} stones can be destroyed, target {target}")
         return Result(Status.UNKNOWN, bound=bound, message=f"{what}: time limit before reaching the target {target}")
     if complete:
-        return Result(Status.OPTIMAL, solution, best, best, f"{what}: searched every merge structure")
+        return Result(Status.OPTIMAL, solution, best, best, f"{what}: complete")
     return Result(Status.FEASIBLE, solution, best, bound, f"{what}: time limit, best so far")
 
 
@@ -201,7 +201,7 @@ def run_theorem3(instance: Instance, params: dict[str, Any], options: SolveOptio
     h = hits(instance, rule)
     best, d, complete, leaves = theorem3(instance, rule, h, deadline_of(options), report)
     out = close(rule.target, best, sequence_from_merges(instance, d), complete, reachable_stones(instance, h),
-                f"Theorem 3 enumeration: {leaves:,} maximal merge structures simulated")
+                f"Theorem 3 enumeration of {leaves:,} maximal merge structures")
     out.stats["structures"] = leaves
     return out
 
