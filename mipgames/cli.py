@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mipgames import __version__, registry
+from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions
@@ -62,21 +63,6 @@ def _gap(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text[:30]!r}")
     return value
-
-
-def _int_in(lo: int, hi: int) -> Any:
-    def parse(text: str) -> int:
-        if len(text) > 20:
-            raise argparse.ArgumentTypeError(f"not an integer from {lo} to {hi}: {text[:20]!r}...")
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text[:30]!r}") from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, got {value}")
-        return value
-
-    return parse
 
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -676,9 +662,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SIZE",
         help="memory for the solve's processes, like 8G (default: 3/4 of the machine's)",
     )
-    p.add_argument("--threads", type=_int_in(1, 256), default=2, help="solver threads (default 2)")
+    p.add_argument("--threads", type=int_in(1, 256), default=2, help="solver threads (default 2)")
     p.add_argument("--gap", type=_gap, help="relative gap at which the solver may stop (then: feasible)")
-    p.add_argument("--seed", type=_int_in(0, 2**31 - 1), default=0)
+    p.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0)
     p.add_argument("--warm-start", action="store_true", help="start from the problem's heuristic solution")
     p.add_argument(
         "--out",
@@ -712,7 +698,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SEC",
         help=f"for --reprove (default {DEFAULT_TIME_LIMIT:g})",
     )
-    p.add_argument("--threads", type=_int_in(1, 256), default=2, help="for --reprove (default 2)")
+    p.add_argument("--threads", type=int_in(1, 256), default=2, help="for --reprove (default 2)")
     p.add_argument("--memory-limit", type=_memory, metavar="SIZE", help="for --reprove")
     p.add_argument("--quiet", action="store_true", help="no progress while re-proving")
     p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")

@@ -126,6 +126,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         return Result(
             Status.UNKNOWN, bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code], stop=stop
         )
+    if not verdict and not options.gap and re.search(r"^Optimal - objective value", log, re.M):
+        verdict = "Optimal solution found"  # an empty problem (presolve solved it): no "Result -" line is printed
     if verdict == "Optimal solution found" and not options.gap:
         # The search completed with no gap allowed: its bound is the objective (CBC prints none then).
         result = solved(built, Status.OPTIMAL, None, wall, verdict)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import math
 import os
 import stat
@@ -103,6 +104,9 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES
     return decode_text(read_bytes(path, what, limit), str(path), what)
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def parse_int(token: str, path: str | Path | None, line: int | None, what: str, lo: int | None = None,
               hi: int | None = None) -> int:
     """An integer token within [lo, hi]; anything else is an InputError naming file, line and a short excerpt.
@@ -119,10 +123,9 @@ def parse_int(token: str, path: str | Path | None, line: int | None, what: str, 
             raise InputError(f"{what} must be {span or 'a number a solver takes'}, got a number of "
                              f"{len(digits):,} digits", path, line)
         raise InputError(f"{what} must be an integer, got {excerpt(text, 12)}", path, line)
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"{what} must be an integer, got {excerpt(text)}", path, line) from None
+    if not _INTEGER.fullmatch(text):  # int() also takes "1_000", "١٢" and other Unicode digits
+        raise InputError(f"{what} must be an integer, got {excerpt(text)}", path, line)
+    value = int(text)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise InputError(f"{what} must be {span}, got {value}", path, line)
     return value

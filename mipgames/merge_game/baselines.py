@@ -1,135 +1,39 @@
-"""The thesis's algorithms as solvers: exhaustive search, SIMPLE greedies, the level-capped DP.
+"""The thesis's algorithms as solvers, and the registry of every classical algorithm (``ALGORITHMS``).
 
-Each is an ``Algorithm`` (``--solver exhaustive|greedy|dp``).  None of them
-uses the realisability fact the models rely on except through
-``sequence_from_merges``, whose output the simulator replays anyway; the
-exhaustive search does not use it at all, which is what makes it an
-independent check of the models.
+Here: the polynomial special cases, the SIMPLE greedies (``greedy``) and the
+level-capped DP (``dp``).  The exact enumerations (``theorem3``, the thesis's
+exhaustive search, and ``exhaustive``, a search over game states) live in
+exhaustive.py.  None of them uses the realisability fact the models rely on
+except through ``sequence_from_merges``, whose output the simulator replays
+anyway.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from typing import Any
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.merge_game.decode import sequence_from_merges
-from mipgames.merge_game.instance import Instance, attack_text, rules
-from mipgames.merge_game.mip import cover_capacity, simple_reason
-from mipgames.merge_game.simulate import Hits, hits, max_merges, type_groups
+from mipgames.merge_game.exhaustive import deadline_of, run_exhaustive, run_theorem3
+from mipgames.merge_game.instance import Instance, Offset, Rules, attack_text, rules
+from mipgames.merge_game.simple import cover_capacity, simple_reason
+from mipgames.merge_game.simulate import hits, max_merges, type_groups
 
 
-def _deadline(options: SolveOptions) -> float:
-    return float("inf") if options.time_limit is None else time.monotonic() + options.time_limit
-
-
-def _close(target: int | None, best: int, solution: Any, complete: bool, bound: int, what: str) -> Result:
-    """Turns a search's best into an Result, honest about targets and time limits."""
-    if target is not None and best < target:
-        if complete:
-            return Result("infeasible", message=f"{what}: at most {best} stones can be destroyed, target {target}")
-        return Result("unknown", bound=bound, message=f"{what}: time limit before reaching the target {target}")
-    if complete:
-        return Result("optimal", solution, best, best, f"{what}: searched every merge structure")
-    return Result("feasible", solution, best, bound, f"{what}: time limit, best so far")
-
-
-# ---------------------------------------------------------------- exhaustive
-
-
-def _exhaustive_one_hp(instance: Instance, rule: Any, h: Hits, deadline: float, report: Report):
-    """ONE-HP: only *which* heroes merge at least once matters, O*(2^h) subsets (at most half of each type)."""
-    groups = type_groups(instance)
-    can_merge = rule.max_level is None or rule.max_level >= 2
-    useful = [i for i in range(len(instance.heroes)) if h.hero_stones[i]] if can_merge else []
-    best, best_set, complete = -1, (), True
-    for size in range(len(useful) + 1):
-        for chosen in itertools.combinations(useful, size):
-            if time.monotonic() > deadline:
-                complete = False
-                break
-            per_type: dict[int, int] = {}
-            for i in chosen:
-                per_type[instance.heroes[i].type] = per_type.get(instance.heroes[i].type, 0) + 1
-            if any(2 * n > len(groups[t]) for t, n in per_type.items()):
-                continue
-            count = len({k for i in chosen for k in h.hero_stones[i]})
-            if count > best:
-                best, best_set = count, chosen
-                report(best, None)
-        if not complete:
-            break
-    d = [0] * len(instance.heroes)
-    for i in best_set:
-        d[i] = 1
-    return best, sequence_from_merges(instance, d), complete
-
-
-def _exhaustive_states(instance: Instance, rule: Any, h: Hits, deadline: float, report: Report):
-    """General case: depth-first over game states (levels, alive), each visited once.
-
-    A state is the vector of hero levels plus which heroes are still on the
-    map; the stones' damage is a function of it, so distinct merge orders
-    reaching one state are explored once.  Exponential (the thesis's O*(4^h)).
-    """
-    n = len(instance.heroes)
-    types = [hero.type for hero in instance.heroes]
-    hp = [s.hp for s in instance.stones]
-
-    def count(levels: tuple[int, ...]) -> int:
-        return sum(1 for k in range(len(hp)) if sum(levels[i] - 1 for i in h.stone_heroes[k]) >= hp[k])
-
-    start = (tuple([1] * n), tuple([True] * n))
-    parent: dict[Any, Any] = {start: None}
-    stack = [start]
-    best, best_state, complete = count(start[0]), start, True
-    while stack:
-        if len(parent) % 512 == 0 and time.monotonic() > deadline:
-            complete = False
-            break
-        levels, alive = stack.pop()
-        for a in range(n):
-            if not alive[a]:
-                continue
-            for b in range(n):
-                if b == a or not alive[b] or types[a] != types[b] or levels[a] != levels[b]:
-                    continue
-                if rule.max_level is not None and levels[b] + 1 > rule.max_level:
-                    continue
-                nl = list(levels)
-                nl[b] += 1
-                na = list(alive)
-                na[a] = False
-                state = (tuple(nl), tuple(na))
-                if state in parent:
-                    continue
-                parent[state] = ((levels, alive), (a, b))
-                stack.append(state)
-                value = count(state[0])
-                if value > best:
-                    best, best_state = value, state
-                    report(best, None)
-    merges = []
-    state = best_state
-    while parent[state] is not None:
-        state, merge = parent[state]
-        merges.append(merge)
-    return best, tuple(reversed(merges)), complete
-
-
-def run_exhaustive(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    rule = rules(instance, params)
-    h = hits(instance, rule.attack)
-    deadline = _deadline(options)
-    one_hp = all(s.hp == 1 for s in instance.stones)
-    search = _exhaustive_one_hp if one_hp else _exhaustive_states
-    best, solution, complete = search(instance, rule, h, deadline, report)
-    bound = sum(1 for k in range(len(instance.stones)) if h.stone_heroes[k])
-    what = "exhaustive search over hero subsets (ONE-HP)" if one_hp else "exhaustive search over merge states"
-    return _close(rule.target, best, solution, complete, bound, what)
+def _one_attack(instance: Instance, rule: Rules, who: str, allowed: Any) -> tuple[str, tuple[Offset, ...]]:
+    """The single attack vector (name, offsets) of the map's heroes; UsageError when it is not one of ``allowed``."""
+    types = {h.type for h in instance.heroes}
+    offsets = rule.single(types)
+    if offsets is None:
+        raise UsageError(f"{who} needs one attack vector for every hero; this map has {rule.describe(types)}")
+    name = attack_text(offsets)
+    if name not in allowed:
+        raise UsageError(f"{who} handles the attack vectors {', '.join(allowed)}; this instance uses {name}")
+    return name, offsets
 
 
 # ---------------------------------------------------------------- SIMPLE greedies
@@ -149,11 +53,9 @@ _SCANS = {
 def greedy_cover(instance: Instance, params: dict[str, Any]) -> list[int] | None:
     """Fewest heroes hitting every stone under up/vertical/up3/right3 (None: some stone cannot be hit)."""
     rule = rules(instance, params)
-    name = attack_text(rule.attack)
-    if name not in _SCANS:
-        raise UsageError(f"greedy handles the attack vectors {', '.join(_SCANS)}; this instance uses {name}")
+    name, _ = _one_attack(instance, rule, "greedy", _SCANS)
     stone_key, hero_key = _SCANS[name]
-    h = hits(instance, rule.attack)
+    h = hits(instance, rule)
     covered = [False] * len(instance.stones)
     chosen: list[int] = []
     for k in sorted(range(len(instance.stones)), key=lambda k: stone_key(instance.stones[k])):
@@ -175,14 +77,14 @@ def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions
     chosen = greedy_cover(instance, params)
     capacity = cover_capacity(instance, params)
     if chosen is None:
-        return Result("infeasible", message="some stone is in no hero's attack cells")
+        return Result(Status.INFEASIBLE, message="some stone is in no hero's attack cells")
     if len(chosen) > capacity:
-        return Result("infeasible", message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
+        return Result(Status.INFEASIBLE, message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
     d = [0] * len(instance.heroes)
     for i in chosen:
         d[i] = 1
     n = len(instance.stones)
-    return Result("optimal", sequence_from_merges(instance, d), n, n,
+    return Result(Status.OPTIMAL, sequence_from_merges(instance, d), n, n,
                    f"greedy: {len(chosen)} heroes hit every stone (at most {capacity} may merge)")
 
 
@@ -230,7 +132,7 @@ def destroy_all_dp(instance: Instance, params: dict[str, Any], deadline: float =
     rule = rules(instance, params)
     n = len(instance.heroes)
     depth = max_merges(n, rule.max_level)
-    lines = _lines(instance, attack_text(rule.attack))
+    lines = _lines(instance, _one_attack(instance, rule, "dp", ("up3", "right3"))[0])
     limit = [n >> j for j in range(depth + 1)]
 
     def suffix(c: tuple[int, ...]) -> list[int]:
@@ -287,7 +189,8 @@ def destroy_all_dp(instance: Instance, params: dict[str, Any], deadline: float =
 
 def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     rule = rules(instance, params)
-    name = attack_text(rule.attack)
+    types = {h.type for h in instance.heroes}
+    name = rule.describe(types)
     problems = []
     if name not in ("up3", "right3"):
         problems.append(f"the attack vector must be up3 or right3 (got {name})")
@@ -297,18 +200,21 @@ def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, re
         problems.append("it answers DESTROY-ALL: pass --destroy-all")
     if problems:
         raise UsageError("dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems))
-    d = destroy_all_dp(instance, params, _deadline(options))
-    if d == "timeout":
-        return Result("unknown", message="dp: time limit")
+    d = destroy_all_dp(instance, params, deadline_of(options))
+    if isinstance(d, str):
+        return Result(Status.UNKNOWN, message="dp: time limit")
     if d is None:
-        return Result("infeasible", message="dp: no realisable merge counts destroy every stone")
+        return Result(Status.INFEASIBLE, message="dp: no realisable merge counts destroy every stone")
     count = len(instance.stones)
-    return Result("optimal", sequence_from_merges(instance, d), count, count, "dp: every stone destroyed")
+    return Result(Status.OPTIMAL, sequence_from_merges(instance, d), count, count, "dp: every stone destroyed")
 
 
 ALGORITHMS = {
+    "theorem3": Algorithm("theorem3", run_theorem3,
+                          "the thesis's Theorem 3: every maximal merge structure per type, O*(4^h) (O*(2^h) ONE-HP)",
+                          exact=True),
     "exhaustive": Algorithm("exhaustive", run_exhaustive,
-                            "exact search over merge structures (tiny maps; subsets when ONE-HP)", exact=True),
+                            "exact search over game states (tiny maps; hero subsets when ONE-HP)", exact=True),
     "greedy": Algorithm("greedy", run_greedy,
                         "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3", exact=True),
     "dp": Algorithm("dp", run_dp,

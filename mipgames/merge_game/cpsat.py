@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Built, SolveOptions
-from mipgames.merge_game.decode import CompactHandles
+from mipgames.merge_game import simple
+from mipgames.merge_game.decode import CompactHandles, KernelHandles
 from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.mip import pigeonhole_level, structure
-
 
 CPSAT_PARAMETERS = {
     "linearization_level": 2,
@@ -28,8 +28,11 @@ workers; with CP-SAT's defaults it was still open (bound 159 vs 148) at 60 s."""
 
 
 def build_compact(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """The compact model; on a SIMPLE map with at most two attackers per stone, the reduced vertex cover."""
     from ortools.sat.python import cp_model
 
+    if simple.reason(instance, params) is None:
+        return build_kernel(instance, params, options)
     st = structure(instance, params)
     model = cp_model.CpModel()
     counts = []
@@ -68,4 +71,20 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
     model.maximize(total)
     return Built(model, CompactHandles(st.groups, tuple(counts), destroyed),
                  stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)},
+                 cpsat_parameters=CPSAT_PARAMETERS)
+
+
+def build_kernel(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """Is there a cover of the reduced hero graph (simple.py) within the budget?  A feasibility model."""
+    from ortools.sat.python import cp_model
+
+    kernel = simple.reduce(instance, params)
+    model = cp_model.CpModel()
+    chosen = {v: model.new_bool_var(f"x_{v}") for v in kernel.vertices}
+    for a, b in kernel.edges:
+        model.add_bool_or([chosen[a], chosen[b]])
+    if kernel.uncoverable:
+        model.add_bool_or([])
+    model.add(sum(chosen.values()) <= kernel.budget)
+    return Built(model, KernelHandles(kernel, chosen), has_objective=False, stats=kernel.stats,
                  cpsat_parameters=CPSAT_PARAMETERS)

@@ -16,6 +16,12 @@ Capping the inner sum at hp (sum_i min(d_i, hp) >= hp iff sum_i d_i >= hp)
 is the usual coefficient tightening; it makes the LP bound much stronger.
 Grouping removes the symmetry between equivalent heroes (fodder heroes
 hitting nothing become one integer per type and level).
+
+Depth per type: D_t = min(floor(log2 |t|), level cap - 1, the largest hp among
+the stones t's heroes hit).  The last term is exact, not a heuristic: cutting
+every hero of one type at a common level c keeps N_j >= 2 N_j+1 (levels above
+c become empty) and, with c at least every hp the type hits, keeps every
+capped stone sum.  It turns a ONE-HP map into one level (the set cover).
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mipgames.core.problem import Built, SolveOptions
-from mipgames.merge_game.decode import CompactHandles, CoverHandles
+from mipgames.merge_game import simple
+from mipgames.merge_game.decode import CompactHandles, CoverHandles, KernelHandles
 from mipgames.merge_game.instance import Instance, rules
+from mipgames.merge_game.simple import cover_capacity
 from mipgames.merge_game.simulate import hits, max_merges, type_groups
 
 
@@ -45,9 +53,11 @@ class Structure:
 
 def structure(instance: Instance, params: dict[str, Any]) -> Structure:
     rule = rules(instance, params)
-    h = hits(instance, rule.attack)
+    h = hits(instance, rule)
     by_type = type_groups(instance)
-    depth = {t: max_merges(len(ids), rule.max_level) for t, ids in by_type.items()}
+    depth = {t: min(max_merges(len(ids), rule.max_level),
+                    max((instance.stones[k].hp for i in ids for k in h.hero_stones[i]), default=0))
+             for t, ids in by_type.items()}
     keyed: dict[tuple[int, tuple[int, ...]], list[int]] = {}
     for i, hero in enumerate(instance.heroes):
         keyed.setdefault((hero.type, h.hero_stones[i]), []).append(i)
@@ -75,8 +85,11 @@ def pigeonhole_level(hp: int, hitters: int) -> int:
 
 
 def build_compact(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """The compact model; on a SIMPLE map with at most two attackers per stone, the reduced vertex cover."""
     import pulp
 
+    if simple.reason(instance, params) is None:
+        return build_kernel(instance, params, options)
     st = structure(instance, params)
     model = pulp.LpProblem("merge_game_compact", pulp.LpMaximize)
     counts = []
@@ -114,30 +127,11 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
     return Built(model, handles, stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)})
 
 
-def simple_reason(instance: Instance, params: dict[str, Any]) -> str | None:
-    """Why the instance is not MERGE-GAME-SIMPLE (None when it is)."""
-    rule = rules(instance, params)
-    if len({h.type for h in instance.heroes}) > 1:
-        return "MERGE-GAME-SIMPLE needs one hero type (EQUAL-TYPE)"
-    if any(s.hp != 1 for s in instance.stones):
-        return "MERGE-GAME-SIMPLE needs every stone at hp 1 (ONE-HP)"
-    if rule.target is None or rule.target < len(instance.stones):
-        return "MERGE-GAME-SIMPLE is the DESTROY-ALL question: pass --destroy-all"
-    return None
-
-
-def cover_capacity(instance: Instance, params: dict[str, Any]) -> int:
-    """How many heroes may merge once: floor(h/2), or 0 under a level cap of 1."""
-    cap = rules(instance, params).max_level
-    return 0 if cap is not None and cap < 2 else len(instance.heroes) // 2
-
-
 def build_cover(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
     """MERGE-GAME-SIMPLE as set cover: fewest heroes whose attack cells cover every stone, at most floor(h/2)."""
     import pulp
 
-    rule = rules(instance, params)
-    h = hits(instance, rule.attack)
+    h = hits(instance, rules(instance, params))
     model = pulp.LpProblem("merge_game_cover", pulp.LpMinimize)
     chosen = {i: pulp.LpVariable(f"z_{i}", cat=pulp.LpBinary) for i in range(len(instance.heroes)) if h.hero_stones[i]}
     never = pulp.LpVariable("never", 0, 0)  # keeps every row non-empty: an uncoverable stone reads never >= 1
@@ -148,3 +142,20 @@ def build_cover(instance: Instance, params: dict[str, Any], options: SolveOption
     model += used
     n = len(instance.stones)
     return Built(model, CoverHandles(chosen), objective=lambda _v: float(n), stats={"heroes": len(chosen)})
+
+
+def build_kernel(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+    """Is there a cover of the reduced hero graph (simple.py) within the budget?  A feasibility model."""
+    import pulp
+
+    kernel = simple.reduce(instance, params)
+    model = pulp.LpProblem("merge_game_vertex_cover", pulp.LpMinimize)
+    chosen = {v: pulp.LpVariable(f"x_{v}", cat=pulp.LpBinary) for v in kernel.vertices}
+    never = pulp.LpVariable("never", 0, 0)
+    for a, b in kernel.edges:
+        model += chosen[a] + chosen[b] >= 1, f"edge_{a}_{b}"
+    if kernel.uncoverable:
+        model += never >= 1, "stone_without_attacker"
+    model += pulp.lpSum([never] + list(chosen.values())) <= kernel.budget, "budget"
+    model += 0 * never
+    return Built(model, KernelHandles(kernel, chosen), has_objective=False, stats=kernel.stats)

@@ -4,24 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import InputError, UsageError
+from mipgames.core.files import parse_int
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
-from mipgames.merge_game import baselines, cpsat, decode, generate, instance as inst, mip, render
-from mipgames.merge_game.simulate import evaluate, solution_from_json, solution_to_json
+from mipgames.core.status import Sense
+from mipgames.merge_game import (
+    baselines,
+    codec,
+    cpsat,
+    decode,
+    generate,
+    mip,
+    render,
+    simple,
+)
+from mipgames.merge_game import instance as inst
+from mipgames.merge_game.simulate import evaluate
+
+
+def _bounded(text: str, lo: int, what: str) -> int:
+    """An integer in [lo, MAX_VALUE] (ValueError with a readable message otherwise)."""
+    try:
+        return parse_int(text, None, None, what, lo, inst.MAX_VALUE)
+    except InputError as exc:
+        raise ValueError(exc.message) from None
 
 
 def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise ValueError(f"must be at least 0, got {value}")
-    return value
+    return _bounded(text, 0, "the target")
 
 
 def _level(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(f"the level cap must be at least 1, got {value}")
-    return value
+    return _bounded(text, 1, "the level cap")
 
 
 PARAMS = (
@@ -33,8 +47,13 @@ PARAMS = (
 )
 
 
-def _objective(params: dict[str, Any]) -> tuple[str, str]:
+def _objective(params: dict[str, Any]) -> tuple[str, Sense]:
     return ("stones destroyed", "max")
+
+
+def _bound(instance: inst.Instance, params: dict[str, Any]) -> tuple[float, str]:
+    """No play destroys more stones than the map holds: with it a decision model that destroys all is optimal."""
+    return (float(len(instance.stones)), "no more stones than the map holds")
 
 
 def _check_params(instance: inst.Instance, params: dict[str, Any]) -> None:
@@ -57,12 +76,12 @@ def _check_params(instance: inst.Instance, params: dict[str, Any]) -> None:
 def _describe(instance: inst.Instance, params: dict[str, Any], solution: Any, verdict: Verdict) -> str:
     rule = inst.rules(instance, params)
     heroes = instance.heroes
-    lines = [f"attack {inst.attack_text(rule.attack)}"
+    lines = [f"attack {rule.describe({h.type for h in heroes})}"
              + (f", level cap {rule.max_level}" if rule.max_level else "")
              + (f", target {rule.target}" if rule.target is not None else "")]
     for t, (a, b) in enumerate(solution, start=1):
         ha, hb = heroes[a], heroes[b]
-        lines.append(f"{t:4d}. hero {a} ({_type_name(ha.type)} at {ha.x},{ha.y}) into hero {b} (at {hb.x},{hb.y})")
+        lines.append(f"{t:4d}. hero {a} ({inst.type_name(ha.type)} at {ha.x},{ha.y}) into hero {b} (at {hb.x},{hb.y})")
     if verdict.legal:
         destroyed = verdict.measured.get("destroyed", [])
         where = ", ".join(f"({instance.stones[k].x},{instance.stones[k].y})" for k in destroyed)
@@ -72,22 +91,19 @@ def _describe(instance: inst.Instance, params: dict[str, Any], solution: Any, ve
     return "\n".join(lines)
 
 
-def _type_name(t: int) -> str:
-    return chr(ord("a") + t - 1) if t <= 26 else f"type {t}"
-
-
 PROBLEM = Problem(
     name="merge-game",
     folder="merge_game",
     summary="Merge War hero selection: merge equal heroes so their attacks destroy the most stones",
     read=inst.read,
     write=inst.write,
-    instance_to_json=inst.to_json,
-    instance_from_json=inst.from_json,
-    solution_to_json=solution_to_json,
-    solution_from_json=solution_from_json,
+    instance_to_json=codec.instance_to_json,
+    instance_from_json=codec.instance_from_json,
+    solution_to_json=codec.solution_to_json,
+    solution_from_json=codec.solution_from_json,
     evaluate=evaluate,
     objective=_objective,
+    bound=_bound,
     formulations={
         "compact": Formulation("compact", "mip", mip.build_compact, decode.decode_compact,
                                "merge counts per hero group, realisability N_j >= 2 N_j+1 (exact)"),
@@ -95,7 +111,7 @@ PROBLEM = Problem(
                                   "native CP-SAT compact model with half-reified stone sums"),
         "set-cover": Formulation("set-cover", "mip", mip.build_cover, decode.decode_cover,
                                  "MERGE-GAME-SIMPLE: at most floor(h/2) heroes cover every stone",
-                                 applies=mip.simple_reason),
+                                 applies=simple.simple_reason),
     },
     default_formulation={"mip": "compact", "cpsat": "compact-cp"},
     algorithms=baselines.ALGORITHMS,

@@ -64,3 +64,32 @@ def render(instance: Instance, params: dict[str, Any], solution: Any | None, pat
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def attack_figure(path: str | Path) -> None:
+    """The attack-vector presets side by side: a hero (circle) and the cells its merges hit (shaded)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mipgames.merge_game.instance import PRESETS
+
+    fig, axes = plt.subplots(1, len(PRESETS), figsize=(2.2 * len(PRESETS), 2.5))
+    for ax, (name, offsets) in zip(axes, PRESETS.items()):
+        ax.set_xlim(-2.5, 2.5)
+        ax.set_ylim(-2.5, 2.5)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for v in range(-2, 3):
+            ax.axhline(v + 0.5, color="#dddddd", linewidth=0.6)
+            ax.axvline(v + 0.5, color="#dddddd", linewidth=0.6)
+        for dx, dy in ((0, 0),) + tuple(offsets):
+            ax.add_patch(plt.Rectangle((dx - 0.45, dy - 0.45), 0.9, 0.9, color="#f4a582"))
+        ax.add_patch(plt.Circle((0, 0), 0.33, facecolor="#4393c3", edgecolor="black", linewidth=0.5))
+        ax.set_title(f"{name}\n{' '.join(f'({dx},{dy})' for dx, dy in offsets)}", fontsize=7)
+    fig.suptitle("attack cells of a hero at (0, 0) after a merge (y grows upwards)", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

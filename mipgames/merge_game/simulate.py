@@ -8,15 +8,13 @@ against this replay, not the other way round.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from mipgames.core.errors import InputError
 from mipgames.core.problem import Verdict
-from mipgames.merge_game.instance import Instance, Offset, Rules, rules
-
-Merge = tuple[int, int]
-Solution = tuple[Merge, ...]
+from mipgames.merge_game.codec import Merge, Solution
+from mipgames.merge_game.instance import Instance, Rules, rules
 
 
 @dataclass(frozen=True)
@@ -27,13 +25,14 @@ class Hits:
     stone_heroes: tuple[tuple[int, ...], ...]
 
 
-def hits(instance: Instance, attack: Sequence[Offset]) -> Hits:
+def hits(instance: Instance, rule: Rules) -> Hits:
+    """Each hero's attack cells under its type's attack vector."""
     at = {(s.x, s.y): k for k, s in enumerate(instance.stones)}
     hero_stones = []
     stone_heroes: list[list[int]] = [[] for _ in instance.stones]
     for i, h in enumerate(instance.heroes):
         mine = []
-        for dx, dy in attack:
+        for dx, dy in rule.of(h.type):
             k = at.get((h.x + dx, h.y + dy))
             if k is not None and k not in mine:
                 mine.append(k)
@@ -103,7 +102,7 @@ def replay(instance: Instance, rule: Rules, merges: Sequence[Merge]) -> Replay:
         alive[a] = False
         absorbed_by[a] = (b, number)
         level[b] += 1
-        for dx, dy in rule.attack:
+        for dx, dy in rule.of(hb.type):
             k = at.get((hb.x + dx, hb.y + dy))
             if k is not None and hp[k] > 0:
                 hp[k] -= 1
@@ -129,30 +128,3 @@ def evaluate(instance: Instance, params: Mapping[str, Any], solution: Solution) 
     if rule.target is not None and count < rule.target:
         return Verdict(False, None, f"destroys {count} stones, short of the target {rule.target}", measured)
     return Verdict(True, count, "", measured)
-
-
-def destroyed_by_merges(instance: Instance, attack: Sequence[Offset], d: Sequence[int]) -> tuple[int, ...]:
-    """Stones destroyed when hero i survives d[i] merges (order does not matter for stones)."""
-    h = hits(instance, attack)
-    return tuple(k for k, s in enumerate(instance.stones) if sum(d[i] for i in h.stone_heroes[k]) >= s.hp)
-
-
-def solution_to_json(solution: Solution) -> list[list[int]]:
-    return [[a, b] for a, b in solution]
-
-
-def solution_from_json(instance: Instance, data: Any) -> Solution:
-    """Accepts ``[[a, b], ...]`` or ``{"merges": [[a, b], ...]}``."""
-    if isinstance(data, Mapping):
-        if "merges" not in data:
-            raise InputError('a merge-game solution is [[a, b], ...] or {"merges": [[a, b], ...]}')
-        data = data["merges"]
-    if not isinstance(data, list):
-        raise InputError('a merge-game solution is [[a, b], ...] (hero a merges into hero b)')
-    out = []
-    for t, pair in enumerate(data, start=1):
-        if (not isinstance(pair, list) or len(pair) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)):
-            raise InputError(f"merge {t} must be a pair of hero ids [a, b], got {pair!r}")
-        out.append((pair[0], pair[1]))
-    return tuple(out)

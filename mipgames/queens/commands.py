@@ -16,7 +16,7 @@ from mipgames.core.problem import SolveOptions
 from mipgames.queens.instance import format_moves, parse, read, read_moves
 
 DEFAULT_TIME = 60.0
-SOLVERS = ("portfolio", "levels", "dfs", "cbc", "glpk", "highs", "cpsat")
+SOLVERS = ("portfolio", "levels", "dfs", "coursework-dfs", "cbc", "glpk", "highs", "cpsat")
 
 
 def _instance(file: str | None, stdin: TextIO):
@@ -38,9 +38,9 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
         stderr.write(f"mipgames: {error}\n")
         return error.exit_code
     k = instance.k
-    if result.status in ("optimal", "feasible"):
+    if result.status in ("optimal", "feasible") and result.verdict is not None:
         remaining = result.verdict.measured["remaining"]
-        stdout.write(format_moves(result.solution))
+        stdout.write(format_moves(result.solution or ()))
         stdout.flush()
         if remaining <= k:
             return 0
@@ -64,13 +64,14 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
 
 
 def _minimum(problem, instance, args, spent: float) -> str | None:
-    """The proved minimum, with the same solver, for the infeasible-decision message."""
+    """The proved minimum for the infeasible-decision message: a short budget of the fastest prover (levels)."""
     from mipgames.run.runner import solve
+    from mipgames.queens.portfolio import MINIMUM_CAP, MINIMUM_SHARE
 
-    left = args.time_limit - spent
+    left = min(args.time_limit - spent, MINIMUM_CAP, MINIMUM_SHARE * args.time_limit)
     if left <= 0.1:
         return None
-    result = solve(problem, instance, solver=args.solver, params={"minimise": True},
+    result = solve(problem, instance, solver="levels", params={"minimise": True},
                    options=SolveOptions(time_limit=left, threads=args.threads), isolate=True)
     if result.status == "optimal":
         return f"K = {instance.k} is unreachable (proved): at least {result.objective:g} queens always remain"
@@ -103,8 +104,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="coursework input (default: standard input)")
     parser.add_argument("--solver", choices=SOLVERS, default="portfolio",
-                        help="portfolio (default: level search, then the forest CP-SAT model), "
-                             "levels, dfs, or a model solver (cpsat = forest model)")
+                        help="portfolio (default: level search, then the forest CP-SAT model), levels, dfs, "
+                             "coursework-dfs (the coursework's own search), or a model solver (cpsat = forest model)")
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--minimise", action="store_true", help="find the fewest queens that can remain, proved")

@@ -33,7 +33,7 @@ def build_time_indexed(instance, params: dict[str, Any], options: SolveOptions) 
     allowed: dict[tuple[int, int, int], list[int]] = defaultdict(list)
     for i, j, e, t in capture_vars(prep):
         allowed[i, j, t].append(e)
-    m = {key: model.new_bool_var("m_%d_%d_%d" % key) for key in allowed}
+    m = {key: model.new_bool_var("m_{}_{}_{}".format(*key)) for key in allowed}
     occ = [[model.new_bool_var(f"occ_{i}_{t}") for t in range(steps + 1)] for i in range(q)]
     lvl = [[model.new_int_var(0, prep.hi[i] - exps[i], f"lvl_{i}_{t}") for t in range(steps + 1)] for i in range(q)]
     out = defaultdict(list)
@@ -157,7 +157,7 @@ def _level_counts(model, prep, root, grown, leaving) -> None:
     comp = _components(q, prep.pairs)
     captures = defaultdict(list)
     survivors = defaultdict(list)
-    start = defaultdict(int)
+    start: defaultdict[tuple[int, int], int] = defaultdict(int)
     for i in range(q):
         start[comp[i], exps[i]] += 1
         g = grown[i]

@@ -11,21 +11,25 @@ out and the forest model proves K unreachable.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
+from mipgames.core.arguments import int_in, number_in
 from mipgames.core.errors import UsageError
 from mipgames.queens.geometry import DIRECTIONS
-from mipgames.queens.instance import MAX_TOTAL, Move, Queens
+from mipgames.queens.instance import MAX_N, MAX_TOTAL, Move, Queens
 
 
 @dataclass(frozen=True)
 class Planted:
     instance: Queens
+    """Carries ``solution`` as its ``planted`` moves (written beside the board by ``write``)."""
     solution: list[Move]
 
 
-def _board(n: int, queens: dict[tuple[int, int], int], k: int) -> Queens:
-    return Queens(n, k, tuple(tuple(queens.get((r, c), 0) for c in range(n)) for r in range(n)))
+def _board(n: int, queens: dict[tuple[int, int], int], k: int, planted: list[Move] | None = None) -> Queens:
+    return Queens(n, k, tuple(tuple(queens.get((r, c), 0) for c in range(n)) for r in range(n)),
+                  None if planted is None else tuple(planted))
 
 
 def _split_targets(n: int, queens: dict, r: int, c: int) -> list[tuple[int, int]]:
@@ -63,26 +67,44 @@ def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) 
         queens[r, c] //= 2
         queens[rr, cc] = queens[r, c]
         splits.append((rr, cc, r, c))
-    return Planted(_board(n, queens, k), splits[::-1])
+    return Planted(_board(n, queens, k, splits[::-1]), splits[::-1])
 
 
-def unsolvable(n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200) -> Queens:
-    """A position with popcount(S) ≤ K that the cheap bounds do not refute but the forest model proves unsolvable."""
+def unsolvable(n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200,
+               relocations: int = 40) -> Queens:
+    """A position with popcount(S) ≤ K that the cheap bounds do not refute but an exact method proves unsolvable.
+
+    Start from a planted position and move queens, one at a time, to random
+    empty squares (the total, hence popcount(S) ≤ K, stays) until the level
+    search can no longer solve it quickly; keep the position once an exact
+    method proves K unreachable (prove_unsolvable).  A move that makes a
+    cheap bound refute K (capture-graph popcount, line of sight, stranded
+    queens) is undone: those positions need no search.  Past N = 16 a single
+    move almost never breaks a planted position, hence the sequence.
+    """
     from mipgames.core.problem import SolveOptions
+    from mipgames.queens.geometry import geometry
+    from mipgames.queens.levels import search_forest
 
     rng = random.Random(seed)
     for _ in range(tries):
-        base = planted(n, k, queens - k, rng.randrange(1 << 30)).instance
-        stones = {(r, c): p for r, c, p in base.queens}
-        (r, c), power = rng.choice(sorted(stones.items()))
-        del stones[r, c]
-        empty = [(a, b) for a in range(n) for b in range(n) if (a, b) not in stones and (a, b) != (r, c)]
-        stones[rng.choice(empty)] = power
-        candidate = _board(n, stones, k)
-        if obvious(candidate):
-            continue
-        if prove_unsolvable(candidate, SolveOptions(time_limit=time_limit)):
-            return candidate
+        stones = {(r, c): p for r, c, p in planted(n, k, queens - k, rng.randrange(1 << 30)).instance.queens}
+        for _ in range(relocations):
+            (r, c), power = rng.choice(sorted(stones.items()))
+            empty = [(a, b) for a in range(n) for b in range(n) if (a, b) not in stones]
+            target = rng.choice(empty)
+            del stones[r, c]
+            stones[target] = power
+            candidate = _board(n, stones, k)
+            if obvious(candidate):
+                del stones[target]
+                stones[r, c] = power
+                continue
+            found, _ = search_forest(geometry(candidate), k, time.monotonic() + min(1.0, time_limit / 10), seed)
+            if found is not None:
+                continue
+            if prove_unsolvable(candidate, SolveOptions(time_limit=time_limit)):
+                return candidate
     raise UsageError(f"no unsolvable instance found in {tries} tries; change the seed or sizes")
 
 
@@ -99,29 +121,40 @@ def obvious(instance: Queens) -> bool:
 
 
 def prove_unsolvable(instance: Queens, options) -> bool:
-    """True only when the forest model proves that K cannot be reached."""
+    """True only when an exact method proves that K cannot be reached: the level search exhausted (half the time),
+    else the forest model infeasible.  A candidate neither proves is dropped, not guessed."""
     from ortools.sat.python import cp_model
 
     from mipgames.queens.cpsat import build_forest
+    from mipgames.queens.geometry import geometry
+    from mipgames.queens.levels import search_forest
 
+    start = time.monotonic()
+    share = None if options.time_limit is None else options.time_limit / 2
+    found, exhausted = search_forest(geometry(instance), instance.k, None if share is None else start + share,
+                                     options.seed)
+    if found is not None:
+        return False
+    if exhausted:
+        return True
     built = build_forest(instance, {}, options)
     solver = cp_model.CpSolver()
     if options.time_limit is not None:
-        solver.parameters.max_time_in_seconds = options.time_limit
+        solver.parameters.max_time_in_seconds = max(0.1, options.time_limit - (time.monotonic() - start))
     solver.parameters.num_workers = options.threads
     solver.parameters.random_seed = options.seed
     return solver.solve(built.model) == cp_model.INFEASIBLE
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--n", type=int, default=8, help="board size N")
-    parser.add_argument("--k", type=int, default=1, help="K: at most K queens may remain")
-    parser.add_argument("--moves", type=int, default=10, help="splits (= moves of the planted solution)")
-    parser.add_argument("--exponent", type=int, default=None, help="starting queens' exponent (planted)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--n", type=int_in(1, MAX_N), default=8, help="board size N")
+    parser.add_argument("--k", type=int_in(0, MAX_N * MAX_N), default=1, help="K: at most K queens may remain")
+    parser.add_argument("--moves", type=int_in(0, MAX_N * MAX_N), default=10, help="splits (= moves of the planted solution)")
+    parser.add_argument("--exponent", type=int_in(0, MAX_TOTAL.bit_length() - 2), default=None, help="starting queens' exponent (planted)")
+    parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0)
     parser.add_argument("--unsolvable", action="store_true",
                         help="K + moves queens whose K is proved unreachable (popcount(S) <= K all the same)")
-    parser.add_argument("--proof-time", type=float, default=60.0, help="seconds per unsolvability proof")
+    parser.add_argument("--proof-time", type=number_in(0, 86400, open_low=True), default=60.0, help="seconds per unsolvability proof")
 
 
 def from_args(args) -> Queens:

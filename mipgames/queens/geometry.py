@@ -63,7 +63,7 @@ def geometry(instance: Queens) -> Geometry:
 
 
 def popcount(value: int) -> int:
-    return bin(value).count("1")
+    return value.bit_count()
 
 
 def lower_bound(geo: Geometry, state: bytes | bytearray | list[int]) -> int:

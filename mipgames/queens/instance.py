@@ -2,19 +2,24 @@
 
 The reader is stricter than the coursework's: every value must be 0 or a power
 of two, every row must have N entries, and the total power must stay below
-2^60, each error naming the file and line.
+2^60, each error naming the file and line.  A planted instance (built
+backwards from a solution by the generator) carries that solution; it is
+written beside the board as a moves file (``X.moves`` for ``X.txt``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from mipgames.core.errors import InputError
+from mipgames.core.files import parse_int, read_text, write_text_atomic
 
 MAX_N = 128
 MAX_TOTAL = 1 << 60
+MAX_K = MAX_N * MAX_N
+"""K above the number of squares asks nothing more."""
 
 Move = tuple[int, int, int, int]
 """(r1, c1, r2, c2): the queen on (r1, c1) captures the queen on (r2, c2)."""
@@ -27,6 +32,8 @@ class Queens:
     n: int
     k: int
     board: tuple[tuple[int, ...], ...]
+    planted: tuple[Move, ...] | None = field(default=None, compare=False)
+    """The solution the generator built the board from (None when unknown); not part of the instance's identity."""
 
     @property
     def queens(self) -> list[tuple[int, int, int]]:
@@ -46,14 +53,21 @@ def is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
 
-def _int(token: str, what: str, path: str | None, line: int) -> int:
-    try:
-        return int(token)
-    except ValueError:
-        raise InputError(f"{what} must be an integer, got {token!r}", path, line) from None
+def check_board(n: int, rows: Sequence[Sequence[int]], path: str | Path | None, lines: Sequence[int | None]) -> tuple[
+        tuple[int, ...], ...]:
+    """The board's rules (powers of two, total below 2^60), each error on the row's line; rows already have n values."""
+    total = 0
+    for row, line in zip(rows, lines):
+        for col, value in enumerate(row):
+            if value != 0 and not is_power_of_two(value):
+                raise InputError(f"value {value} in column {col} is neither 0 nor a power of two", path, line)
+            total += value
+            if total >= MAX_TOTAL:
+                raise InputError("total power reaches 2^60 (must stay below)", path, line)
+    return tuple(tuple(row) for row in rows)
 
 
-def parse(text: str, path: str | None = None) -> Queens:
+def parse(text: str, path: str | Path | None = None) -> Queens:
     """Parses the coursework input: N, K, then N rows of N powers (blank lines are ignored)."""
     lines = [(no, line.split()) for no, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
@@ -61,49 +75,29 @@ def parse(text: str, path: str | None = None) -> Queens:
     no, tokens = lines[0]
     if len(tokens) != 1:
         raise InputError(f"first line must hold only N, got {len(tokens)} values", path, no)
-    n = _int(tokens[0], "N", path, no)
-    if not 1 <= n <= MAX_N:
-        raise InputError(f"N must be between 1 and {MAX_N}, got {n}", path, no)
+    n = parse_int(tokens[0], path, no, "N", 1, MAX_N)
     if len(lines) < 2:
         raise InputError("missing K (second line)", path, no + 1)
     no, tokens = lines[1]
     if len(tokens) != 1:
         raise InputError(f"second line must hold only K, got {len(tokens)} values", path, no)
-    k = _int(tokens[0], "K", path, no)
-    if k < 0:
-        raise InputError(f"K must be non-negative, got {k}", path, no)
+    k = parse_int(tokens[0], path, no, "K", 0, MAX_K)
     rows = lines[2:]
     if len(rows) < n:
         last = rows[-1][0] if rows else no
         raise InputError(f"expected {n} board rows, found {len(rows)}", path, last + 1)
     if len(rows) > n:
         raise InputError(f"extra data after the {n} board rows", path, rows[n][0])
-    board = []
-    total = 0
+    values = []
     for no, tokens in rows:
         if len(tokens) != n:
             raise InputError(f"row has {len(tokens)} values, expected {n}", path, no)
-        row = []
-        for col, token in enumerate(tokens):
-            value = _int(token, f"value in column {col}", path, no)
-            if value != 0 and not is_power_of_two(value):
-                raise InputError(f"value {value} in column {col} is neither 0 nor a power of two", path, no)
-            total += value
-            if total >= MAX_TOTAL:
-                raise InputError("total power reaches 2^60 (must stay below)", path, no)
-            row.append(value)
-        board.append(tuple(row))
-    return Queens(n, k, tuple(board))
+        values.append([parse_int(t, path, no, f"value in column {c}", 0, MAX_TOTAL - 1) for c, t in enumerate(tokens)])
+    return Queens(n, k, check_board(n, values, path, [no for no, _ in rows]))
 
 
 def read(path: str | Path) -> Queens:
-    try:
-        text = Path(path).read_text()
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path) from None
-    except UnicodeDecodeError:
-        raise InputError("not a text file", path) from None
-    return parse(text, str(path))
+    return parse(read_text(path, "queens board"), str(path))
 
 
 def format_instance(instance: Queens) -> str:
@@ -112,11 +106,19 @@ def format_instance(instance: Queens) -> str:
     return "\n".join([str(instance.n), str(instance.k), *rows]) + "\n"
 
 
+def moves_path(board_path: str | Path) -> Path:
+    """Where a board's planted solution is written: beside it, ``.moves``."""
+    return Path(board_path).with_suffix(".moves")
+
+
 def write(instance: Queens, path: str | Path) -> None:
-    Path(path).write_text(format_instance(instance))
+    """The board; a planted instance's solution goes beside it as a moves file."""
+    write_text_atomic(path, format_instance(instance))
+    if instance.planted is not None:
+        write_text_atomic(moves_path(path), format_moves(instance.planted))
 
 
-def parse_moves(text: str, path: str | None = None) -> list[tuple[int, Move]]:
+def parse_moves(text: str, path: str | Path | None = None) -> list[tuple[int, Move]]:
     """Parses the coursework output: one `r1 c1 r2 c2` per line; returns (line number, move) pairs."""
     moves = []
     for no, line in enumerate(text.splitlines(), start=1):
@@ -125,32 +127,14 @@ def parse_moves(text: str, path: str | None = None) -> list[tuple[int, Move]]:
             continue
         if len(tokens) != 4:
             raise InputError(f"a move is 4 integers 'r1 c1 r2 c2', got {len(tokens)} values", path, no)
-        values = tuple(_int(t, "coordinate", path, no) for t in tokens)
-        moves.append((no, values))
+        r1, c1, r2, c2 = (parse_int(t, path, no, "coordinate", 0, MAX_N - 1) for t in tokens)
+        moves.append((no, (r1, c1, r2, c2)))
     return moves
 
 
 def read_moves(path: str | Path) -> list[tuple[int, Move]]:
-    try:
-        text = Path(path).read_text()
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path) from None
-    return parse_moves(text, str(path))
+    return parse_moves(read_text(path, "moves file"), str(path))
 
 
 def format_moves(moves: Iterable[Move]) -> str:
     return "".join(f"{r1} {c1} {r2} {c2}\n" for r1, c1, r2, c2 in moves)
-
-
-def to_json(instance: Queens) -> dict:
-    return {"n": instance.n, "k": instance.k, "board": [list(row) for row in instance.board]}
-
-
-def from_json(data: dict) -> Queens:
-    """Rebuilds an instance through the text parser so that JSON input gets the same checks."""
-    try:
-        n, k, board = data["n"], data["k"], data["board"]
-        text = "\n".join([str(n), str(k), *(" ".join(str(int(v)) for v in row) for row in board)])
-    except (KeyError, TypeError, ValueError) as error:
-        raise InputError(f"bad queens instance JSON: {error}") from None
-    return parse(text)

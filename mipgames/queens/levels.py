@@ -30,11 +30,15 @@ from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
-from mipgames.queens.baselines import reached, to_moves
+from mipgames.core.status import Status
+from mipgames.queens.dfs import reached, to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
 from mipgames.queens.instance import Queens
 from mipgames.queens.matching import deficiency
 from mipgames.queens.prep import captures_possible
+
+INTERPRETED_NODES = 3000
+"""Nodes searched in Python before the compiled search takes over (about a second)."""
 
 
 class _Stop(Exception):
@@ -90,7 +94,7 @@ class ForestSearch:
         way, keeping the precedences acyclic).  A relaxation: edges and survivors only accumulate, so a pair
         missing here can never be captured later."""
         parent, root, acyclic = self.parent, self.root, self.acyclic
-        adj = {i: [] for i in range(self.geo.size) if parent[i] is None and not root[i]}
+        adj: dict[int, list[int]] = {i: [] for i in range(self.geo.size) if parent[i] is None and not root[i]}
         for i, out in adj.items():
             for j in self.geo.neighbours[i]:
                 if j > i and j in adj and (acyclic(i, j, mask) or acyclic(j, i, mask)):
@@ -159,8 +163,9 @@ class ForestSearch:
             if self.root[k]:
                 return None
             new.append((k, c))
-        if self.last_arrival[p] is not None:
-            new.append((self.last_arrival[p], c))
+        last = self.last_arrival[p]
+        if last is not None:
+            new.append((last, c))
         mask, trail, mark = self.mask, self.trail, len(self.trail)
         added: list[tuple[int, int]] = []
         for u, v in new:
@@ -265,24 +270,29 @@ class ForestSearch:
         return False
 
     def moves(self) -> list[tuple[int, int]]:
-        """A topological order of the departures: each square moves into its parent."""
-        movers = [c for c, p in enumerate(self.parent) if p is not None]
-        indegree = {c: 0 for c in movers}
-        for u in movers:
-            for v in self.after[u]:
-                if v in indegree:
-                    indegree[v] += 1
-        ready = sorted(c for c in movers if indegree[c] == 0)
-        order = []
-        while ready:
-            u = ready.pop()
-            order.append((u, self.parent[u]))
-            for v in self.after[u]:
-                if v in indegree:
-                    indegree[v] -= 1
-                    if indegree[v] == 0:
-                        ready.append(v)
-        return order
+        return departure_order(self.parent, self.after)
+
+
+def departure_order(parent: list[int | None], after: list[list[int]]) -> list[tuple[int, int]]:
+    """A topological order of the departures (u before v for every v in after[u]): each square moves into its parent."""
+    target = {c: p for c, p in enumerate(parent) if p is not None}
+    movers = list(target)
+    indegree = {c: 0 for c in movers}
+    for u in movers:
+        for v in after[u]:
+            if v in indegree:
+                indegree[v] += 1
+    ready = sorted(c for c in movers if indegree[c] == 0)
+    order = []
+    while ready:
+        u = ready.pop()
+        order.append((u, target[u]))
+        for v in after[u]:
+            if v in indegree:
+                indegree[v] -= 1
+                if indegree[v] == 0:
+                    ready.append(v)
+    return order
 
 
 def luby(i: int) -> int:
@@ -295,8 +305,8 @@ def luby(i: int) -> int:
         i -= (1 << (k - 1)) - 1
 
 
-def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0,
-                  first_limit: int = 1000) -> tuple[list[tuple[int, int]] | None, bool]:
+def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000,
+                  compiled: bool = True) -> tuple[list[tuple[int, int]] | None, bool]:
     """(captures, exhausted): captures reaching at most k queens, or None; exhausted = the search space was covered.
 
     Randomised restarts with node limits first_limit × Luby (heavy-tailed dives: an
@@ -305,21 +315,45 @@ def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0,
     partner graph instead of raw lines of sight: the two orders fail on
     different planted positions.  The limits grow without bound, so a run
     eventually covers the whole space and the search stays complete.
+
+    ``compiled`` runs the dives in the numba kernel (levels_kernel.py): the
+    same nodes in the same order as ForestSearch, which stays the reference.
+    The first INTERPRETED_NODES nodes are searched in Python all the same:
+    loading the compiled code costs a second or two, more than small
+    positions need in all.
     """
     rng = random.Random(seed)
+    engine: Any = None
+    interpreted = 0
     run = 0
     while True:
         run += 1
-        search = ForestSearch(geo, k, deadline)
+        jitter = list(range(geo.size))
         if run > 1:
-            rng.shuffle(search.jitter)
-            search.alt = run % 2 == 0
-        search.limit = first_limit * luby(run)
+            rng.shuffle(jitter)
+        alt, limit = run > 1 and run % 2 == 0, first_limit * luby(run)
+        if deadline is not None and time.monotonic() > deadline:
+            return None, False
+        if engine is None and compiled and interpreted >= INTERPRETED_NODES:
+            from mipgames.queens.levels_kernel import Compiled
+
+            engine = Compiled(geo, k)
+        if engine is not None:
+            outcome = engine.dive(jitter, alt, limit, deadline)
+            if outcome is not None:
+                if outcome == "restart":
+                    continue
+                if outcome == "stop":
+                    return None, False
+                return (engine.moves() if outcome == "found" else None), True
+        search = ForestSearch(geo, k, deadline)
+        search.jitter, search.alt, search.limit = jitter, alt, limit
         try:
             found = search.solve()
         except _Stop:
             return None, False
         except _Restart:
+            interpreted += search.nodes
             continue
         return (search.moves() if found else None), True
 
@@ -330,23 +364,23 @@ def run_levels(instance: Queens, params: dict[str, Any], options: SolveOptions, 
     bound = captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
     if not params.get("minimise"):
         if bound > instance.k:
-            return Result("infeasible", bound=bound, message=f"at least {bound} queens always remain")
+            return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
         pairs, exhausted = search_forest(geo, instance.k, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
             return reached(instance, to_moves(geo, pairs), remaining, bound)
         if exhausted:
-            return Result("infeasible", message=f"search exhausted: K = {instance.k} is unreachable")
-        return Result("unknown", message="time limit reached without reaching K")
+            return Result(Status.INFEASIBLE, message=f"search exhausted: K = {instance.k} is unreachable")
+        return Result(Status.UNKNOWN, message="time limit reached without reaching K")
     for target in range(bound, geo.size + 1):
         report(None, target)
         pairs, exhausted = search_forest(geo, target, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
-            return Result("optimal", to_moves(geo, pairs), remaining, remaining)
+            return Result(Status.OPTIMAL, to_moves(geo, pairs), remaining, remaining)
         if not exhausted:
-            return Result("unknown", bound=target, message="time limit reached")
-    return Result("unknown", bound=bound)
+            return Result(Status.UNKNOWN, bound=target, message="time limit reached")
+    return Result(Status.UNKNOWN, bound=bound)
 
 
 LEVELS = Algorithm(

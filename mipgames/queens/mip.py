@@ -37,7 +37,7 @@ def build_time_indexed(instance, params: dict[str, Any], options: SolveOptions) 
     prep = prepare(instance, params)
     exps, q, steps = prep.geo.exps, prep.size, prep.steps
     model = pulp.LpProblem("queens_time_indexed", pulp.LpMinimize)
-    m = {key: pulp.LpVariable("m_%d_%d_%d_%d" % key, cat="Binary") for key in capture_vars(prep)}
+    m = {key: pulp.LpVariable("m_{}_{}_{}_{}".format(*key), cat="Binary") for key in capture_vars(prep)}
     out = defaultdict(list)
     hit = defaultdict(list)
     at_step = defaultdict(list)
@@ -53,7 +53,7 @@ def build_time_indexed(instance, params: dict[str, Any], options: SolveOptions) 
         if not exps[i] <= e <= min(prep.hi[i], exps[i] + t):
             return 0
         if (i, e, t) not in x:
-            x[i, e, t] = pulp.LpVariable("x_%d_%d_%d" % (i, e, t), 0, 1)
+            x[i, e, t] = pulp.LpVariable(f"x_{i}_{e}_{t}", 0, 1)
         return x[i, e, t]
 
     for t in range(steps):

@@ -1,10 +1,11 @@
 """The default method: the level search (80 % of the limit), then the forest CP-SAT model; with --minimise the
 memoised DFS briefly first.
 
-The level search answers easy positions in milliseconds and finds
-solutions of large generated positions (and proves small unsolvable ones); the model proves "K unreachable" on
-non-trivial positions fastest.  When the decision is infeasible the portfolio spends what time is
-left on the proved minimum, returned as the bound of the infeasible outcome.
+The level search (compiled) answers easy positions in milliseconds, finds
+solutions of large generated positions and proves unsolvable ones; the
+forest model takes over when it runs out of time.  When the decision is
+infeasible, a short budget goes to the minimum that remains, returned as the
+bound of the infeasible outcome.
 """
 
 from __future__ import annotations
@@ -14,19 +15,24 @@ from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
-from mipgames.queens.baselines import run_dfs
+from mipgames.core.status import Status
+from mipgames.queens.dfs import run_dfs
 from mipgames.queens.instance import Move, Queens
 from mipgames.queens.levels import run_levels
 
 DFS_SHARE, DFS_CAP = 0.05, 2.0
 LEVELS_SHARE = 0.8
+MINIMUM_SHARE, MINIMUM_CAP = 0.1, 5.0
 
 
 def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None,
                  hint: list[Move] | None = None) -> Result:
     """Builds and solves the forest model in-process; the decoded moves are replayed by the caller (the runner)."""
+    from dataclasses import replace
+
     from ortools.sat.python import cp_model
 
+    from mipgames.backends.cpsat import apply_parameters, version
     from mipgames.queens.cpsat import build_forest
     from mipgames.queens.decode import decode_forest
 
@@ -35,21 +41,23 @@ def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_l
     if hint:
         add_forest_hint(built, hint)
     solver = cp_model.CpSolver()
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-    solver.parameters.num_workers = max(1, options.threads)
-    solver.parameters.random_seed = options.seed
+    limit = None if time_limit is None else max(0.01, time_limit)
+    apply_parameters(solver, replace(options, time_limit=limit), built.cpsat_parameters)
+    solver.parameters.log_search_progress = False
+    prover = f"cpsat {version()} (forest model)"
     code = solver.solve(built.model)
     if code == cp_model.INFEASIBLE:
-        return Result("infeasible")
+        return Result(Status.INFEASIBLE, proved_by=prover)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Result("unknown", bound=built.stats["bound"] if minimise else None)
+        return Result(Status.UNKNOWN, bound=built.stats["bound"] if minimise else None)
     moves = decode_forest(instance, params, built.handles, solver.value)
     remaining = len(instance.queens) - len(moves)
     if not minimise:
-        return Result("feasible", moves, remaining, built.stats["bound"])
+        return Result(Status.FEASIBLE, moves, remaining, built.stats["bound"])
     bound = round(solver.best_objective_bound)
-    return Result("optimal" if code == cp_model.OPTIMAL else "feasible", moves, remaining, bound)
+    optimal = code == cp_model.OPTIMAL
+    return Result(Status.OPTIMAL if optimal else Status.FEASIBLE, moves, remaining, bound,
+                  proved_by=prover if optimal else "")
 
 
 def add_forest_hint(built, moves: list[Move]) -> None:
@@ -64,10 +72,10 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     start = time.monotonic()
     minimise = bool(params.get("minimise"))
     limit = options.time_limit
-    quick = Result("unknown")
+    quick = Result(Status.UNKNOWN)
     if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
         budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
-        quick = run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report)
+        quick = _by("dfs", run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report))
         if quick.status == "optimal":
             return quick
 
@@ -75,7 +83,7 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
         return None if limit is None else max(0.01, limit - (time.monotonic() - start))
 
     share = None if limit is None else LEVELS_SHARE * limit
-    found = run_levels(instance, params, SolveOptions(time_limit=share, seed=options.seed), report)
+    found = _by("levels", run_levels(instance, params, SolveOptions(time_limit=share, seed=options.seed), report))
     if found.status in ("optimal", "infeasible") or (found.status == "feasible" and not minimise):
         return found if found.status != "infeasible" else _with_minimum(instance, options, start, found)
     if found.solution is not None:
@@ -88,18 +96,33 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     return out
 
 
+def _by(member: str, result: Result) -> Result:
+    """Names the member that proved a claim, so the certificate says which search it was."""
+    if result.status in (Status.OPTIMAL, Status.INFEASIBLE) and not result.proved_by:
+        result.proved_by = f"{member} (portfolio member)"
+    return result
+
+
 def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: Result) -> Result:
-    """Adds the proved minimum (or what is known of it) to an infeasible decision."""
+    """Adds the minimum (proved, or what is known of it) to an infeasible decision.
+
+    The decision is what was asked and it is already proved, so the minimum
+    only gets a short budget (MINIMUM_SHARE of the limit, at most
+    MINIMUM_CAP seconds) of the level search, which proves small minima
+    fastest; the coursework program (``mipgames queens``) prints it.
+    """
     limit = options.time_limit
     left = None if limit is None else limit - (time.monotonic() - start)
     k = instance.k
-    if left is not None and left <= 0.05:
-        return Result("infeasible", message=f"K = {k} is unreachable (proved)")
-    best = solve_forest(instance, True, options, left)
+    budget = MINIMUM_CAP if limit is None else min(MINIMUM_CAP, MINIMUM_SHARE * limit, max(0.0, left or 0.0))
+    if budget <= 0.05:
+        return Result(Status.INFEASIBLE, bound=proof.bound, message=f"K = {k} is unreachable (proved)",
+                      proved_by=proof.proved_by)
+    best = run_levels(instance, {"minimise": True}, SolveOptions(time_limit=budget, seed=options.seed),
+                      lambda *_: None)
     if best.status == "optimal":
-        return Result("infeasible", bound=best.objective,
-                       message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
-    floor = max(k + 1, best.bound or 0)
-    found = "" if best.objective is None else f"; {best.objective:g} is reachable"
-    return Result("infeasible", bound=floor,
-                   message=f"K = {k} is unreachable (proved): at least {floor:g} queens always remain{found}")
+        return Result(Status.INFEASIBLE, bound=best.objective, proved_by=proof.proved_by,
+                      message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
+    floor = int(max(k + 1, best.bound or 0, proof.bound or 0))
+    return Result(Status.INFEASIBLE, bound=floor, proved_by=proof.proved_by,
+                  message=f"K = {k} is unreachable (proved): at least {floor} queens always remain")

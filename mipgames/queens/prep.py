@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mipgames.queens.geometry import Geometry, geometry, initial_state, lower_bound, popcount
+from mipgames.queens.geometry import (
+    Geometry,
+    geometry,
+    initial_state,
+    lower_bound,
+    popcount,
+)
 from mipgames.queens.instance import Queens
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mipgames.core.errors import InputError
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.queens import baselines, codec
 from mipgames.queens import instance as inst
 from mipgames.queens.simulate import evaluate
 
@@ -29,14 +29,6 @@ def _decode(name: str):
     return decode
 
 
-def solution_from_json(instance: inst.Queens, data: Any) -> list[inst.Move]:
-    if not isinstance(data, list) or not all(
-        isinstance(m, list) and len(m) == 4 and all(isinstance(v, int) for v in m) for m in data
-    ):
-        raise InputError("a queens solution is a list of moves [r1, c1, r2, c2]")
-    return [tuple(m) for m in data]
-
-
 def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Move], verdict: Verdict) -> str:
     lines = [f"{len(moves)} moves, {verdict.measured.get('remaining')} queens remain (K = {instance.k}):"]
     lines += [f"  {r1} {c1} {r2} {c2}" for r1, c1, r2, c2 in moves]
@@ -49,18 +41,6 @@ def _bound(instance: inst.Queens, params: dict[str, Any]) -> tuple[float, str]:
 
     geo = geometry(instance)
     return float(lower_bound(geo, initial_state(geo))), "popcount and line-of-sight bound on remaining queens"
-
-
-def _algorithms():
-    from mipgames.core.problem import Algorithm
-    from mipgames.queens.baselines import DFS
-    from mipgames.queens.levels import LEVELS
-    from mipgames.queens.portfolio import run_portfolio
-
-    portfolio = Algorithm(
-        "portfolio", run_portfolio, "the level search, then the forest CP-SAT model; with --minimise the DFS first (the default)", exact=True
-    )
-    return {DFS.name: DFS, LEVELS.name: LEVELS, portfolio.name: portfolio}
 
 
 def _render(instance, params, solution, path):
@@ -87,10 +67,10 @@ PROBLEM = Problem(
     summary="power of queens: capture equal powers along clear lines until at most K queens remain",
     read=inst.read,
     write=inst.write,
-    instance_to_json=inst.to_json,
-    instance_from_json=inst.from_json,
-    solution_to_json=lambda moves: [list(m) for m in moves],
-    solution_from_json=solution_from_json,
+    instance_to_json=codec.instance_to_json,
+    instance_from_json=codec.instance_from_json,
+    solution_to_json=codec.solution_to_json,
+    solution_from_json=codec.solution_from_json,
     evaluate=evaluate,
     objective=lambda params: ("queens remaining", "min"),
     formulations={
@@ -108,7 +88,7 @@ PROBLEM = Problem(
         ),
     },
     default_formulation={"mip": "time-indexed", "cpsat": "forest"},
-    algorithms=_algorithms(),
+    algorithms=baselines.ALGORITHMS,
     params=(Param("minimise", False, "find the fewest queens that can remain and prove it", flag=True),),
     render=_render,
     describe=describe,

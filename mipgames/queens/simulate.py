@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from mipgames.core.problem import Verdict
 from mipgames.queens.instance import Move, Queens

@@ -27,7 +27,7 @@ EXIT_CODES = {0, 1, 2, 3, 4}
 SAMPLES = {
     "edge-matching": ["instances/edge_matching/coursework_4x4.txt", "instances/edge_matching/planted_5x5_frame.txt"],
     "samegame": ["instances/samegame/random-4x4-k3-seed4.txt"],
-    "merge-game": ["instances/merge_game/choice.txt", "instances/merge_game/simple-graph-yes.json"],
+    "merge-game": ["instances/merge_game/choice.txt", "instances/merge_game/reduction-n12-yes.txt"],
     "queens": ["instances/queens/spec_example.txt"],
 }
 SAT_FORMAT = "0\n0 5 5 0\n0 7 4 5\n0 6 2 7\n0 6 4 6\n"  # Heule's em_* layout: a header, then tiles

@@ -5,8 +5,17 @@ import json
 import pytest
 
 from mipgames.core.errors import InputError
-from mipgames.merge_game.instance import (Hero, Instance, Stone, from_json, parse_attack, read, rules, to_json,
-                                          write)
+from mipgames.merge_game.codec import instance_from_json as from_json
+from mipgames.merge_game.codec import instance_to_json as to_json
+from mipgames.merge_game.instance import (
+    Hero,
+    Instance,
+    Stone,
+    parse_attack,
+    read,
+    rules,
+    write,
+)
 
 MAP = "name: demo\nattack: up3\nmax_level: 3\n# a comment\na2a.\n.b1a\n1a..\n"
 
@@ -54,7 +63,7 @@ def test_params_override_file_values():
     ("a..\n.1\n", 2, "2 cells"),
     ("colour: red\na.\n", 1, "unknown header key"),
     ("attack: diagonal\na1\n", 1, "bad attack vector"),
-    ("max_level: 0\na1\n", 1, "max_level must be at least 1"),
+    ("max_level: 0\na1\n", 1, "max_level must be between 1 and"),
     ("target: many\na1\n", 1, "target must be an integer"),
     ("destroy_all: maybe\na1\n", 1, "yes or no"),
     ("a1\nattack: up\n", 2, "after the map rows"),
@@ -96,13 +105,13 @@ def _dump(data):
 @pytest.mark.parametrize("change, line, words", [
     ({"heroes": [[1, 1, 1], [3, 1, 1]]}, 9, "overlaps hero 1"),
     ({"heroes": [[1, 1, 1], [2, 3, 1]]}, 6, "off the 3x2 map"),
-    ({"stones": [[3, 1, 0]]}, 9, "hp must be at least 1"),
-    ({"heroes": [[1, 1, 1], [2, 2, 0]]}, 6, "positive integers"),
+    ({"stones": [[3, 1, 0]]}, 9, "hp must be between 1 and"),
+    ({"heroes": [[1, 1, 1], [2, 2, 0]]}, 6, "type must be between 1 and"),
     ({"heroes": [[1, 1, 1], [2, 2]]}, 6, "must be"),
     ({"heroes": [[1, 1, 1], [2, 2, "a"]]}, 6, "must be an integer"),
     ({"attack": "sideways"}, 11, "bad attack vector"),
     ({"colour": 1}, 11, "unknown key"),
-    ({"max_level": 0}, 11, "max_level must be at least 1"),
+    ({"max_level": 0}, 11, "max_level must be between 1 and"),
     ({"destroy_all": "yes"}, 11, "true or false"),
 ])
 def test_bad_json_names_the_line(tmp_path, change, line, words):
@@ -121,11 +130,11 @@ def test_broken_json_and_missing_keys(tmp_path):
     path.write_text('{\n "width": 3,\n "height": \n}\n')
     with pytest.raises(InputError) as err:
         read(path)
-    assert err.value.line == 4 and "invalid JSON" in str(err.value)
+    assert err.value.line == 4 and "not valid JSON" in str(err.value)
     path.write_text('{"width": 3, "height": 2, "stones": []}')
     with pytest.raises(InputError, match='missing "heroes"'):
         read(path)
-    with pytest.raises(InputError, match="no such file"):
+    with pytest.raises(InputError, match="no such merge-game map"):
         read(tmp_path / "absent.json")
 
 
@@ -136,3 +145,55 @@ def test_ascii_cannot_hold_big_values(tmp_path):
     write(inst, tmp_path / "x.json")
     assert read(tmp_path / "x.json").heroes == inst.heroes
     assert to_json(inst)["stones"] == [[2, 1, 12]]
+
+
+TYPED = "attack: up\nattack b: right3\nattack 3: 0,-1\nab.\n1c2\n"
+
+
+def test_attack_vector_per_type(tmp_path):
+    path = tmp_path / "typed.txt"
+    path.write_text(TYPED)
+    inst = read(path)
+    assert inst.type_attack == {2: "right3", 3: "0,-1"}
+    rule = rules(inst, {})
+    assert rule.of(1) == ((0, 1),) and rule.of(2) == parse_attack("right3") and rule.of(3) == ((0, -1),)
+    assert rule.describe({1, 2}) == "a: up, b: right3" and rule.describe({1}) == "up"
+    assert rules(inst, {"attack": "cross"}).of(2) == parse_attack("cross")  # --attack sets every type
+    for name in ("again.json", "again.txt"):
+        write(inst, tmp_path / name)
+        assert read(tmp_path / name) == inst
+    assert from_json(to_json(inst)) == inst
+    assert to_json(inst)["type_attack"] == {"2": "right3", "3": "0,-1"}
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("attack b: up\nattack b: up3\na1\n", 2, "given twice"),
+    ("attack b: sideways\na1\n", 1, "bad attack vector"),
+    ("attack 0: up\na1\n", 1, "between 1 and"),
+    ("attack: 0,99999999999999999999999999999\na1\n", 1, "got a number of"),
+    ("target: 100000000000000000000000000000\na1\n", 1, "got a number of"),
+    ("target: -1\na1\n", 1, "between 0 and"),
+    ("name: x\nname: y\na1\n", 2, "given twice"),
+])
+def test_bad_headers_name_the_line(tmp_path, text, line, words):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        read(path)
+    assert err.value.line == line and words in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"type_attack": {"x": "up"}}, "keys are hero types"),
+    ({"type_attack": {"2": 7}}, "preset name or a list"),
+    ({"type_attack": ["up"]}, "must be an object"),
+    ({"attack": [[0, 10**29]]}, "between"),
+    ({"width": 10**29}, "between 1 and"),
+    ({"stones": [[3, 1, 10**12]]}, "between"),
+    ({"name": 5}, '"name" must be a string'),
+])
+def test_bad_json_values_are_refused(change, words):
+    data = dict(GOOD)
+    data.update(change)
+    with pytest.raises(InputError, match=words):
+        from_json(data)

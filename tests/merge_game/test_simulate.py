@@ -3,8 +3,9 @@
 import pytest
 
 from mipgames.core.errors import InputError
+from mipgames.merge_game.codec import solution_from_json
 from mipgames.merge_game.instance import Hero, Instance, Stone
-from mipgames.merge_game.simulate import evaluate, solution_from_json
+from mipgames.merge_game.simulate import evaluate
 
 # Row y=1: a a b a ; stone hp 2 at (2, 2) above the second hero, stone hp 1 at (4, 2).
 INST = Instance(4, 2, (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 1)),
@@ -60,3 +61,31 @@ def test_solution_json():
     for bad in ([[0]], [[0, "1"]], {"moves": []}, "0 1", [[True, 1]]):
         with pytest.raises(InputError):
             solution_from_json(INST, bad)
+
+
+def test_each_type_attacks_with_its_own_vector(tmp_path):
+    # a at (1, 1) hits up only; b at (3, 1) hits right3 only: (4, 2) yes, (3, 2) above it no
+    inst = Instance(4, 2, (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 2)),
+                    (Stone(1, 2, 1), Stone(3, 2, 1), Stone(4, 2, 1)), attack="up", type_attack={2: "right3"})
+    v = evaluate(inst, {}, ((1, 0), (3, 2)))
+    assert v.legal and v.measured["destroyed"] == [0, 2]
+    assert evaluate(inst, {"attack": "up"}, ((1, 0), (3, 2))).measured["destroyed"] == [0, 1]
+
+
+def test_certificate_embeds_the_attack_vectors_and_verifies(tmp_path):
+    import json
+
+    from mipgames.cli import main as cli
+    from mipgames.merge_game.codec import instance_from_json
+    from mipgames.merge_game.instance import write
+
+    inst = Instance(4, 2, (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 2)),
+                    (Stone(1, 2, 1), Stone(3, 2, 1), Stone(4, 2, 1)), attack="up", type_attack={2: "right3"})
+    write(inst, tmp_path / "typed.txt")
+    cert = tmp_path / "cert.json"
+    assert cli(["solve", str(tmp_path / "typed.txt"), "--problem", "merge-game", "--solver", "cbc", "--out", str(cert),
+                "--quiet"]) == 0
+    data = json.loads(cert.read_text())
+    assert data["objective"] == 2 and data["instance"]["type_attack"] == {"2": "right3"}
+    assert instance_from_json(data["instance"]).type_attack == {2: "right3"}
+    assert cli(["verify", str(cert)]) == 0

@@ -1,5 +1,6 @@
 import io
 import json
+from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
 from mipgames.queens.commands import main
@@ -16,7 +17,7 @@ def call(argv, stdin=""):
 
 
 def test_spec_example_through_stdin_is_accepted_by_the_coursework_checker():
-    text = open(SPEC).read()
+    text = Path(SPEC).read_text()
     code, out, err = call(["queens", "--time-limit", "20"], text)
     assert code == 0 and err == ""
     moves = [m for _, m in parse_moves(out)]

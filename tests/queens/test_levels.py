@@ -3,15 +3,16 @@
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mipgames.queens.dfs import to_moves
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import geometry
 from mipgames.queens.instance import Queens
 from mipgames.queens.levels import ForestSearch, luby, search_forest
 from mipgames.queens.matching import deficiency, max_matching
-from mipgames.queens.baselines import to_moves
 from mipgames.queens.simulate import evaluate
 from tests.queens.test_models import brute_minimum, positions
 
@@ -77,3 +78,44 @@ def test_planted_positions_with_many_levels_are_solved_and_replay():
         assert pairs is not None
         verdict = evaluate(instance, {}, to_moves(geo, pairs))
         assert verdict.legal and verdict.objective <= k
+
+
+def dive_both(instance, k, jitter, alt, limit):
+    """One dive of the level search in Python (the reference) and compiled: (outcome, nodes, moves) of each."""
+    from mipgames.queens.levels import ForestSearch, _Restart
+    from mipgames.queens.levels_kernel import Compiled
+
+    geo = geometry(instance)
+    search = ForestSearch(geo, k, None)
+    search.jitter, search.alt, search.limit = list(jitter), alt, limit
+    try:
+        outcome = "found" if search.solve() else "exhausted"
+    except _Restart:
+        outcome = "restart"
+    compiled = Compiled(geo, k)
+    got = compiled.dive(list(jitter), alt, limit or 0, None)
+    return ((outcome, search.nodes, search.moves() if outcome == "found" else None),
+            (got, compiled.nodes, compiled.moves() if got == "found" else None))
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(positions(), st.integers(0, 10**6), st.booleans(), st.sampled_from([None, 5, 50]))
+def test_compiled_level_search_makes_the_reference_nodes(instance, seed, alt, limit):
+    jitter = list(range(len(instance.queens)))
+    random.Random(seed).shuffle(jitter)
+    for k in range(1, 4):
+        python, compiled = dive_both(instance, k, jitter, alt, limit)
+        assert python == compiled
+
+
+@pytest.mark.parametrize("n, k, moves, seed", [(8, 2, 20, 1), (12, 1, 24, 0), (16, 1, 39, 5), (16, 3, 45, 2)])
+def test_compiled_level_search_on_planted_positions(n, k, moves, seed):
+    instance = planted(n, k, moves, seed).instance
+    jitter = list(range(len(instance.queens)))
+    random.Random(seed).shuffle(jitter)
+    for alt in (False, True):
+        python, compiled = dive_both(instance, k, jitter, alt, 3000)
+        assert python == compiled
+        if compiled[0] == "found":
+            geo = geometry(instance)
+            assert evaluate(instance, {}, to_moves(geo, compiled[2])).legal

@@ -1,0 +1,47 @@
+"""Argument types that refuse what no run can use: every size, count and seed a command takes is bounded.
+
+A generator asked for a 10^9-row board would hang or eat the machine's memory
+before failing; these types stop it at the command line with a usage error
+(exit 4) that says the range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+
+def int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: an integer in [lo, hi] (digits only, so "1e9" and "1_000" are refused too)."""
+
+    def parse(text: str) -> int:
+        stripped = text.strip()
+        digits = stripped.lstrip("+-")
+        if len(stripped) > 20 or not digits.isascii() or not digits.isdigit():
+            raise argparse.ArgumentTypeError(f"not an integer from {lo} to {hi}: {text[:20]!r}")
+        value = int(stripped)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def number_in(lo: float, hi: float, *, open_low: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number in [lo, hi] ((lo, hi] with open_low); NaN and infinities are refused."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
+        low_ok = value > lo if open_low else value >= lo
+        if not math.isfinite(value) or not low_ok or value > hi:
+            side = "above" if open_low else "from"
+            raise argparse.ArgumentTypeError(f"must be a finite number {side} {lo:g} to {hi:g}, got {text[:30]!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse

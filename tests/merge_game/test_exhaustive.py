@@ -1,0 +1,98 @@
+"""The thesis's Theorem 3 enumeration: exactly its structures, and the optimum of every other exact method."""
+
+from math import comb
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mipgames.core.problem import SolveOptions
+from mipgames.run.runner import solve
+from mipgames.merge_game.exhaustive import (
+    components,
+    run_theorem3,
+    structure_count,
+    theorem3,
+)
+from mipgames.merge_game.generate import random_map
+from mipgames.merge_game.instance import Hero, Instance, Stone, rules
+from mipgames.merge_game.problem import PROBLEM
+from mipgames.merge_game.simulate import hits
+
+OPTS = SolveOptions(threads=1, time_limit=20)
+ATTACKS = ("cross", "up", "vertical", "up3", "right3", "1,1;-1,-1;0,2")
+
+
+def run(inst, solver, params):
+    return solve(PROBLEM, inst, solver=solver, params=params, options=OPTS, isolate=False)
+
+
+def structures(h: int, depth: int) -> int:
+    """C(h, h/2) C(h/2, h/4) ...: the maximal merge structures of one type of h heroes, ``depth`` levels deep."""
+    total = 1
+    for _ in range(depth):
+        total *= comb(h, h // 2)
+        h //= 2
+    return total
+
+
+@st.composite
+def games(draw):
+    width, height = draw(st.integers(2, 5)), draw(st.integers(2, 5))
+    heroes = draw(st.integers(1, min(9, width * height - 1)))
+    stones = draw(st.integers(1, min(6, width * height - heroes)))
+    types = draw(st.integers(1, 3))
+    inst = random_map(width, height, heroes, stones, types=types, hp=(1, draw(st.integers(1, 4))),
+                      seed=draw(st.integers(0, 10**6)))
+    per_type = draw(st.dictionaries(st.integers(1, types), st.sampled_from(ATTACKS), max_size=types))
+    inst = Instance(inst.width, inst.height, inst.heroes, inst.stones, type_attack=per_type)
+    params = {"max_level": draw(st.sampled_from([None, 2, 3]))}
+    if draw(st.booleans()) and not per_type:
+        params["attack"] = draw(st.sampled_from(ATTACKS))
+    return inst, params
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(games())
+def test_theorem3_finds_the_optimum_of_the_state_search_and_the_models(game):
+    inst, params = game
+    results = {s: run(inst, s, params) for s in ("theorem3", "exhaustive", "cbc", "cpsat")}
+    for solver, r in results.items():
+        assert r.status == "optimal", (solver, r.message)
+    assert len({r.objective for r in results.values()}) == 1, {s: r.objective for s, r in results.items()}
+
+
+@pytest.mark.parametrize("h, hp, cap", [(14, 1, None), (9, 2, None), (12, 3, 3), (8, 4, None)])
+def test_theorem3_enumerates_exactly_the_maximal_structures(h, hp, cap):
+    """One type, every hero under one stone: the count is the thesis's product of binomials (2^h-ish with ONE-HP)."""
+    heroes = tuple(Hero(x, 1, 1) for x in range(1, h + 1))
+    stones = tuple(Stone(x, 2, hp) for x in range(1, h + 1))
+    inst = Instance(h, 2, heroes, stones, attack="up", max_level=cap)
+    out = run_theorem3(inst, {}, SolveOptions(), lambda *_: None)
+    depth = (h.bit_length() - 1) if cap is None else min(h.bit_length() - 1, cap - 1)
+    assert out.stats["structures"] == structures(h, 1 if hp == 1 else depth)
+    assert out.stats["structures"] == structure_count(inst, rules(inst, {}), hits(inst, rules(inst, {})))
+    assert out.status == "optimal"
+
+
+def test_types_that_share_no_stone_are_enumerated_apart():
+    # type a under the left stones, type b under the right ones, type c shares a stone with b
+    heroes = (Hero(1, 1, 1), Hero(2, 1, 1), Hero(5, 1, 2), Hero(6, 1, 2), Hero(6, 3, 3), Hero(7, 3, 3))
+    stones = (Stone(1, 2, 1), Stone(2, 2, 1), Stone(5, 2, 1), Stone(6, 2, 1))
+    inst = Instance(7, 3, heroes, stones, attack="vertical")
+    h = hits(inst, rules(inst, {}))
+    assert components(inst, h) == [[1], [2, 3]]
+    best, _, complete, _ = theorem3(inst, rules(inst, {}), h, float("inf"), lambda *_: None)
+    assert complete and best == 3 and run(inst, "cbc", {}).objective == 3
+    out = run_theorem3(inst, {}, SolveOptions(), lambda *_: None)
+    assert out.stats["structures"] == 2 + 2 * 2 == structure_count(inst, rules(inst, {}), h)  # a; b x c combined
+
+
+def test_theorem3_decision_and_time_limit():
+    inst = random_map(9, 9, 30, 30, types=1, hp=(1, 3), seed=5)
+    out = run_theorem3(inst, {}, SolveOptions(time_limit=0.2), lambda *_: None)
+    assert out.status == "feasible" and out.bound is not None and out.objective <= out.bound
+    small = random_map(5, 5, 8, 8, types=2, hp=(1, 3), seed=3)
+    best = run(small, "theorem3", {}).objective
+    assert run(small, "theorem3", {"target": int(best)}).status == "optimal"
+    assert run(small, "theorem3", {"target": int(best) + 1}).status == "infeasible"
