@@ -46,6 +46,12 @@ class Setup:
     deadline: float | None
     budget: int | None
     began: float
+    reserve: float = 0.0
+    """Seconds kept at the end for ``exact.polish``: the searches stop ``reserve`` before the deadline."""
+
+    @property
+    def work_deadline(self) -> float | None:
+        return None if self.deadline is None else self.deadline - self.reserve
 
     @property
     def score_mode(self) -> bool:
@@ -128,7 +134,7 @@ def beam_task(s: Setup, worker: int, workers: int, width: int = 0) -> Callable:
 
     def task(send: Callable) -> dict[str, Any]:
         beam = Beam(s.shape)
-        out, nodes = widening(beam, s.root, s.score_mode, weights_for(s.score_mode, worker), send, s.deadline,
+        out, nodes = widening(beam, s.root, s.score_mode, weights_for(s.score_mode, worker), send, s.work_deadline,
                               s.share(workers), width=width, target=s.colour_bound())
         return {"nodes": nodes, "exhaustive": bool(out and out.exhaustive),
                 "proved": bool(out and out.exhaustive), "value": None if out is None else out.value}
@@ -139,16 +145,26 @@ def nmcs_task(s: Setup, worker: int, workers: int, level: int) -> Callable:
     from mipgames.samegame.nmcs import nmcs_search
 
     def task(send: Callable) -> dict[str, Any]:
-        return {"playouts": nmcs_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.deadline,
+        return {"playouts": nmcs_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.work_deadline,
                                         s.share(workers), target=s.colour_bound())}
     return task
 
 
-def nrpa_task(s: Setup, worker: int, workers: int, level: int) -> Callable:
+WARM_BEAM_WIDTH = 32
+"""Width of the beam a portfolio worker plays before its NRPA, for a game within a second."""
+
+
+def nrpa_task(s: Setup, worker: int, workers: int, level: int, warm_beam: bool = False) -> Callable:
     from mipgames.samegame.nrpa import nrpa_search
 
     def task(send: Callable) -> dict[str, Any]:
-        return {"playouts": nrpa_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.deadline,
+        if warm_beam:
+            from mipgames.samegame.beam import Beam, weights_for
+
+            quick = Beam(s.shape).run(s.root, WARM_BEAM_WIDTH, weights_for(s.score_mode, 0), s.score_mode,
+                                      deadline=s.work_deadline)
+            send(quick.value, quick.cells, f"beam width {WARM_BEAM_WIDTH}")
+        return {"playouts": nrpa_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.work_deadline,
                                         s.share(workers), target=s.colour_bound())}
     return task
 
@@ -162,7 +178,7 @@ def exact_task(s: Setup, workers: int) -> Callable:
         send(quick.value, quick.cells, "beam width 16 (incumbent of the exact search)")
         tiles = s.board.tiles()
         search = ExactSearch(s.shape, table_bits=max(12, min(21, 2 * tiles.bit_length() + 4)))
-        out = search.solve(s.root, s.score_mode, incumbent=quick.value, deadline=s.deadline,
+        out = search.solve(s.root, s.score_mode, incumbent=quick.value, deadline=s.work_deadline,
                            max_nodes=s.share(workers))
         if out.cells is not None:
             send(out.value, out.cells, f"exact search, {out.nodes:,} nodes")
@@ -171,14 +187,30 @@ def exact_task(s: Setup, workers: int) -> Callable:
 
 
 # ---------------------------------------------------------------- running tasks
-def finish(s: Setup, tasks: list[Callable], name: str, note: str = "") -> Result:
-    """Run the tasks, replay the best game, and say what was proved (nothing, unless an exact method did)."""
+POLISH_SHARE = 0.05
+"""Share of the time limit (at most ``POLISH_MAX_S``) kept for ``exact.polish`` after a heuristic search."""
+POLISH_MAX_S = 2.0
+
+
+def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: bool = False) -> Result:
+    """Run the tasks, polish the best game's end exactly (``polish``), replay it, and say what was proved
+    (nothing, unless an exact method did)."""
     from mipgames.samegame import parallel
 
-    out = parallel.run(tasks, s.deadline, s.on_game())
+    if polish and s.deadline is not None:
+        s.reserve = min(POLISH_MAX_S, POLISH_SHARE * (s.deadline - s.began))
+    out = parallel.run(tasks, s.work_deadline, s.on_game())
     if out.best is None:
         reason = "; ".join(out.errors) or "no game found"
         return Result("error" if out.errors else "unknown", None, None, None, f"{name}: {reason}")
+    if polish and not out.proved:
+        from mipgames.samegame.exact import polish as polish_game
+
+        gain, cells, _ = polish_game(s.shape, s.root, out.best.cells, s.score_mode, s.deadline)
+        if gain > 0:
+            out.best = parallel.Found(out.best.value + gain, cells, out.best.worker,
+                                      f"{out.best.note}, end improved by {gain} by exact search")
+            s.on_game()(out.best)
     stats = {"workers": len(tasks)}
     for key in ("nodes", "playouts"):
         total = sum(int(st.get(key, 0)) for st in out.stats if isinstance(st, dict))
@@ -224,19 +256,19 @@ def run_beam(board: Board, params: dict, options: SolveOptions, report: Report) 
     s = setup(board, params, options, report)
     width = int(params.get("beam_width", 0) or 0)
     n = s.workers
-    return finish(s, [beam_task(s, k, n, width) for k in range(n)], "beam")
+    return finish(s, [beam_task(s, k, n, width) for k in range(n)], "beam", polish=width == 0)
 
 
 def run_nmcs(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
     s = setup(board, params, options, report)
     n, level = s.workers, _level(params, 2)
-    return finish(s, [nmcs_task(s, k, n, level) for k in range(n)], "nmcs")
+    return finish(s, [nmcs_task(s, k, n, level) for k in range(n)], "nmcs", polish=True)
 
 
 def run_nrpa(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
     s = setup(board, params, options, report)
     n, level = s.workers, _level(params, 3)
-    return finish(s, [nrpa_task(s, k, n, level) for k in range(n)], "nrpa")
+    return finish(s, [nrpa_task(s, k, n, level) for k in range(n)], "nrpa", polish=True)
 
 
 def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
@@ -253,26 +285,34 @@ def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Rep
         tasks = heuristic_tasks(s, n, offset=0, total=n)
         note = (f"board too large for an exact proof ({tiles} tiles > {limit}): compiled heuristic search, "
                 "no bound claimed")
-    return finish(s, tasks, "portfolio", note)
+    return finish(s, tasks, "portfolio", note, polish=tiles > limit)
 
 
 def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Callable]:
-    """The heuristic workers of the portfolio: a beam first, then nested Monte-Carlo searches."""
+    """The heuristic workers of the portfolio.
+
+    Score rule: NRPA (level 3) on every core, each seeded apart; the first
+    also plays a narrow beam first, so that a game exists within a second.
+    NRPA is the strongest of the searches here at a minute a board
+    (benchmarks/samegame/RESULTS.md).  Min-remaining: beams with the
+    evaluations taken in turn (a cleared board proves itself optimal).
+    """
     tasks: list[Callable] = []
     for k in range(count):
         worker = offset + k
-        if k % 2 == 0 or not s.score_mode:
+        if not s.score_mode:
             tasks.append(beam_task(s, worker, total))
         else:
-            tasks.append(nmcs_task(s, worker, total, 2))
+            tasks.append(nrpa_task(s, worker, total, 3, warm_beam=k == 0))
     return tasks
 
 
 ALGORITHMS = {
     "portfolio": Algorithm(
         "portfolio", run_portfolio,
-        "exact search when the board is small enough for a proof, compiled beam search and nested Monte-Carlo "
-        "search on the other cores (and on all cores on larger boards)",
+        "exact search when the board is small enough for a proof; compiled NRPA (score) or beam search "
+        "(min-remaining) on the other cores, and on all cores on larger boards; the end of the best game "
+        "re-solved exactly",
     ),
     "exact": Algorithm(
         "exact", run_exact,

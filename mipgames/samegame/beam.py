@@ -41,7 +41,8 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    CLEAR_BONUS, MAX_CODES, Scratch, Shape, click, count_colours, find_groups, remove, remove_colour, zobrist_table,
+    CLEAR_BONUS, MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, remove_colour,
+    remove_hashed, zobrist_table,
 )
 
 NOT_FINAL = -(2**62)
@@ -70,10 +71,13 @@ class Weights:
     together once the big group goes, and must then be cleared."""
     residual_group: float = 0.0
     """Weight of sum (size - 2)^2 over the groups of the board without the tabu colour."""
+    tiles: float = 0.0
+    """Per tile of a colour not kept still on the board: while the kept colour waits, every other tile that
+    leaves first is one fewer that can split it."""
 
     def array(self) -> np.ndarray:
         return np.array([self.group, self.lonely, self.split, self.clear, 1.0 if self.forbid else 0.0,
-                         self.residual, self.residual_group], dtype=np.float64)
+                         self.residual, self.residual_group, self.tiles], dtype=np.float64)
 
     def colour_weights(self, order: list[int]) -> np.ndarray:
         """Per colour code, the weight of its (n - 2)^2 given the codes ranked by tile count."""
@@ -102,19 +106,20 @@ def weights_for(score_mode: bool, worker: int) -> Weights:
 # ------------------------------------------------------------------ compiled layer
 @njit(cache=True)
 def evaluate_position(board, cols, stride, score, tabu, cw, weights, score_mode,
-                      label, stack, gsize, gcolour, gcell, counts, pieces, residual):
+                      label, stack, gsize, gcolour, gcell, glast, counts, pieces, residual):
     """(evaluation, terminal value or NOT_FINAL when a move is left) of a position with ``score`` points so far.
 
     ``cw[code]`` weighs each colour's (n - 2)^2; ``weights`` = [group,
     lonely, split, clear, forbid] (see ``Weights``).
     """
-    ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell)
+    ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
     counts[:] = 0
     pieces[:] = 0
     tiles = 0
     lonely = 0
     group_pot = 0
     moves = 0
+    loose_tiles = 0
     for g in range(ng):
         c = gcolour[g]
         s = gsize[g]
@@ -124,6 +129,7 @@ def evaluate_position(board, cols, stride, score, tabu, cw, weights, score_mode,
         if s >= 2:
             moves += 1
         if cw[c] < 0.5:
+            loose_tiles += s
             if s == 1:
                 lonely += 1
             else:
@@ -145,10 +151,10 @@ def evaluate_position(board, cols, stride, score, tabu, cw, weights, score_mode,
             split += cw[c] * (pieces[c] - 1)
     if score_mode:
         value = (score + pot + weights[0] * group_pot - weights[1] * lonely - weights[2] * split
-                 + (weights[3] if singles == 0 else 0.0))
+                 + (weights[3] if singles == 0 else 0.0) - weights[7] * loose_tiles)
         if (weights[5] != 0.0 or weights[6] != 0.0) and tabu > 0:
             remove_colour(board, residual, cols, stride, tabu)
-            ng = find_groups(residual, cols, stride, label, stack, gsize, gcolour, gcell)
+            ng = find_groups(residual, cols, stride, label, stack, gsize, gcolour, gcell, glast)
             rl = 0
             rp = 0
             for g in range(ng):
@@ -164,7 +170,7 @@ def evaluate_position(board, cols, stride, score, tabu, cw, weights, score_mode,
 
 @njit(cache=True)
 def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, score_mode,
-           label, stack, gsize, gcolour, gcell, clabel, cstack, cgsize, cgcolour, cgcell, counts, pieces, residual,
+           label, stack, gsize, gcolour, gcell, glast, clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces, residual,
            child,
            c_eval, c_parent, c_cell, c_hash, c_score, ncand, best):
     """Children of positions ``start..n-1`` into the candidate buffer from ``ncand`` on.
@@ -179,9 +185,10 @@ def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, s
     p = start
     while p < n:
         board = boards[p]
-        ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell)
+        ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
         if ncand + ng > cap:
             break
+        ph, ph2 = board_hash(board, cols, stride, zobrist)
         skip_tabu = False
         if forbid and tabu > 0:
             for g in range(ng):
@@ -192,11 +199,11 @@ def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, s
             s = gsize[g]
             if s < 2 or (skip_tabu and gcolour[g] == tabu):
                 continue
-            h, h2 = remove(board, child, cols, stride, label, g, zobrist)
+            h, h2 = remove_hashed(board, child, cols, stride, label, g, gcell[g], glast[g], zobrist, ph, ph2)
             built += 1
             cscore = scores[p] + ((s - 2) * (s - 2) if score_mode else 0)
             value, final = evaluate_position(child, cols, stride, cscore, tabu, cw, weights, score_mode,
-                                             clabel, cstack, cgsize, cgcolour, cgcell, counts, pieces, residual)
+                                             clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces, residual)
             if final != NOT_FINAL:
                 if best[1] < 0 or final > best[0]:
                     best[0] = final
@@ -278,12 +285,12 @@ def compact(c_eval, c_parent, c_cell, c_hash, c_score, order, taken):
 
 @njit(cache=True)
 def build_layer(boards, new_boards, new_scores, order, taken, c_parent, c_cell, c_score,
-                cols, stride, label, stack, zobrist, par_row, cell_row):
+                cols, stride, label, stack, par_row, cell_row):
     """Play the selected candidates into the next layer; records each one's parent and click."""
     for k in range(taken):
         i = order[k]
         p = c_parent[i]
-        click(boards[p], new_boards[k], cols, stride, c_cell[i], label, stack, zobrist)
+        click(boards[p], new_boards[k], cols, stride, c_cell[i], label, stack)
         new_scores[k] = c_score[i]
         par_row[k] = p
         cell_row[k] = c_cell[i]
@@ -382,7 +389,7 @@ class Beam:
         self.boards[0, :] = root
         self.scores[0] = start_score
         _, final = evaluate_position(root, cols, stride, start_score, tabu, cw, wts, score_mode, sc.label,
-                                     sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.counts, sc.pieces, self.residual)
+                                     sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, sc.counts, sc.pieces, self.residual)
         if final != NOT_FINAL:
             return BeamOutcome(int(final), [], width, 0, True, True)
         best = np.array([0, -1, 0], dtype=np.int64)
@@ -399,8 +406,8 @@ class Beam:
             while True:
                 ncand, start, built = expand(
                     self.boards, self.scores, start, n, cols, stride, self.zobrist, tabu, cw, wts, score_mode,
-                    sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell,
-                    cs.label, cs.stack, cs.gsize, cs.gcolour, cs.gcell, cs.counts, cs.pieces, self.residual,
+                    sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast,
+                    cs.label, cs.stack, cs.gsize, cs.gcolour, cs.gcell, cs.glast, cs.counts, cs.pieces, self.residual,
                     self.child,
                     self.c_eval, self.c_parent, self.c_cell, self.c_hash, self.c_score, ncand, best)
                 nodes += built
@@ -418,7 +425,7 @@ class Beam:
                 exhaustive = False  # conservative: the others may all have been duplicates
             depth += 1
             build_layer(self.boards, self.next_boards, self.next_scores, self.order, taken, self.c_parent,
-                        self.c_cell, self.c_score, cols, stride, sc.label, sc.stack, self.zobrist,
+                        self.c_cell, self.c_score, cols, stride, sc.label, sc.stack,
                         self.par[depth], self.cells[depth])
             self.boards, self.next_boards = self.next_boards, self.boards
             self.scores, self.next_scores = self.next_scores, self.scores

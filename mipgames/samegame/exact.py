@@ -59,7 +59,7 @@ def _probe(keys, h1, h2):
 @njit(cache=True)
 def search(board, depth, need, score_mode, cols, stride, zobrist, keys, values, exact_flags, best_moves,
            boards, counts, child_counts, order_keys, order_cells, order_gain, order_opt, label, stack, gsize, gcolour,
-           gcell, budget):
+           gcell, glast, budget):
     """Future value of ``boards``-workspace position ``board`` (fail-soft against ``need``), or ABORT."""
     h1, h2 = board_hash(board, cols, stride, zobrist)
     slot = _probe(keys, h1, h2)
@@ -77,7 +77,7 @@ def search(board, depth, need, score_mode, cols, stride, zobrist, keys, values, 
     budget[0] -= 1
     if budget[0] < 0:
         return ABORT
-    ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell)
+    ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
     nm = 0
     tiles = 0
     for g in range(ng):
@@ -134,11 +134,11 @@ def search(board, depth, need, score_mode, cols, stride, zobrist, keys, values, 
                 continue
             break  # the rest are sorted by their optimistic value
         cell = order_cells[depth, i]
-        click(board, child, cols, stride, cell, label, stack, zobrist)
+        click(board, child, cols, stride, cell, label, stack)
         count_colours(child, cols, stride, counts[depth + 1])
         v = search(child, depth + 1, floor - gain, score_mode, cols, stride, zobrist, keys, values, exact_flags,
                    best_moves, boards, counts, child_counts, order_keys, order_cells, order_gain, order_opt, label,
-                   stack, gsize, gcolour, gcell, budget)
+                   stack, gsize, gcolour, gcell, glast, budget)
         if v == ABORT:
             return ABORT
         v += gain
@@ -199,7 +199,7 @@ class ExactSearch:
         v = search(self.boards[0], 0, need, self.score_mode, self.shape.cols, self.shape.stride, self.zobrist,
                    self.keys, self.values, self.exact, self.moves, self.boards, self.counts, self.child_counts,
                    self.order_keys, self.order_cells, self.order_gain, self.order_opt, sc.label, sc.stack, sc.gsize,
-                   sc.gcolour, sc.gcell, left)
+                   sc.gcolour, sc.gcell, sc.glast, left)
         self.nodes += budget - max(int(left[0]), 0)
         return None if v == ABORT else int(v)
 
@@ -244,13 +244,13 @@ class ExactSearch:
         child = np.zeros_like(board)
         cells: list[int] = []
         while True:
-            ng = find_groups(board, shape.cols, shape.stride, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell)
+            ng = find_groups(board, shape.cols, shape.stride, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast)
             moves = [(int(sc.gcell[g]), int(sc.gsize[g])) for g in range(ng) if sc.gsize[g] >= 2]
             if not moves:
                 return cells
             for cell, size in moves:
                 gain = (size - 2) ** 2 if self.score_mode else 0
-                click(board, child, shape.cols, shape.stride, cell, sc.label, sc.stack, self.zobrist)
+                click(board, child, shape.cols, shape.stride, cell, sc.label, sc.stack)
                 sub = None
                 while sub is None:
                     sub = self.value(child, value - gain - 1, 1 << 40)
@@ -261,3 +261,49 @@ class ExactSearch:
                     break
             else:  # pragma: no cover - the table proved ``value``, so some child reaches it
                 raise AssertionError("no move reaches the proved value")
+
+
+POLISH_TILES = (90, 100, 110, 120, 135, 150)
+"""Tiles left at the positions from which ``polish`` re-solves a game's end exactly, smallest first."""
+
+
+def polish(shape: Shape, root: np.ndarray, cells: list[int], score_mode: bool, deadline: float | None = None,
+           max_nodes: int = 400_000) -> tuple[int, list[int], int]:
+    """Improve the end of a game by exact search: from the last position with at most 90, 100, ... tiles,
+    search for a better continuation than the game's own (its value is the incumbent), while time lasts.
+
+    Heuristic games are usually decided in their first moves and optimal after ~100 tiles are left
+    (measured in benchmarks/samegame/RESULTS.md), so a few exact searches near the end are cheap and
+    sometimes gain a few points.  Returns (gain, clicks, nodes); the clicks are the original ones when
+    nothing better was found.
+    """
+    sc = Scratch.of(shape)
+    positions: list[tuple[int, int, np.ndarray, int]] = []
+    board, child = root.copy(), np.zeros_like(root)
+    points = 0
+    for k, cell in enumerate(cells):
+        positions.append((count_colours(board, shape.cols, shape.stride, np.zeros(MAX_CODES + 1, np.int32)), k,
+                          board.copy(), points))
+        removed = click(board, child, shape.cols, shape.stride, cell, sc.label, sc.stack)
+        board, child = child, board
+        if score_mode:
+            points += (removed - 2) ** 2
+    tiles = count_colours(board, shape.cols, shape.stride, np.zeros(MAX_CODES + 1, np.int32))
+    total = points + (CLEAR_BONUS if tiles == 0 else 0) if score_mode else -tiles
+    gain, nodes, best = 0, 0, list(cells)
+    search = ExactSearch(shape, table_bits=20)
+    for limit in POLISH_TILES:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        at = [p for p in positions if p[0] <= limit]
+        if not at:
+            continue
+        _, k, start, before = at[0]
+        suffix = total + gain - before
+        out = search.solve(start, score_mode, incumbent=suffix, deadline=deadline, max_nodes=max_nodes)
+        nodes += out.nodes
+        if out.value is not None and out.value > suffix and out.cells is not None:
+            gain += out.value - suffix
+            best = best[:k] + out.cells
+            positions = positions[: k + 1]
+    return gain, best, nodes

@@ -8,7 +8,9 @@ offsets with no bounds checks.  A board of R rows and C columns is a flat
 ``S = R + 1``: cell (x, y) (column x from the left, row y from the bottom, the
 spec's coordinates) is at ``(x + 1) * S + y``.  Column -1, column C and the
 cell on top of every column are sentinels that stay 0, so the four
-neighbours of any cell are ``i - 1, i + 1, i - S, i + S`` without a test.
+neighbours of any cell are ``i - 1, i + 1, i - S, i + S`` without a test
+(the array is padded to a multiple of 8 cells, which stay 0 too, so that a
+board copies as 64-bit words).
 0 is empty, instance colour c is stored as c + 1.  A settled board keeps its
 tiles at the bottom of each column and its non-empty columns on the left, so
 scans stop at the first empty cell of a column and at the first empty column.
@@ -33,6 +35,8 @@ MAX_CODES = MAX_COLOURS + 1
 HASH_BASE = (np.int64(0x6A09E667F3BCC909), np.int64(0x3C6EF372FE94F82B))
 """Every hash starts from these words, so no board (not even the empty one) hashes to the (0, 0) of an unused
 table slot."""
+_NO_TABLE = np.zeros((1, 1, 2), dtype=np.int64)
+"""Stands for the Zobrist table where no hash is kept."""
 
 
 # ------------------------------------------------------------------ layout
@@ -49,7 +53,8 @@ class Shape:
 
     @property
     def size(self) -> int:
-        return (self.cols + 2) * (self.rows + 1)
+        """Cells of the padded array, rounded up to a multiple of 8 so that boards copy as 64-bit words."""
+        return ((self.cols + 2) * (self.rows + 1) + 7) // 8 * 8
 
     def index(self, x: int, y: int) -> int:
         return (x + 1) * self.stride + y
@@ -101,6 +106,7 @@ class Scratch:
     gsize: np.ndarray
     gcolour: np.ndarray
     gcell: np.ndarray
+    glast: np.ndarray
     counts: np.ndarray
     pieces: np.ndarray
 
@@ -113,6 +119,7 @@ class Scratch:
             gsize=np.zeros(n, dtype=np.int32),
             gcolour=np.zeros(n, dtype=np.int8),
             gcell=np.zeros(n, dtype=np.int32),
+            glast=np.zeros(n, dtype=np.int32),
             counts=np.zeros(MAX_CODES + 1, dtype=np.int32),
             pieces=np.zeros(MAX_CODES + 1, dtype=np.int32),
         )
@@ -133,13 +140,58 @@ def clear_labels(board, cols, stride, label):
 
 
 @njit(cache=True)
-def find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell):
+def _flood(board, stride, start, label, stack, mark):
+    """Label the group of ``start`` with ``mark`` (its tiles must not hold ``mark``).
+
+    Returns (size, smallest cell index, largest cell index).
+    """
+    c = board[start]
+    label[start] = mark
+    stack[0] = start
+    sp = 1
+    size = 0
+    lo = start
+    hi = start
+    while sp > 0:
+        sp -= 1
+        j = stack[sp]
+        size += 1
+        if j > hi:
+            hi = j
+        if j < lo:
+            lo = j
+        k = j + 1
+        if board[k] == c and label[k] != mark:
+            label[k] = mark
+            stack[sp] = k
+            sp += 1
+        k = j - 1
+        if board[k] == c and label[k] != mark:
+            label[k] = mark
+            stack[sp] = k
+            sp += 1
+        k = j + stride
+        if board[k] == c and label[k] != mark:
+            label[k] = mark
+            stack[sp] = k
+            sp += 1
+        k = j - stride
+        if board[k] == c and label[k] != mark:
+            label[k] = mark
+            stack[sp] = k
+            sp += 1
+    return size, lo, hi
+
+
+@njit(cache=True)
+def find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast):
     """Label every tile with its group (singletons included); returns the number of groups.
 
     Groups are numbered in scan order (x, then y from the bottom), so
     ``gcell[g]`` is the group's minimum (x, y) cell, the click cell the
-    Python simulator's ``legal_moves`` lists, in the same order.
-    Labels of cells that are empty are left stale: read them only for tiles.
+    Python simulator's ``legal_moves`` lists, in the same order; ``glast[g]``
+    is its largest cell index (so its columns are those of ``gcell`` to
+    ``glast``).  Labels of empty cells are left stale: read them only for tiles.
     """
     clear_labels(board, cols, stride, label)
     ng = 0
@@ -150,38 +202,11 @@ def find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell):
         i = base
         while board[i] != 0:
             if label[i] < 0:
-                c = board[i]
-                label[i] = ng
-                stack[0] = i
-                sp = 1
-                size = 0
-                while sp > 0:
-                    sp -= 1
-                    j = stack[sp]
-                    size += 1
-                    k = j + 1
-                    if board[k] == c and label[k] < 0:
-                        label[k] = ng
-                        stack[sp] = k
-                        sp += 1
-                    k = j - 1
-                    if board[k] == c and label[k] < 0:
-                        label[k] = ng
-                        stack[sp] = k
-                        sp += 1
-                    k = j + stride
-                    if board[k] == c and label[k] < 0:
-                        label[k] = ng
-                        stack[sp] = k
-                        sp += 1
-                    k = j - stride
-                    if board[k] == c and label[k] < 0:
-                        label[k] = ng
-                        stack[sp] = k
-                        sp += 1
+                size, _, hi = _flood(board, stride, i, label, stack, ng)
                 gsize[ng] = size
-                gcolour[ng] = c
+                gcolour[ng] = board[i]
                 gcell[ng] = i
+                glast[ng] = hi
                 ng += 1
             i += 1
     return ng
@@ -204,78 +229,96 @@ def has_move(board, cols, stride):
 
 
 @njit(cache=True)
-def mark_group(board, stride, cell, label, stack, mark):
-    """Flood from ``cell`` writing ``mark`` into ``label`` (no tile may hold ``mark`` before); the group's size."""
-    c = board[cell]
-    label[cell] = mark
-    stack[0] = cell
-    sp = 1
-    size = 0
-    while sp > 0:
-        sp -= 1
-        j = stack[sp]
-        size += 1
-        k = j + 1
-        if board[k] == c and label[k] != mark:
-            label[k] = mark
-            stack[sp] = k
-            sp += 1
-        k = j - 1
-        if board[k] == c and label[k] != mark:
-            label[k] = mark
-            stack[sp] = k
-            sp += 1
-        k = j + stride
-        if board[k] == c and label[k] != mark:
-            label[k] = mark
-            stack[sp] = k
-            sp += 1
-        k = j - stride
-        if board[k] == c and label[k] != mark:
-            label[k] = mark
-            stack[sp] = k
-            sp += 1
-    return size
+def _compact(board, out, cols, stride, label, group, first, last, zobrist, h1, h2, hashing):
+    """Remove the tiles labelled ``group`` from ``out`` (a copy of ``board``, or ``board`` itself).
+
+    Only the group's columns (those of cells ``first`` to ``last``) are
+    compacted, and columns move left only when one of them empties; with
+    ``hashing`` the hash words ``h1, h2`` of ``board`` are updated for just
+    the tiles that leave or move.  Returns the hash words.
+    """
+    x0 = first // stride - 1
+    x1 = last // stride - 1
+    emptied = 0
+    for x in range(x0, x1 + 1):
+        base = (x + 1) * stride
+        w = base
+        i = base
+        while board[i] != 0:
+            c = board[i]
+            if label[i] == group:
+                if hashing:
+                    h1 ^= zobrist[i, c, 0]
+                    h2 ^= zobrist[i, c, 1]
+            else:
+                if w != i:
+                    out[w] = c
+                    if hashing:
+                        h1 ^= zobrist[i, c, 0] ^ zobrist[w, c, 0]
+                        h2 ^= zobrist[i, c, 1] ^ zobrist[w, c, 1]
+                w += 1
+            i += 1
+        while w < i:
+            out[w] = 0
+            w += 1
+        if out[base] == 0:
+            emptied += 1
+    if emptied:
+        ox = x0
+        x = x0
+        while x < cols:
+            base = (x + 1) * stride
+            if out[base] == 0:
+                if x > x1:
+                    break  # past the group's columns the first empty column ends the board
+                x += 1
+                continue
+            if ox != x:
+                obase = (ox + 1) * stride
+                for r in range(stride - 1):
+                    v = out[base + r]
+                    out[obase + r] = v
+                    if v != 0 and hashing:
+                        h1 ^= zobrist[base + r, v, 0] ^ zobrist[obase + r, v, 0]
+                        h2 ^= zobrist[base + r, v, 1] ^ zobrist[obase + r, v, 1]
+            ox += 1
+            x += 1
+        for xx in range(ox, x):
+            base = (xx + 1) * stride
+            for r in range(stride - 1):
+                out[base + r] = 0
+    return h1, h2
 
 
 @njit(cache=True)
-def remove(board, out, cols, stride, label, group, zobrist):
+def copy_board(board, out):
+    """``out[:] = board`` as 64-bit words (eight times fewer moves than bytes)."""
+    out.view(np.int64)[:] = board.view(np.int64)
+
+
+@njit(cache=True)
+def remove(board, out, cols, stride, label, group, first, last):
     """Write into ``out`` the board without the tiles labelled ``group`` (gravity, then columns close left).
 
-    Returns the two words of the Zobrist hash of ``out``.  ``out`` must have
-    zero sentinels (any array that only ever received boards of this shape does).
+    ``first``/``last`` are the group's smallest and largest cell indices
+    (``gcell``/``glast`` of ``find_groups``).  ``out`` must have zero
+    sentinels (any array that only ever received boards of this shape does).
     """
-    h = HASH_BASE[0]
-    h2 = HASH_BASE[1]
-    ox = 0
-    for x in range(cols):
-        base = (x + 1) * stride
-        if board[base] == 0:
-            break
-        obase = (ox + 1) * stride
-        w = obase
-        i = base
-        while board[i] != 0:
-            if label[i] != group:
-                c = board[i]
-                out[w] = c
-                h ^= zobrist[w, c, 0]
-                h2 ^= zobrist[w, c, 1]
-                w += 1
-            i += 1
-        if w > obase:
-            end = obase + stride - 1
-            while w < end:
-                out[w] = 0
-                w += 1
-            ox += 1
-    for x in range(ox, cols):
-        base = (x + 1) * stride
-        if out[base] == 0:
-            break
-        for i in range(base, base + stride - 1):
-            out[i] = 0
-    return h, h2
+    copy_board(board, out)
+    _compact(board, out, cols, stride, label, group, first, last, _NO_TABLE, np.int64(0), np.int64(0), False)
+
+
+@njit(cache=True)
+def remove_inplace(board, cols, stride, label, group, first, last):
+    """``remove`` with the board as its own output (playouts need no copy and no hash)."""
+    _compact(board, board, cols, stride, label, group, first, last, _NO_TABLE, np.int64(0), np.int64(0), False)
+
+
+@njit(cache=True)
+def remove_hashed(board, out, cols, stride, label, group, first, last, zobrist, h1, h2):
+    """``remove`` that also turns the hash words ``h1, h2`` of ``board`` into those of ``out``."""
+    copy_board(board, out)
+    return _compact(board, out, cols, stride, label, group, first, last, zobrist, h1, h2, True)
 
 
 @njit(cache=True)
@@ -313,7 +356,7 @@ def remove_colour(board, out, cols, stride, colour):
 
 @njit(cache=True)
 def board_hash(board, cols, stride, zobrist):
-    """The two hash words of a board (as ``remove`` computes them for its output)."""
+    """The two hash words of a board (as ``remove_hashed`` keeps them up to date)."""
     h = HASH_BASE[0]
     h2 = HASH_BASE[1]
     for x in range(cols):
@@ -346,16 +389,15 @@ def count_colours(board, cols, stride, counts):
 
 
 @njit(cache=True)
-def click(board, out, cols, stride, cell, label, stack, zobrist):
-    """Play the click on ``cell`` (any tile of a group of >= 2) into ``out``: (tiles removed, hash words of out).
+def click(board, out, cols, stride, cell, label, stack):
+    """Play the click on ``cell`` (any tile of a group of >= 2) into ``out``; the tiles removed.
 
     The label array is used as scratch (its content is left stale).
     """
     clear_labels(board, cols, stride, label)
-    mark = -2
-    size = mark_group(board, stride, cell, label, stack, mark)
-    h, h2 = remove(board, out, cols, stride, label, mark, zobrist)
-    return size, h, h2
+    size, lo, hi = _flood(board, stride, cell, label, stack, -2)
+    remove(board, out, cols, stride, label, -2, lo, hi)
+    return size
 
 
 # ------------------------------------------------------------------ random numbers

@@ -18,14 +18,14 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.beam import colour_order
-from mipgames.samegame.kernel import Scratch, Shape, click, rng_state, zobrist_table
+from mipgames.samegame.kernel import Scratch, Shape, click, copy_board, rng_state
 from mipgames.samegame.playout import final_value, legal_groups, playout
 
 
 @njit(cache=True)
-def _moves_of(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, moves):
+def _moves_of(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, glast, moves):
     """(click cells, sizes, tiles) of the legal moves of ``board`` as fresh arrays."""
-    n, tiles = legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, moves)
+    n, tiles = legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, glast, moves)
     cells = np.empty(n, dtype=np.int32)
     sizes = np.empty(n, dtype=np.int32)
     for k in range(n):
@@ -35,8 +35,8 @@ def _moves_of(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, mo
 
 
 @njit(cache=True)
-def nmcs(board, cols, stride, score, tabu, score_mode, level, rng, zobrist,
-         label, stack, gsize, gcolour, gcell, moves, best_seq, budget):
+def nmcs(board, cols, stride, score, tabu, score_mode, level, rng,
+         label, stack, gsize, gcolour, gcell, glast, moves, best_seq, budget):
     """Level ``level`` (0, 1 or 2) NMCS from ``board`` with ``score`` points so far.
 
     Writes the best game's clicks into ``best_seq`` and returns (value,
@@ -47,8 +47,8 @@ def nmcs(board, cols, stride, score, tabu, score_mode, level, rng, zobrist,
     work = np.zeros(size, dtype=np.int8)
     if level == 0:
         budget[0] -= 1
-        return playout(board, work, cols, stride, score, tabu, score_mode, rng, zobrist,
-                       label, stack, gsize, gcolour, gcell, moves, best_seq, 0)
+        return playout(board, work, cols, stride, score, tabu, score_mode, rng,
+                       label, stack, gsize, gcolour, gcell, glast, moves, best_seq, 0)
     cur = board.copy()
     child = np.zeros(size, dtype=np.int8)
     sub = np.empty(best_seq.shape[0], dtype=np.int32)
@@ -56,7 +56,7 @@ def nmcs(board, cols, stride, score, tabu, score_mode, level, rng, zobrist,
     best_len = 0
     depth = 0
     while True:
-        cells, sizes, tiles = _moves_of(cur, cols, stride, tabu, label, stack, gsize, gcolour, gcell, moves)
+        cells, sizes, tiles = _moves_of(cur, cols, stride, tabu, label, stack, gsize, gcolour, gcell, glast, moves)
         n = cells.shape[0]
         if n == 0:
             value = final_value(tiles, score, score_mode)
@@ -66,16 +66,16 @@ def nmcs(board, cols, stride, score, tabu, score_mode, level, rng, zobrist,
             return best, best_len
         if budget[0] > 0:
             for k in range(n):
-                click(cur, child, cols, stride, cells[k], label, stack, zobrist)
+                click(cur, child, cols, stride, cells[k], label, stack)
                 s = sizes[k]
                 cscore = score + ((s - 2) * (s - 2) if score_mode else 0)
                 if level == 1:
                     budget[0] -= 1
-                    value, length = playout(child, work, cols, stride, cscore, tabu, score_mode, rng, zobrist,
-                                            label, stack, gsize, gcolour, gcell, moves, sub, 0)
+                    value, length = playout(child, work, cols, stride, cscore, tabu, score_mode, rng,
+                                            label, stack, gsize, gcolour, gcell, glast, moves, sub, 0)
                 else:
-                    value, length = nmcs(child, cols, stride, cscore, tabu, score_mode, level - 1, rng, zobrist,
-                                         label, stack, gsize, gcolour, gcell, moves, sub, budget)
+                    value, length = nmcs(child, cols, stride, cscore, tabu, score_mode, level - 1, rng,
+                                         label, stack, gsize, gcolour, gcell, glast, moves, sub, budget)
                 if value > best:
                     best = value
                     best_seq[depth] = cells[k]
@@ -85,13 +85,13 @@ def nmcs(board, cols, stride, score, tabu, score_mode, level, rng, zobrist,
                     break
         if best_len <= depth:
             # nothing tried yet (budget spent before the first child): play a random game from here
-            value, length = playout(cur, work, cols, stride, score, tabu, score_mode, rng, zobrist,
-                                    label, stack, gsize, gcolour, gcell, moves, sub, 0)
+            value, length = playout(cur, work, cols, stride, score, tabu, score_mode, rng,
+                                    label, stack, gsize, gcolour, gcell, glast, moves, sub, 0)
             best_seq[depth: depth + length] = sub[:length]
             return value, depth + length
         cell = best_seq[depth]
-        removed, _, _ = click(cur, child, cols, stride, cell, label, stack, zobrist)
-        cur[:] = child
+        removed = click(cur, child, cols, stride, cell, label, stack)
+        copy_board(child, cur)
         if score_mode:
             score += (removed - 2) * (removed - 2)
         depth += 1
@@ -129,7 +129,6 @@ def nmcs_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
     game reaches ``target`` (a proved bound: nothing better exists).
     """
     sc = Scratch.of(shape)
-    zobrist = zobrist_table(shape)
     order = colour_order(root, shape)
     tabu = order[0] if (score_mode and order) else 0
     rng = rng_state(seed)
@@ -154,7 +153,7 @@ def nmcs_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
         best, best_seq = None, []
         while True:
             cells, _, tiles = _moves_of(cur, cols, stride, tabu, sc.label, sc.stack, sc.gsize, sc.gcolour,
-                                            sc.gcell, moves)
+                                        sc.gcell, sc.glast, moves)
             if len(cells) == 0:
                 value = int(final_value(tiles, score, score_mode))
                 if best is None or value > best:
@@ -166,14 +165,14 @@ def nmcs_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
             for k in range(len(cells)):
                 if best is not None and out_of_time():
                     break
-                removed, _, _ = click(cur, child, cols, stride, cells[k], sc.label, sc.stack, zobrist)
+                removed = click(cur, child, cols, stride, cells[k], sc.label, sc.stack)
                 cscore = score + ((removed - 2) ** 2 if score_mode else 0)
                 left = None if max_playouts is None else max_playouts - spent
                 budget = np.array([budget_for(rate, deadline, left)], dtype=np.int64)
                 given = int(budget[0])
                 began = time.monotonic()
-                value, length = nmcs(child, cols, stride, cscore, tabu, score_mode, level - 1, rng, zobrist,
-                                     sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, moves, sub, budget)
+                value, length = nmcs(child, cols, stride, cscore, tabu, score_mode, level - 1, rng,
+                                     sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, moves, sub, budget)
                 used = given - max(int(budget[0]), 0)
                 spent += used
                 rate.add(used, time.monotonic() - began)
@@ -184,7 +183,7 @@ def nmcs_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
                         best_all = best
                         send(best, best_seq, f"nested Monte-Carlo search level {level}")
             cell = best_seq[depth]
-            removed, _, _ = click(cur, child, cols, stride, cell, sc.label, sc.stack, zobrist)
+            removed = click(cur, child, cols, stride, cell, sc.label, sc.stack)
             cur[:] = child
             if score_mode:
                 score += (removed - 2) ** 2

@@ -27,10 +27,14 @@ from numba import njit
 
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import (
-    CLEAR_BONUS, MAX_CODES, Scratch, Shape, rand_unit, remove, rng_state, zobrist_table,
+    CLEAR_BONUS, MAX_CODES, Scratch, Shape, copy_board, rand_unit, remove_inplace, rng_state,
 )
 from mipgames.samegame.nmcs import Rate, budget_for
 from mipgames.samegame.playout import legal_groups
+
+
+ALPHA = 0.5
+"""Learning rate: 0.5 beat Rosin's 1.0 by 12 % on the first 8 standard boards at 100k playouts (RESULTS.md)."""
 
 
 def code_count(size: int) -> int:
@@ -39,20 +43,20 @@ def code_count(size: int) -> int:
 
 
 @njit(cache=True)
-def policy_playout(board, work, cols, stride, score, tabu, score_mode, pol, rng, zobrist,
-                   label, stack, gsize, gcolour, gcell, moves, seq, chosen, codes, offsets, probs):
+def policy_playout(board, work, cols, stride, score, tabu, score_mode, pol, rng,
+                   label, stack, gsize, gcolour, gcell, glast, moves, seq, chosen, codes, offsets, probs):
     """One game drawn from the policy ``pol``; returns (value, moves played).
 
     ``seq`` gets the click cells, ``chosen`` the codes played, ``codes``
     the legal codes of every step (step t's are ``codes[offsets[t]:offsets[t + 1]]``).
     """
-    work[:] = board
+    copy_board(board, work)
     ncodes1 = MAX_CODES + 1
     played = 0
     used = 0
     offsets[0] = 0
     while True:
-        n, tiles = legal_groups(work, cols, stride, tabu, label, stack, gsize, gcolour, gcell, moves)
+        n, tiles = legal_groups(work, cols, stride, tabu, label, stack, gsize, gcolour, gcell, glast, moves)
         if n == 0:
             if score_mode:
                 return score + (CLEAR_BONUS if tiles == 0 else 0), played
@@ -86,7 +90,7 @@ def policy_playout(board, work, cols, stride, score, tabu, score_mode, pol, rng,
         used += n
         played += 1
         offsets[played] = used
-        remove(work, work, cols, stride, label, g, zobrist)
+        remove_inplace(work, cols, stride, label, g, gcell[g], glast[g])
 
 
 @njit(cache=True)
@@ -112,8 +116,8 @@ def adapt(pol, chosen, codes, offsets, length, alpha, probs):
 
 
 @njit(cache=True)
-def nrpa(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng, zobrist,
-         label, stack, gsize, gcolour, gcell, moves, probs, best_seq, budget):
+def nrpa(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng,
+         label, stack, gsize, gcolour, gcell, glast, moves, probs, best_seq, budget):
     """Level ``level`` >= 1 NRPA from ``board`` starting with policy ``pol`` (left untouched).
 
     Writes the best game's clicks into ``best_seq``; returns (value, length).
@@ -123,13 +127,13 @@ def nrpa(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, r
     chosen = np.zeros(depth_max, dtype=np.int32)
     codes = np.zeros(depth_max * (board.shape[0] // 2 + 1), dtype=np.int32)
     offsets = np.zeros(depth_max + 1, dtype=np.int32)
-    return nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng, zobrist,
-                      label, stack, gsize, gcolour, gcell, moves, probs, best_seq, chosen, codes, offsets, budget)
+    return nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng,
+                      label, stack, gsize, gcolour, gcell, glast, moves, probs, best_seq, chosen, codes, offsets, budget)
 
 
 @njit(cache=True)
-def nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng, zobrist,
-               label, stack, gsize, gcolour, gcell, moves, probs, seq, chosen, codes, offsets, budget):
+def nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng,
+               label, stack, gsize, gcolour, gcell, glast, moves, probs, seq, chosen, codes, offsets, budget):
     """``nrpa`` that also hands back the best game's chosen and legal codes (for the level above's adapt)."""
     size = board.shape[0]
     depth_max = seq.shape[0]
@@ -144,12 +148,12 @@ def nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, al
     for _ in range(iterations):
         if level == 1:
             budget[0] -= 1
-            value, length = policy_playout(board, work, cols, stride, 0, tabu, score_mode, pol, rng, zobrist,
-                                           label, stack, gsize, gcolour, gcell, moves, cur_seq, cur_chosen,
+            value, length = policy_playout(board, work, cols, stride, 0, tabu, score_mode, pol, rng,
+                                           label, stack, gsize, gcolour, gcell, glast, moves, cur_seq, cur_chosen,
                                            cur_codes, cur_offsets, probs)
         else:
             value, length = nrpa_level(level - 1, board, cols, stride, tabu, score_mode, pol, iterations, alpha,
-                                       rng, zobrist, label, stack, gsize, gcolour, gcell, moves, probs, cur_seq,
+                                       rng, label, stack, gsize, gcolour, gcell, glast, moves, probs, cur_seq,
                                        cur_chosen, cur_codes, cur_offsets, budget)
         if value >= best:
             best = value
@@ -166,7 +170,7 @@ def nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, al
 
 def nrpa_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, seed: int,
                 send: Callable[[int, list[int], str], None], deadline: float | None = None,
-                max_playouts: int | None = None, iterations: int = 100, alpha: float = 1.0,
+                max_playouts: int | None = None, iterations: int = 100, alpha: float = ALPHA,
                 restarts: bool = True, target: int | None = None) -> int:
     """NRPA of ``level`` >= 1 from ``root``, its top level driven here so that the deadline is checked
     between compiled level-(n-1) searches; restarted from a blank policy while time and budget last.
@@ -175,7 +179,6 @@ def nrpa_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
     game reaches ``target`` (a proved bound: nothing better exists).
     """
     sc = Scratch.of(shape)
-    zobrist = zobrist_table(shape)
     order = colour_order(root, shape)
     tabu = order[0] if (score_mode and order) else 0
     rng = rng_state(seed)
@@ -208,11 +211,12 @@ def nrpa_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
             if level == 1:
                 budget[0] -= 1
                 value, length = policy_playout(root, np.zeros(shape.size, dtype=np.int8), cols, stride, 0, tabu,
-                                               score_mode, pol, rng, zobrist, sc.label, sc.stack, sc.gsize,
-                                               sc.gcolour, sc.gcell, moves, seq, chosen, codes, offsets, probs)
+                                               score_mode, pol, rng, sc.label, sc.stack, sc.gsize,
+                                               sc.gcolour, sc.gcell, sc.glast, moves, seq, chosen, codes, offsets,
+                                               probs)
             else:
                 value, length = nrpa_level(level - 1, root, cols, stride, tabu, score_mode, pol, iterations, alpha,
-                                           rng, zobrist, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, moves,
+                                           rng, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, moves,
                                            probs, seq, chosen, codes, offsets, budget)
             used = given - max(int(budget[0]), 0)
             spent += used

@@ -12,16 +12,16 @@ the run then ends at once, the other workers are stopped.
 
 Every worker calls ``die_with_parent()`` first, so a killed command takes
 its workers with it; the parent ends any worker still running one grace
-period after the deadline and joins them all before returning.  With one
+period after the deadline and reaps them all before returning.  With one
 worker the task runs in the calling process.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
+import os
 import time
 import traceback
+from multiprocessing.connection import Connection, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -79,39 +79,51 @@ def _inline(task: Task, on_improve: Callable[[Found], None] | None) -> Outcome:
     return out
 
 
-def _worker(task: Task, conn: Any) -> None:
+def _child(task: Task, conn: Any) -> None:
+    """The forked worker: runs its task, streams its games, and never returns into the parent's code."""
     from mipgames.run.processes import die_with_parent
 
-    die_with_parent()
+    code = 0
     try:
+        die_with_parent()
         result = task(lambda value, cells, note: conn.send(("game", int(value), [int(c) for c in cells], note)))
         conn.send(("done", result))
     except BaseException:  # reported to the parent, which decides
-        conn.send(("error", traceback.format_exc(limit=5)))
+        code = 1
+        try:
+            conn.send(("error", traceback.format_exc(limit=5)))
+        except BaseException:
+            pass
     finally:
-        conn.close()
+        os._exit(code)
 
 
 def _forked(tasks: Sequence[Task], deadline: float | None, on_improve: Callable[[Found], None] | None) -> Outcome:
+    """One ``os.fork`` per task (multiprocessing refuses children in daemonic processes, which the runner's
+    solver process may be), with a pipe back; every child is reaped before returning."""
     from mipgames.run.processes import kill_tree
 
-    ctx = multiprocessing.get_context("fork")
     out = Outcome(None, stats=[None] * len(tasks))
-    procs, receivers, conns = [], [], {}
+    pids: list[int] = []
+    receivers: list[Connection] = []
+    conns: dict[Connection, int] = {}
     try:
         for k, task in enumerate(tasks):
-            receive, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_worker, args=(task, send), daemon=True)
-            proc.start()
-            send.close()
-            procs.append(proc)
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child, which exits inside _child
+                os.close(read_fd)
+                _child(task, Connection(write_fd, readable=False))
+            os.close(write_fd)
+            pids.append(pid)
+            receive = Connection(read_fd, writable=False)
             receivers.append(receive)
             conns[receive] = k
         while conns:
             timeout = None if deadline is None else deadline + GRACE_S - time.monotonic()
             if timeout is not None and timeout <= 0:
                 break
-            for conn in multiprocessing.connection.wait(list(conns), timeout):
+            for conn in wait(list(conns), timeout):
                 if conn not in conns:
                     continue  # the run ended on a proof while this one was ready
                 k = conns[conn]
@@ -135,10 +147,17 @@ def _forked(tasks: Sequence[Task], deadline: float | None, on_improve: Callable[
                     out.errors.append(f"worker {k}: {message[1]}")
                     del conns[conn]
     finally:
-        for proc in procs:
-            if proc.is_alive():
-                kill_tree(proc.pid)
-            proc.join(timeout=2.0)
+        for pid in pids:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                continue
+            if done == 0:
+                kill_tree(pid)
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
         for conn in receivers:
             conn.close()
     return out

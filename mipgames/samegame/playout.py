@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from mipgames.samegame.kernel import CLEAR_BONUS, find_groups, rand_below, remove
+from mipgames.samegame.kernel import CLEAR_BONUS, copy_board, find_groups, rand_below, remove_inplace
 
 NOT_FINAL = -(2**62)
 
@@ -30,12 +30,12 @@ def final_value(tiles, score, score_mode):
 
 
 @njit(cache=True)
-def legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, moves):
+def legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, glast, moves):
     """Groups of >= 2 into ``moves`` (group ids), the tabu colour only when nothing else is left.
 
     Returns (number of moves, tiles on the board).
     """
-    ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell)
+    ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
     n = 0
     tiles = 0
     tabu_moves = 0
@@ -56,16 +56,16 @@ def legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell,
 
 
 @njit(cache=True)
-def playout(board, work, cols, stride, score, tabu, score_mode, rng, zobrist,
-            label, stack, gsize, gcolour, gcell, moves, out, out_start):
+def playout(board, work, cols, stride, score, tabu, score_mode, rng,
+            label, stack, gsize, gcolour, gcell, glast, moves, out, out_start):
     """Play random tabu-colour moves from ``board`` (left untouched; ``work`` is the game board) to the end.
 
     Writes the click cells into ``out`` from ``out_start``; returns (value, moves played).
     """
-    work[:] = board
+    copy_board(board, work)
     played = 0
     while True:
-        n, tiles = legal_groups(work, cols, stride, tabu, label, stack, gsize, gcolour, gcell, moves)
+        n, tiles = legal_groups(work, cols, stride, tabu, label, stack, gsize, gcolour, gcell, glast, moves)
         if n == 0:
             return final_value(tiles, score, score_mode), played
         g = moves[rand_below(rng, n)]
@@ -74,4 +74,4 @@ def playout(board, work, cols, stride, score, tabu, score_mode, rng, zobrist,
             score += (s - 2) * (s - 2)
         out[out_start + played] = gcell[g]
         played += 1
-        remove(work, work, cols, stride, label, g, zobrist)
+        remove_inplace(work, cols, stride, label, g, gcell[g], glast[g])

@@ -16,7 +16,7 @@ from mipgames.samegame.instance import Board, parse_board
 
 
 def kernel_moves(arr: np.ndarray, shape: K.Shape, sc: K.Scratch) -> list[tuple[tuple[int, int], int]]:
-    ng = K.find_groups(arr, shape.cols, shape.stride, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell)
+    ng = K.find_groups(arr, shape.cols, shape.stride, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast)
     return [(shape.cell(int(sc.gcell[g])), int(sc.gsize[g])) for g in range(ng) if sc.gsize[g] >= 2]
 
 
@@ -38,10 +38,20 @@ def play_both(board: Board, seed: int) -> int:
         cell, size = rng.choice(found)
         click = rng.choice(sorted(simulate.group_at(board, *cell)))  # any tile of the group is a click
         board, removed = simulate.apply_move(board, click)
-        got, h1, h2 = K.click(arr, out, shape.cols, shape.stride, shape.index(*click), sc.label, sc.stack, zobrist)
+        got = K.click(arr, out, shape.cols, shape.stride, shape.index(*click), sc.label, sc.stack)
         assert (got, removed) == (size, size)
         assert K.to_board(out, shape) == board
-        assert (h1, h2) == K.board_hash(out, shape.cols, shape.stride, zobrist)
+        # the same removal through the incremental paths: in place, and with the hash kept up to date
+        ng = K.find_groups(arr, shape.cols, shape.stride, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast)
+        g = next(g for g in range(ng) if shape.cell(int(sc.gcell[g])) == cell)
+        parent = K.board_hash(arr, shape.cols, shape.stride, zobrist)
+        hashed = np.zeros_like(arr)
+        h1, h2 = K.remove_hashed(arr, hashed, shape.cols, shape.stride, sc.label, g, sc.gcell[g], sc.glast[g],
+                                 zobrist, *parent)
+        assert np.array_equal(hashed, out) and (h1, h2) == K.board_hash(out, shape.cols, shape.stride, zobrist)
+        inplace = arr.copy()
+        K.remove_inplace(inplace, shape.cols, shape.stride, sc.label, g, sc.gcell[g], sc.glast[g])
+        assert np.array_equal(inplace, out)
         arr, out = out, arr
         moves.append(click)
         score += (removed - 2) ** 2
@@ -76,7 +86,7 @@ def test_standard_size_games_agree_and_score_the_same(seed: int) -> None:
         if not found:
             break
         cell, _ = rng.choice(found)
-        removed, _, _ = K.click(arr, out, shape.cols, shape.stride, shape.index(*cell), sc.label, sc.stack, zobrist)
+        removed = K.click(arr, out, shape.cols, shape.stride, shape.index(*cell), sc.label, sc.stack)
         score += (removed - 2) ** 2
         clicks.append(cell)
         arr, out = out, arr
@@ -101,14 +111,16 @@ def test_transpositions_hash_alike_and_the_empty_board_is_not_an_unused_slot() -
     arr, shape = K.to_array(board)
     sc, z = K.Scratch.of(shape), K.zobrist_table(shape)
     a, b, c = (np.zeros_like(arr) for _ in range(3))
-    K.click(arr, a, shape.cols, shape.stride, shape.index(0, 0), sc.label, sc.stack, z)
-    h_ab = K.click(a, b, shape.cols, shape.stride, shape.index(0, 0), sc.label, sc.stack, z)[1:]
-    K.click(arr, a, shape.cols, shape.stride, shape.index(2, 0), sc.label, sc.stack, z)
-    h_ba = K.click(a, c, shape.cols, shape.stride, shape.index(0, 0), sc.label, sc.stack, z)[1:]
+    K.click(arr, a, shape.cols, shape.stride, shape.index(0, 0), sc.label, sc.stack)
+    K.click(a, b, shape.cols, shape.stride, shape.index(0, 0), sc.label, sc.stack)
+    K.click(arr, a, shape.cols, shape.stride, shape.index(2, 0), sc.label, sc.stack)
+    middle = K.board_hash(a, shape.cols, shape.stride, z)
+    K.click(a, c, shape.cols, shape.stride, shape.index(0, 0), sc.label, sc.stack)
+    h_ab, h_ba = (K.board_hash(x, shape.cols, shape.stride, z) for x in (b, c))
     assert h_ab == h_ba and not b.any() and not c.any()
-    assert h_ab != (0, 0)
+    assert h_ab != (0, 0)  # the empty board does not hash like an unused table slot
     full = K.board_hash(arr, shape.cols, shape.stride, z)
-    assert full != h_ab and len({full, h_ab}) == 2
+    assert len({full, middle, h_ab}) == 3
 
 
 def test_remove_colour_is_gravity_and_closing() -> None:

@@ -158,7 +158,7 @@ def runs(search, board: Board, seed: int, budget: int, **kw) -> tuple[list[tuple
 
 def test_nmcs_and_nrpa_are_deterministic_given_seed_and_budget_and_play_legal_games() -> None:
     board = random_board(8, 8, 4, 2)
-    for search, level in ((nmcs_search, 2), (nmcs_search, 1), (nrpa_search, 2)):
+    for search, level in ((nmcs_search, 2), (nmcs_search, 1), (nrpa_search, 2), (nrpa_search, 1)):
         first, spent = runs(search, board, 3, 3000, level=level)
         second, _ = runs(search, board, 3, 3000, level=level)
         other, _ = runs(search, board, 4, 3000, level=level)
