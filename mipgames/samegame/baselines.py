@@ -190,6 +190,8 @@ def exact_task(s: Setup, workers: int) -> Callable:
 POLISH_SHARE = 0.05
 """Share of the time limit (at most ``POLISH_MAX_S``) kept for ``exact.polish`` after a heuristic search."""
 POLISH_MAX_S = 2.0
+POLISH_NODES = 2_000_000
+"""Node cap of the polish (a tenth of the node budget when one is set, for determinism)."""
 
 
 def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: bool = False) -> Result:
@@ -206,7 +208,9 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     if polish and not out.proved:
         from mipgames.samegame.exact import polish as polish_game
 
-        gain, cells, _ = polish_game(s.shape, s.root, out.best.cells, s.score_mode, s.deadline)
+        deadline = None if s.deadline is None else min(s.deadline, time.monotonic() + max(s.reserve, 0.2))
+        nodes = POLISH_NODES if s.budget is None else max(1000, s.budget // 10)
+        gain, cells, _ = polish_game(s.shape, s.root, out.best.cells, s.score_mode, deadline, nodes)
         if gain > 0:
             out.best = parallel.Found(out.best.value + gain, cells, out.best.worker,
                                       f"{out.best.note}, end improved by {gain} by exact search")

@@ -268,13 +268,14 @@ POLISH_TILES = (90, 100, 110, 120, 135, 150)
 
 
 def polish(shape: Shape, root: np.ndarray, cells: list[int], score_mode: bool, deadline: float | None = None,
-           max_nodes: int = 400_000) -> tuple[int, list[int], int]:
+           max_nodes: int = 1_000_000) -> tuple[int, list[int], int]:
     """Improve the end of a game by exact search: from the last position with at most 90, 100, ... tiles,
     search for a better continuation than the game's own (its value is the incumbent), while time lasts.
 
     Heuristic games are usually decided in their first moves and optimal after ~100 tiles are left
     (measured in benchmarks/samegame/RESULTS.md), so a few exact searches near the end are cheap and
-    sometimes gain a few points.  Returns (gain, clicks, nodes); the clicks are the original ones when
+    sometimes gain a few points.  ``max_nodes`` caps all the searches together (so that a run with a node
+    budget stays deterministic).  Returns (gain, clicks, nodes); the clicks are the original ones when
     nothing better was found.
     """
     sc = Scratch.of(shape)
@@ -293,14 +294,14 @@ def polish(shape: Shape, root: np.ndarray, cells: list[int], score_mode: bool, d
     gain, nodes, best = 0, 0, list(cells)
     search = ExactSearch(shape, table_bits=20)
     for limit in POLISH_TILES:
-        if deadline is not None and time.monotonic() > deadline:
+        if (deadline is not None and time.monotonic() > deadline) or nodes >= max_nodes:
             break
         at = [p for p in positions if p[0] <= limit]
         if not at:
             continue
         _, k, start, before = at[0]
         suffix = total + gain - before
-        out = search.solve(start, score_mode, incumbent=suffix, deadline=deadline, max_nodes=max_nodes)
+        out = search.solve(start, score_mode, incumbent=suffix, deadline=deadline, max_nodes=max_nodes - nodes)
         nodes += out.nodes
         if out.value is not None and out.value > suffix and out.cells is not None:
             gain += out.value - suffix
