@@ -26,7 +26,8 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    CLEAR_BONUS, MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, zobrist_table,
+    CLEAR_BONUS, MAX_CODES, Scratch, Shape, board_hash, click, click_hashed, count_colours, find_groups,
+    zobrist_table,
 )
 
 ABORT = np.int64(-(2**62))
@@ -57,11 +58,11 @@ def _probe(keys, h1, h2):
 
 
 @njit(cache=True)
-def search(board, depth, need, score_mode, cols, stride, zobrist, keys, values, exact_flags, best_moves,
+def search(board, h1, h2, depth, need, score_mode, cols, stride, zobrist, keys, values, exact_flags, best_moves,
            boards, counts, child_counts, order_keys, order_cells, order_gain, order_opt, label, stack, gsize, gcolour,
            gcell, glast, budget):
-    """Future value of ``boards``-workspace position ``board`` (fail-soft against ``need``), or ABORT."""
-    h1, h2 = board_hash(board, cols, stride, zobrist)
+    """Future value of ``boards``-workspace position ``board`` with hash words ``h1, h2`` (fail-soft against
+    ``need``), or ABORT."""
     slot = _probe(keys, h1, h2)
     bnd = colour_bound(counts[depth], score_mode)
     hint = -1
@@ -134,9 +135,9 @@ def search(board, depth, need, score_mode, cols, stride, zobrist, keys, values, 
                 continue
             break  # the rest are sorted by their optimistic value
         cell = order_cells[depth, i]
-        click(board, child, cols, stride, cell, label, stack)
+        _, c1, c2 = click_hashed(board, child, cols, stride, cell, label, stack, zobrist, h1, h2)
         count_colours(child, cols, stride, counts[depth + 1])
-        v = search(child, depth + 1, floor - gain, score_mode, cols, stride, zobrist, keys, values, exact_flags,
+        v = search(child, c1, c2, depth + 1, floor - gain, score_mode, cols, stride, zobrist, keys, values, exact_flags,
                    best_moves, boards, counts, child_counts, order_keys, order_cells, order_gain, order_opt, label,
                    stack, gsize, gcolour, gcell, glast, budget)
         if v == ABORT:
@@ -196,7 +197,8 @@ class ExactSearch:
         self.boards[0, :] = root
         count_colours(self.boards[0], self.shape.cols, self.shape.stride, self.counts[0])
         left = np.array([budget], dtype=np.int64)
-        v = search(self.boards[0], 0, need, self.score_mode, self.shape.cols, self.shape.stride, self.zobrist,
+        h1, h2 = board_hash(self.boards[0], self.shape.cols, self.shape.stride, self.zobrist)
+        v = search(self.boards[0], h1, h2, 0, need, self.score_mode, self.shape.cols, self.shape.stride, self.zobrist,
                    self.keys, self.values, self.exact, self.moves, self.boards, self.counts, self.child_counts,
                    self.order_keys, self.order_cells, self.order_gain, self.order_opt, sc.label, sc.stack, sc.gsize,
                    sc.gcolour, sc.gcell, sc.glast, left)

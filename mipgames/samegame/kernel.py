@@ -389,6 +389,15 @@ def count_colours(board, cols, stride, counts):
 
 
 @njit(cache=True)
+def click_hashed(board, out, cols, stride, cell, label, stack, zobrist, h1, h2):
+    """``click`` that also turns the hash words ``h1, h2`` of ``board`` into those of ``out``: (size, h1, h2)."""
+    clear_labels(board, cols, stride, label)
+    size, lo, hi = _flood(board, stride, cell, label, stack, -2)
+    h1, h2 = remove_hashed(board, out, cols, stride, label, -2, lo, hi, zobrist, h1, h2)
+    return size, h1, h2
+
+
+@njit(cache=True)
 def click(board, out, cols, stride, cell, label, stack):
     """Play the click on ``cell`` (any tile of a group of >= 2) into ``out``; the tiles removed.
 
