@@ -5,27 +5,26 @@ Why this shape: under the standard score rule ((n - 2)^2 a move, +1000 for a
 cleared board) the points come from one or two huge groups late in the game,
 so a beam must rank positions by what they can still become, not by points so
 far.  Following the SameGame literature (tabu colour of NMCS/NRPA, SP-MCTS),
-one colour - by default the most numerous - is the *tabu* colour: it is
-expected to leave as one big group at the end, its groups are not clicked
-while a group of another colour exists, and the evaluation rewards keeping it
-together.  The evaluation of a position (``Weights``) is
+the most numerous colour is *kept*: it is expected to leave as one big group
+at the end, and with ``forbid`` its groups are not clicked while a group of
+another colour exists.  The evaluation of a position (``Weights``) is
 
     points so far
-    + w_tabu  * (n_tabu - 2)^2                 the tabu colour as one group
-    + w_other * sum over other colours (n_c - 2)^2
-    + w_group * sum over groups of other colours of size >= 3 (size - 2)^2
-    - w_lonely * tiles of other colours with no same-coloured neighbour
-    - w_split  * (connected pieces of the tabu colour - 1)
-    + w_clear  * [no colour has exactly one tile]   (a clear is still possible)
+    + sum over colours  rank weight * (n_c - 2)^2     (the kept colour: weight 1)
+    - lonely * tiles of colours not kept that have no same-coloured neighbour
+    - split  * (connected pieces of a kept colour - 1), weighted
 
-and under ``min-remaining`` it is minus (tiles + w_lonely * lonely tiles +
-w_split * colours with a single tile).
+and under ``min-remaining`` it is minus (tiles + lonely * lonely tiles +
+split * colours with a single tile).  Richer evaluations were measured and
+did worse (benchmarks/samegame/RESULTS.md): static features do not see the
+tabu colour's role as the scaffold that the other tiles fall together on
+once it goes, which is why the score portfolio runs NRPA instead.
 
 One layer: every child of every kept position is built and evaluated in
 compiled code, finished games are recorded at once, and the best ``width``
 distinct children survive.  Children that are the same board (the same
 clicks in another order) are merged, keeping the most points (the per-layer
-transposition table; boards are compared by 64-bit Zobrist hashes).  The
+transposition table; boards are compared by two-word Zobrist hashes).  The
 Python driver only calls one compiled layer at a time, so deadlines are
 checked between layers; if one hits, the best position of the layer is
 finished greedily, so a game always comes back.
@@ -41,12 +40,13 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    CLEAR_BONUS, MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, remove_colour,
-    remove_hashed, zobrist_table,
+    CLEAR_BONUS, MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, remove_hashed,
+    zobrist_table,
 )
 
 NOT_FINAL = -(2**62)
 """The terminal value slot of a position that still has a move."""
+
 
 @dataclass(frozen=True)
 class Weights:
@@ -55,29 +55,17 @@ class Weights:
     Colours are ranked once, at the root, by tile count; ``rank`` gives the
     weight of (n_c - 2)^2 for the colour of each rank (the last entry serves
     the ranks beyond).  A colour whose weight is at least 0.5 is *kept*: it
-    is not charged for lonely tiles, it is charged ``split`` per extra piece,
-    and with ``forbid`` the most numerous colour is not clicked while another
-    colour's group exists.
+    is not charged for lonely tiles but ``split`` per extra piece.
     """
 
     rank: tuple[float, ...] = (1.0, 0.0)
-    group: float = 0.0
     lonely: float = 20.0
     split: float = 0.0
-    clear: float = 0.0
     forbid: bool = True
-    residual: float = 0.0
-    """Per tile with no same-coloured neighbour on the board *without the tabu colour*: what falls
-    together once the big group goes, and must then be cleared."""
-    residual_group: float = 0.0
-    """Weight of sum (size - 2)^2 over the groups of the board without the tabu colour."""
-    tiles: float = 0.0
-    """Per tile of a colour not kept still on the board: while the kept colour waits, every other tile that
-    leaves first is one fewer that can split it."""
+    """Never click the most numerous colour while a group of another colour exists."""
 
     def array(self) -> np.ndarray:
-        return np.array([self.group, self.lonely, self.split, self.clear, 1.0 if self.forbid else 0.0,
-                         self.residual, self.residual_group, self.tiles], dtype=np.float64)
+        return np.array([self.lonely, self.split, 1.0 if self.forbid else 0.0], dtype=np.float64)
 
     def colour_weights(self, order: list[int]) -> np.ndarray:
         """Per colour code, the weight of its (n - 2)^2 given the codes ranked by tile count."""
@@ -87,6 +75,9 @@ class Weights:
         return out
 
 
+LONELY, SPLIT, FORBID = range(3)
+"""Positions in ``Weights.array()``."""
+
 MIN_REMAINING_WEIGHTS = Weights(rank=(0.0,), lonely=2.0, split=10.0, forbid=False)
 """Under min-remaining: minus (tiles + lonely * lonely tiles + split * colours with a single tile)."""
 
@@ -94,7 +85,8 @@ SCORE_PRESETS = (
     Weights(rank=(1.0, 0.0), lonely=20.0, split=10.0, forbid=False),
     Weights(rank=(1.0, 0.0), lonely=20.0, split=0.0, forbid=True),
 )
-"""The evaluations the beam workers take in turn under the score rule (measured in benchmarks/samegame/)."""
+"""The evaluations the beam workers take in turn under the score rule (the two best at width 100 on the
+standard boards, RESULTS.md)."""
 MIN_REMAINING_PRESETS = (MIN_REMAINING_WEIGHTS, Weights(rank=(0.0,), lonely=1.0, split=5.0, forbid=False))
 
 
@@ -105,21 +97,18 @@ def weights_for(score_mode: bool, worker: int) -> Weights:
 
 # ------------------------------------------------------------------ compiled layer
 @njit(cache=True)
-def evaluate_position(board, cols, stride, score, tabu, cw, weights, score_mode,
-                      label, stack, gsize, gcolour, gcell, glast, counts, pieces, residual):
+def evaluate_position(board, cols, stride, score, cw, weights, score_mode,
+                      label, stack, gsize, gcolour, gcell, glast, counts, pieces):
     """(evaluation, terminal value or NOT_FINAL when a move is left) of a position with ``score`` points so far.
 
-    ``cw[code]`` weighs each colour's (n - 2)^2; ``weights`` = [group,
-    lonely, split, clear, forbid] (see ``Weights``).
+    ``cw[code]`` weighs each colour's (n - 2)^2; ``weights`` is ``Weights.array()``.
     """
     ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
     counts[:] = 0
     pieces[:] = 0
     tiles = 0
     lonely = 0
-    group_pot = 0
     moves = 0
-    loose_tiles = 0
     for g in range(ng):
         c = gcolour[g]
         s = gsize[g]
@@ -128,12 +117,8 @@ def evaluate_position(board, cols, stride, score, tabu, cw, weights, score_mode,
         tiles += s
         if s >= 2:
             moves += 1
-        if cw[c] < 0.5:
-            loose_tiles += s
-            if s == 1:
-                lonely += 1
-            else:
-                group_pot += (s - 2) * (s - 2)
+        elif cw[c] < 0.5:
+            lonely += 1
     if moves == 0:
         if score_mode:
             return 0.0, score + (CLEAR_BONUS if tiles == 0 else 0)
@@ -150,27 +135,13 @@ def evaluate_position(board, cols, stride, score, tabu, cw, weights, score_mode,
         if cw[c] >= 0.5 and pieces[c] > 1:
             split += cw[c] * (pieces[c] - 1)
     if score_mode:
-        value = (score + pot + weights[0] * group_pot - weights[1] * lonely - weights[2] * split
-                 + (weights[3] if singles == 0 else 0.0) - weights[7] * loose_tiles)
-        if (weights[5] != 0.0 or weights[6] != 0.0) and tabu > 0:
-            remove_colour(board, residual, cols, stride, tabu)
-            ng = find_groups(residual, cols, stride, label, stack, gsize, gcolour, gcell, glast)
-            rl = 0
-            rp = 0
-            for g in range(ng):
-                s = gsize[g]
-                if s == 1:
-                    rl += 1
-                else:
-                    rp += (s - 2) * (s - 2)
-            value += weights[6] * rp - weights[5] * rl
-        return value, NOT_FINAL
-    return -(tiles + weights[1] * lonely + weights[2] * singles), NOT_FINAL
+        return score + pot - weights[LONELY] * lonely - weights[SPLIT] * split, NOT_FINAL
+    return -(tiles + weights[LONELY] * lonely + weights[SPLIT] * singles), NOT_FINAL
 
 
 @njit(cache=True)
 def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, score_mode,
-           label, stack, gsize, gcolour, gcell, glast, clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces, residual,
+           label, stack, gsize, gcolour, gcell, glast, clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces,
            child,
            c_eval, c_parent, c_cell, c_hash, c_score, ncand, best):
     """Children of positions ``start..n-1`` into the candidate buffer from ``ncand`` on.
@@ -180,7 +151,7 @@ def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, s
     [value, parent, cell] (parent -1 when none yet).
     """
     cap = c_eval.shape[0]
-    forbid = weights[4] > 0.5
+    forbid = weights[FORBID] > 0.5
     built = 0
     p = start
     while p < n:
@@ -202,8 +173,8 @@ def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, s
             h, h2 = remove_hashed(board, child, cols, stride, label, g, gcell[g], glast[g], zobrist, ph, ph2)
             built += 1
             cscore = scores[p] + ((s - 2) * (s - 2) if score_mode else 0)
-            value, final = evaluate_position(child, cols, stride, cscore, tabu, cw, weights, score_mode,
-                                             clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces, residual)
+            value, final = evaluate_position(child, cols, stride, cscore, cw, weights, score_mode,
+                                             clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces)
             if final != NOT_FINAL:
                 if best[1] < 0 or final > best[0]:
                     best[0] = final
@@ -327,7 +298,6 @@ class Beam:
         self.scratch = Scratch.of(shape)
         self.child_scratch = Scratch.of(shape)
         self.child = np.zeros(shape.size, dtype=np.int8)
-        self.residual = np.zeros(shape.size, dtype=np.int8)
         self.width = 0
         self.depth = shape.rows * shape.cols // 2 + 2
 
@@ -388,8 +358,8 @@ class Beam:
         sc, cs = self.scratch, self.child_scratch
         self.boards[0, :] = root
         self.scores[0] = start_score
-        _, final = evaluate_position(root, cols, stride, start_score, tabu, cw, wts, score_mode, sc.label,
-                                     sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, sc.counts, sc.pieces, self.residual)
+        _, final = evaluate_position(root, cols, stride, start_score, cw, wts, score_mode, sc.label,
+                                     sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, sc.counts, sc.pieces)
         if final != NOT_FINAL:
             return BeamOutcome(int(final), [], width, 0, True, True)
         best = np.array([0, -1, 0], dtype=np.int64)
@@ -407,8 +377,7 @@ class Beam:
                 ncand, start, built = expand(
                     self.boards, self.scores, start, n, cols, stride, self.zobrist, tabu, cw, wts, score_mode,
                     sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast,
-                    cs.label, cs.stack, cs.gsize, cs.gcolour, cs.gcell, cs.glast, cs.counts, cs.pieces, self.residual,
-                    self.child,
+                    cs.label, cs.stack, cs.gsize, cs.gcolour, cs.gcell, cs.glast, cs.counts, cs.pieces, self.child,
                     self.c_eval, self.c_parent, self.c_cell, self.c_hash, self.c_score, ncand, best)
                 nodes += built
                 if start >= n:

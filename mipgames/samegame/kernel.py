@@ -322,39 +322,6 @@ def remove_hashed(board, out, cols, stride, label, group, first, last, zobrist, 
 
 
 @njit(cache=True)
-def remove_colour(board, out, cols, stride, colour):
-    """Write into ``out`` the board without any tile of ``colour`` (gravity, columns close left); tiles left."""
-    ox = 0
-    tiles = 0
-    for x in range(cols):
-        base = (x + 1) * stride
-        if board[base] == 0:
-            break
-        obase = (ox + 1) * stride
-        w = obase
-        i = base
-        while board[i] != 0:
-            if board[i] != colour:
-                out[w] = board[i]
-                w += 1
-            i += 1
-        if w > obase:
-            tiles += w - obase
-            end = obase + stride - 1
-            while w < end:
-                out[w] = 0
-                w += 1
-            ox += 1
-    for x in range(ox, cols):
-        base = (x + 1) * stride
-        if out[base] == 0:
-            break
-        for i in range(base, base + stride - 1):
-            out[i] = 0
-    return tiles
-
-
-@njit(cache=True)
 def board_hash(board, cols, stride, zobrist):
     """The two hash words of a board (as ``remove_hashed`` keeps them up to date)."""
     h = HASH_BASE[0]

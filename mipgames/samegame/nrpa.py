@@ -171,16 +171,17 @@ def nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, al
 def nrpa_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, seed: int,
                 send: Callable[[int, list[int], str], None], deadline: float | None = None,
                 max_playouts: int | None = None, iterations: int = 100, alpha: float = ALPHA,
-                restarts: bool = True, target: int | None = None) -> int:
+                restarts: bool = True, target: int | None = None, tabu_rank: int = 0) -> int:
     """NRPA of ``level`` >= 1 from ``root``, its top level driven here so that the deadline is checked
     between compiled level-(n-1) searches; restarted from a blank policy while time and budget last.
 
     Sends every better game; returns the playouts spent.  Stops early when a
     game reaches ``target`` (a proved bound: nothing better exists).
+    ``tabu_rank`` picks the tabu colour by tile count (0: the most numerous).
     """
     sc = Scratch.of(shape)
     order = colour_order(root, shape)
-    tabu = order[0] if (score_mode and order) else 0
+    tabu = order[min(tabu_rank, len(order) - 1)] if (score_mode and order) else 0
     rng = rng_state(seed)
     cols, stride = shape.cols, shape.stride
     depth_max = shape.rows * shape.cols // 2 + 2

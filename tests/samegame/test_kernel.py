@@ -123,16 +123,6 @@ def test_transpositions_hash_alike_and_the_empty_board_is_not_an_unused_slot() -
     assert len({full, middle, h_ab}) == 3
 
 
-def test_remove_colour_is_gravity_and_closing() -> None:
-    board = parse_board("12.\n21.\n13.\n")
-    arr, shape = K.to_array(board)
-    out = np.zeros_like(arr)
-    assert K.remove_colour(arr, out, shape.cols, shape.stride, 2) == 3  # code 2 = colour 1
-    assert K.to_board(out, shape) == parse_board("...\n.2.\n23.\n")
-    assert K.remove_colour(arr, out, shape.cols, shape.stride, 3) == 4
-    assert K.to_board(out, shape) == parse_board("...\n11.\n13.\n")
-
-
 def test_random_numbers_are_seeded_and_uniform_enough() -> None:
     a, b = K.rng_state(7), K.rng_state(7)
     draws = [int(K.rand_below(a, 10)) for _ in range(2000)]
