@@ -206,7 +206,7 @@ class ExactSearch:
         return None if v == ABORT else int(v)
 
     def solve(self, root: np.ndarray, score_mode: bool, incumbent: int | None = None,
-              deadline: float | None = None, max_nodes: int | None = None, chunk: int = 200_000) -> ExactOutcome:
+              deadline: float | None = None, max_nodes: int | None = None, chunk: int = 20_000) -> ExactOutcome:
         """The optimum from ``root``, or the best proved bound when the deadline or node budget comes first.
 
         ``incumbent`` (the value of a game the caller holds) lets the search
