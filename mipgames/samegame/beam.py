@@ -40,9 +40,10 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    CLEAR_BONUS, MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, remove_hashed,
+    MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, remove_hashed,
     zobrist_table,
 )
+from mipgames.samegame.simulate import CLEAR_BONUS
 
 NOT_FINAL = -(2**62)
 """The terminal value slot of a position that still has a move."""

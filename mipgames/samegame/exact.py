@@ -26,9 +26,10 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    CLEAR_BONUS, MAX_CODES, Scratch, Shape, board_hash, click, click_hashed, count_colours, find_groups,
+    MAX_CODES, Scratch, Shape, board_hash, click, click_hashed, count_colours, find_groups,
     zobrist_table,
 )
+from mipgames.samegame.simulate import CLEAR_BONUS
 
 ABORT = np.int64(-(2**62))
 """Returned when the chunk's node budget is spent (every real value is far above it)."""

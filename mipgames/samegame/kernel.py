@@ -1,5 +1,5 @@
 """The compiled SameGame board kernel (numba): groups, removal with gravity and column
-closing, Zobrist hashing, colour counts, playouts.
+closing, Zobrist hashing, colour counts, seeded random numbers.
 
 Why a padded flat array: the searches visit millions of positions, and the
 fastest board a flood fill can walk is one whose neighbours are at fixed
@@ -29,7 +29,6 @@ from numba import njit
 
 from mipgames.samegame.instance import EMPTY, MAX_COLOURS, Board
 
-CLEAR_BONUS = 1000
 MAX_CODES = MAX_COLOURS + 1
 """Colour codes in kernel boards: 0 empty, 1..36 the instance's colours 0..35."""
 HASH_BASE = (np.int64(0x6A09E667F3BCC909), np.int64(0x3C6EF372FE94F82B))

@@ -27,10 +27,11 @@ from numba import njit
 
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import (
-    CLEAR_BONUS, MAX_CODES, Scratch, Shape, copy_board, rand_unit, remove_inplace, rng_state,
+    MAX_CODES, Scratch, Shape, copy_board, rand_unit, remove_inplace, rng_state,
 )
 from mipgames.samegame.nmcs import Rate, budget_for
 from mipgames.samegame.playout import legal_groups
+from mipgames.samegame.simulate import CLEAR_BONUS
 
 
 ALPHA = 0.5

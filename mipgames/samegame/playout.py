@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from mipgames.samegame.kernel import CLEAR_BONUS, copy_board, find_groups, rand_below, remove_inplace
+from mipgames.samegame.kernel import copy_board, find_groups, rand_below, remove_inplace
+from mipgames.samegame.simulate import CLEAR_BONUS
 
 NOT_FINAL = -(2**62)
 
