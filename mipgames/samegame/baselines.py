@@ -1,592 +1,344 @@
-"""Classical SameGame solvers: exact search, greedy and beam search.
+"""SameGame's classical algorithms as solvers: the ``ALGORITHMS`` registry.
 
-They share a compact internal state so that Python can afford millions of
-nodes: a board is ``bytes`` holding its non-empty columns, bottom tile first,
-separated by ``SEP``.  Bytes hash fast, compare fast and cost ~40 bytes in a
-transposition table where a tuple of tuples costs ~600.  Gravity and column
-closing are then just "drop these bytes, drop empty columns".  Coordinates
-inside are the spec's: x = index of the (non-empty) column, y = index in it.
+The searches live in their own modules on the compiled kernel (``kernel``):
+``exact`` (branch and bound that proves optima), ``beam`` (beam search with a
+colour-aware evaluation), ``nmcs`` (nested Monte-Carlo search), ``nrpa``
+(nested rollout policy adaptation); ``parallel`` runs them on several cores.
+This module turns params and options into searches and their games into
+verified ``Result``s: every game is replayed by ``simulate.evaluate`` before
+it leaves, and only the exact search (or a beam that cut nothing, or a game
+meeting the colour-count bound) may say ``optimal``.
 
-Values are always *maximised* internally: ``-tiles left`` for
-``min-remaining`` and the standard score for ``score``; a move's gain is 0 or
-(n - 2)^2.  Every answer an Algorithm returns is replayed through
-``simulate.evaluate`` before it leaves this module.
+Node budgets (param ``node_budget``) make every search deterministic given
+the seed: children built (beam), playouts (NMCS, NRPA), nodes (exact), split
+evenly between workers.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Callable
 
-from mipgames.core.errors import UsageError
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.samegame import simulate
+from mipgames.samegame.instance import Board
 
-SEP = 255
-SEP_B = bytes([SEP])
-CLEAR_BONUS = 1000
-
-Cells = list[tuple[int, int]]
-Group = tuple[int, Cells]
-"""(colour, cells); cells[0] is the group's minimum (x, y), its click cell."""
-
-
-# ---------------------------------------------------------------- state
-def encode(board) -> bytes:
-    """Board (rows top first, -1 empty) -> packed state; refuses unsettled boards."""
-    cells = board.cells
-    rows = len(cells)
-    cols = len(cells[0]) if rows else 0
-    columns = []
-    for x in range(cols):
-        column = [cells[rows - 1 - y][x] for y in range(rows)]
-        height = sum(1 for v in column if v >= 0)
-        if any(v < 0 for v in column[:height]):
-            raise UsageError(f"board is not settled: column {x} has a tile above an empty cell")
-        if height:
-            columns.append(bytes(column[:height]))
-        elif any(c for c in columns):
-            for later in range(x + 1, cols):
-                if any(cells[r][later] >= 0 for r in range(rows)):
-                    raise UsageError(f"board is not settled: column {x} is empty with tiles to its right")
-    return SEP_B.join(columns)
+EXACT_TILES = {"score": 64, "min-remaining": 144}
+"""Boards up to this many tiles get an exact search in the portfolio (score: 8x8 with 3 colours proves in
+seconds; min-remaining: 12x12 with 4 colours mostly clears, which the colour-count bound proves at once)."""
+DEFAULT_TIME_S = 10.0
+"""Time given to an anytime search when neither a time limit nor a node budget is set."""
 
 
-def columns(state: bytes) -> list[bytes]:
-    return state.split(SEP_B) if state else []
-
-
-def colour_counts(state: bytes) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for v in state:
-        if v != SEP:
-            counts[v] = counts.get(v, 0) + 1
-    return counts
-
-
-def less(counts: dict[int, int], colour: int, n: int) -> dict[int, int]:
-    """Colour counts after removing n tiles of ``colour`` (a new dict; colours at 0 dropped)."""
-    out = dict(counts)
-    left = out[colour] - n
-    if left:
-        out[colour] = left
-    else:
-        del out[colour]
-    return out
-
-
-def tiles_left(state: bytes) -> int:
-    return len(state) - state.count(SEP_B)
-
-
-def find_groups(cols: Sequence[bytes]) -> list[Group]:
-    """All groups of >= 2 tiles, in order of their click cell (min (x, y))."""
-    ncol = len(cols)
-    seen = [bytearray(len(c)) for c in cols]
-    groups: list[Group] = []
-    for x in range(ncol):
-        col = cols[x]
-        sx = seen[x]
-        h = len(col)
-        right = cols[x + 1] if x + 1 < ncol else b""
-        for y in range(h):
-            if sx[y]:
-                continue
-            c = col[y]
-            if not ((y + 1 < h and col[y + 1] == c) or (y < len(right) and right[y] == c)):
-                continue  # a group's min cell always has its partner above or to the right
-            sx[y] = 1
-            cells = [(x, y)]
-            stack = [(x, y)]
-            while stack:
-                cx, cy = stack.pop()
-                ccol = cols[cx]
-                sc = seen[cx]
-                if cy + 1 < len(ccol) and ccol[cy + 1] == c and not sc[cy + 1]:
-                    sc[cy + 1] = 1
-                    cells.append((cx, cy + 1))
-                    stack.append((cx, cy + 1))
-                if cy and ccol[cy - 1] == c and not sc[cy - 1]:
-                    sc[cy - 1] = 1
-                    cells.append((cx, cy - 1))
-                    stack.append((cx, cy - 1))
-                if cx + 1 < ncol:
-                    ncl = cols[cx + 1]
-                    if cy < len(ncl) and ncl[cy] == c and not seen[cx + 1][cy]:
-                        seen[cx + 1][cy] = 1
-                        cells.append((cx + 1, cy))
-                        stack.append((cx + 1, cy))
-                if cx:
-                    pcl = cols[cx - 1]
-                    if cy < len(pcl) and pcl[cy] == c and not seen[cx - 1][cy]:
-                        seen[cx - 1][cy] = 1
-                        cells.append((cx - 1, cy))
-                        stack.append((cx - 1, cy))
-            groups.append((c, cells))
-    return groups
-
-
-def remove(cols: Sequence[bytes], cells: Cells) -> bytes:
-    """The state after removing ``cells`` (gravity and column closing included)."""
-    by_col: dict[int, list[int]] = {}
-    for x, y in cells:
-        by_col.setdefault(x, []).append(y)
-    out = list(cols)
-    for x, ys in by_col.items():
-        col = cols[x]
-        ys.sort()
-        parts = []
-        start = 0
-        for y in ys:
-            parts.append(col[start:y])
-            start = y + 1
-        parts.append(col[start:])
-        out[x] = b"".join(parts)
-    return SEP_B.join([c for c in out if c])
-
-
-# ---------------------------------------------------------------- objectives
-@dataclass(frozen=True)
-class Rules:
-    """The objective as the search sees it: gains per move, terminal value, optimistic bound."""
-
-    score: bool
-
-    def gain(self, size: int) -> int:
-        return (size - 2) * (size - 2) if self.score else 0
-
-    def terminal(self, state: bytes) -> int:
-        if self.score:
-            return CLEAR_BONUS if not state else 0
-        return -tiles_left(state)
-
-    def bound(self, counts: dict[int, int]) -> int:
-        """Best value still reachable: a colour with one tile is stuck forever
-        (tiles leave two or more at a time), and a colour scores at most as one group."""
-        singles = sum(1 for n in counts.values() if n == 1)
-        if not self.score:
-            return -singles
-        pot = sum((n - 2) * (n - 2) for n in counts.values() if n > 2)
-        return pot + (0 if singles else CLEAR_BONUS)
-
-    def natural(self, value: int) -> int:
-        return value if self.score else -value
-
-
-def rules_of(params: dict) -> Rules:
-    return Rules(score=params.get("objective", "min-remaining") == "score")
-
-
-class Timeout(Exception):
-    pass
-
-
-# ---------------------------------------------------------------- exact search
 @dataclass
-class ExactResult:
-    value: int | None
-    moves: list[tuple[int, int]] | None
-    proved: bool
-    nodes: int
-    bound: int
+class Setup:
+    """What every algorithm derives from (board, params, options) first."""
+
+    board: Board
+    params: dict[str, Any]
+    options: SolveOptions
+    report: Report
+    rules: simulate.Rules
+    root: Any
+    shape: Any
+    deadline: float | None
+    budget: int | None
+    began: float
+    reserve: float = 0.0
+    """Seconds kept at the end for ``exact.polish``: the searches stop ``reserve`` before the deadline."""
+
+    @property
+    def work_deadline(self) -> float | None:
+        return None if self.deadline is None else self.deadline - self.reserve
+
+    @property
+    def score_mode(self) -> bool:
+        return self.rules.score
+
+    @property
+    def workers(self) -> int:
+        return max(1, int(self.options.threads or 1))
+
+    def share(self, workers: int) -> int | None:
+        """Each worker's part of the node budget."""
+        return None if self.budget is None else max(1, self.budget // workers)
+
+    def seed(self, worker: int) -> int:
+        return int(self.options.seed) * 1000 + worker
+
+    def moves(self, cells: list[int]) -> list[list[int]]:
+        """Kernel cells as [x, y] clicks in the params' coordinate origin."""
+        bottom = [self.shape.cell(c) for c in cells]
+        return simulate.from_bottom(self.board, bottom, self.params.get("origin", "bottom"))
+
+    def natural(self, value: int | None) -> int | None:
+        return None if value is None else self.rules.natural(value)
+
+    def colour_bound(self) -> int:
+        """The colour-count bound of the board (``simulate.Rules.bound``)."""
+        return self.rules.bound(simulate.colour_counts(simulate.encode(self.board)))
+
+    def verified(self, cells: list[int], status: str, bound: int | None, message: str,
+                 stats: dict[str, Any] | None = None) -> Result:
+        """The game replayed by the simulator as a Result (``error`` if a search ever produced an illegal game)."""
+        solution = self.moves(cells)
+        verdict = simulate.evaluate(self.board, self.params, solution)
+        if not verdict.legal:
+            return Result("error", solution, None, None, f"internal search produced an illegal game: {verdict.reason}")
+        return Result(status, solution, verdict.objective, self.natural(bound), message, stats=dict(stats or {}))
+
+    def on_game(self) -> Callable[[Any], None]:
+        """The ``parallel`` improvement hook: report each better game to the runner, with its solution
+        (so that a run cut at its deadline keeps it), when the runner's hook takes one."""
+        with_solution = _takes_solution(self.report)
+
+        def hook(found: Any) -> None:
+            if with_solution:
+                self.report(self.natural(found.value), None, self.moves(found.cells))
+            else:
+                self.report(self.natural(found.value), None)
+        return hook
 
 
-def exact_search(
-    state: bytes,
-    rules: Rules,
-    deadline: float | None = None,
-    incumbent: int | None = None,
-    max_nodes: int | None = None,
-) -> ExactResult:
-    """Depth-first branch and bound with a transposition table.
+def _takes_solution(report: Report) -> bool:
+    """Whether ``report`` accepts the solution argument of the ``Report`` protocol (older runners did not)."""
+    import inspect
 
-    A state's future value does not depend on how it was reached, so the
-    table stores it per state: exact, or an upper bound when the subtree was
-    cut (fail-soft: a call returns the exact value when it beats ``need``,
-    else an upper bound <= ``need``).  Cuts use the colour-count bound.
-    ``incumbent`` (a heuristic's value) only tightens the first ``need``.
-    """
-    tt: dict[bytes, tuple[int, bool, bytes | None, tuple[int, int] | None]] = {}
-    nodes = 0
-    check = 0
-
-    def search(st: bytes, counts: dict[int, int], need: int) -> int:
-        nonlocal nodes, check
-        entry = tt.get(st)
-        bnd = rules.bound(counts)
-        if entry is not None:
-            if entry[1] or entry[0] <= need:
-                return entry[0]
-            bnd = min(bnd, entry[0])
-        if bnd <= need:
-            return bnd
-        nodes += 1
-        check += 1
-        if check >= 2048:
-            check = 0
-            if deadline is not None and time.monotonic() > deadline:
-                raise Timeout
-            if max_nodes is not None and nodes > max_nodes:
-                raise Timeout
-        cols = columns(st)
-        groups = find_groups(cols)
-        if not groups:
-            v = rules.terminal(st)
-            tt[st] = (v, True, None, None)
-            return v
-        children = []
-        for colour, cells in groups:
-            child = remove(cols, cells)
-            ccounts = less(counts, colour, len(cells))
-            g = rules.gain(len(cells))
-            children.append((g + rules.bound(ccounts), -len(cells), g, child, ccounts, cells[0]))
-        children.sort(key=lambda ch: (-ch[0], ch[1]))
-        best = None
-        best_child = None
-        best_move = None
-        for opt, _, g, child, ccounts, move in children:
-            floor = need if best is None else max(need, best)
-            if opt <= floor:
-                if best is None or opt > best:
-                    best = opt  # upper bound of what the rest could give
-                break
-            v = g + search(child, ccounts, floor - g)
-            if best is None or v > best:
-                best, best_child, best_move = v, child, move
-            if best >= bnd:
-                break
-        exact = best > need
-        tt[st] = (best if exact else min(best, bnd), exact, best_child if exact else None, best_move if exact else None)
-        return best
-
-    counts = colour_counts(state)
-    root_bound = rules.bound(counts)
-    need = -(10**9) if incumbent is None else incumbent - 1
     try:
-        value = search(state, counts, need)
-    except Timeout:
-        return ExactResult(None, None, False, nodes, root_bound)
-    except RecursionError:  # pragma: no cover - boards far beyond exact search
-        return ExactResult(None, None, False, nodes, root_bound)
-    if value <= need:
-        # the incumbent is optimal; nothing strictly better exists
-        return ExactResult(None, None, True, nodes, value)
-    moves = []
-    st = state
-    while True:
-        entry = tt[st]
-        if entry[2] is None:
-            break
-        moves.append(entry[3])
-        st = entry[2]
-    return ExactResult(value, moves, True, nodes, value)
+        params = inspect.signature(report).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 3 or any(p.kind is p.VAR_POSITIONAL for p in params)
 
 
-# ---------------------------------------------------------------- beam search
-@dataclass
-class Node:
-    state: bytes
-    value: int  # gains so far
-    counts: dict[int, int]
-    parent: "Node | None"
-    move: tuple[int, int] | None
+def setup(board: Board, params: dict[str, Any], options: SolveOptions, report: Report,
+          default_time: float | None = DEFAULT_TIME_S) -> Setup:
+    from mipgames.samegame.kernel import to_array
 
-    def moves(self) -> list[tuple[int, int]]:
-        out = []
-        node: Node | None = self
-        while node is not None and node.move is not None:
-            out.append(node.move)
-            node = node.parent
-        return out[::-1]
+    began = time.monotonic()
+    budget = int(params.get("node_budget", 0) or 0) or None
+    limit = options.time_limit
+    if limit is None and budget is None and default_time is not None:
+        limit = default_time
+    root, shape = to_array(board)
+    return Setup(board, params, options, report, simulate.rules_of(params), root, shape,
+                 None if limit is None else began + limit, budget, began)
 
 
-def loose(cols: Sequence[bytes], keep: int) -> tuple[int, bool]:
-    """(tiles not of colour ``keep`` with no same-coloured neighbour, whether any group is left).
+# ---------------------------------------------------------------- tasks (what one worker runs)
+def beam_task(s: Setup, worker: int, workers: int, width: int = 0) -> Callable:
+    from mipgames.samegame.beam import Beam, widening, weights_for
 
-    One pass over the cells, about a third of the cost of ``find_groups``."""
-    lonely = 0
-    any_group = False
-    prev = b""
-    ncol = len(cols)
-    for x in range(ncol):
-        col = cols[x]
-        nxt = cols[x + 1] if x + 1 < ncol else b""
-        lp, ln, h = len(prev), len(nxt), len(col)
-        for y in range(h):
-            c = col[y]
-            if (y + 1 < h and col[y + 1] == c) or (y and col[y - 1] == c) or (y < lp and prev[y] == c) or (
-                y < ln and nxt[y] == c
-            ):
-                any_group = True
-            elif c != keep:
-                lonely += 1
-        prev = col
-    return lonely, any_group
+    def task(send: Callable) -> dict[str, Any]:
+        beam = Beam(s.shape)
+        out, nodes = widening(beam, s.root, s.score_mode, weights_for(s.score_mode, worker), send, s.work_deadline,
+                              s.share(workers), width=width, target=s.colour_bound())
+        return {"nodes": nodes, "exhaustive": bool(out and out.exhaustive),
+                "proved": bool(out and out.exhaustive), "value": None if out is None else out.value}
+    return task
 
 
-@dataclass(frozen=True)
-class Heuristic:
-    """How promising a partial game is: a cheap ``rough`` key on colour counts prunes the
-    children first, ``fine`` (one pass over the cells) ranks the survivors.
+def nmcs_task(s: Setup, worker: int, workers: int, level: int) -> Callable:
+    from mipgames.samegame.nmcs import nmcs_search
 
-    Score: points so far plus (n-2)^2 for the most numerous colour ``keep``
-    (kept together to the end, it is where big SameGame scores come from),
-    minus ``lonely_cost`` per tile of another colour that has no partner
-    right now (those are what stops the board from being cleared).
-    Min-remaining: tiles left, plus lonely tiles twice and stuck colours ten times.
-    """
-
-    rules: Rules
-    keep: int
-    lonely_cost: float = 50.0
-
-    def potential(self, counts: dict[int, int]) -> int:
-        n = counts.get(self.keep, 0)
-        return (n - 2) * (n - 2) if n > 2 else 0
-
-    def rough(self, node: "Node") -> float:
-        if self.rules.score:
-            return node.value + self.potential(node.counts)
-        singles = sum(1 for n in node.counts.values() if n == 1)
-        return -(tiles_left(node.state) + 10 * singles)
-
-    def fine(self, node: "Node", lonely: int) -> float:
-        if self.rules.score:
-            return node.value + self.potential(node.counts) - self.lonely_cost * lonely
-        return self.rough(node) - 2 * lonely
+    def task(send: Callable) -> dict[str, Any]:
+        return {"playouts": nmcs_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.work_deadline,
+                                        s.share(workers), target=s.colour_bound())}
+    return task
 
 
-def heuristic_for(rules: Rules, state: bytes) -> Heuristic:
-    counts = colour_counts(state)
-    keep = max(sorted(counts), key=lambda c: counts[c]) if rules.score and counts else -1
-    return Heuristic(rules, keep)
+WARM_BEAM_WIDTH = 32
+"""Width of the beam a portfolio worker plays before its NRPA, for a game within a second."""
 
 
-@dataclass
-class BeamResult:
-    value: int
-    moves: list[tuple[int, int]]
-    width: int
-    nodes: int
-    complete: bool
-    exhaustive: bool = False
-    """No layer was ever cut: every game was looked at, so the value is optimal."""
+def nrpa_task(s: Setup, worker: int, workers: int, level: int, warm_beam: bool = False) -> Callable:
+    from mipgames.samegame.nrpa import nrpa_search
+
+    def task(send: Callable) -> dict[str, Any]:
+        if warm_beam:
+            from mipgames.samegame.beam import Beam, weights_for
+
+            quick = Beam(s.shape).run(s.root, WARM_BEAM_WIDTH, weights_for(s.score_mode, 0), s.score_mode,
+                                      deadline=s.work_deadline)
+            send(quick.value, quick.cells, f"beam width {WARM_BEAM_WIDTH}")
+        return {"playouts": nrpa_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.work_deadline,
+                                        s.share(workers), target=s.colour_bound())}
+    return task
 
 
-PREFILTER = 3
+def exact_task(s: Setup, workers: int) -> Callable:
+    from mipgames.samegame.beam import Beam, weights_for
+    from mipgames.samegame.exact import ExactSearch
+
+    def task(send: Callable) -> dict[str, Any]:
+        quick = Beam(s.shape).run(s.root, 16, weights_for(s.score_mode, 0), s.score_mode)
+        send(quick.value, quick.cells, "beam width 16 (incumbent of the exact search)")
+        tiles = s.board.tiles()
+        search = ExactSearch(s.shape, table_bits=max(12, min(21, 2 * tiles.bit_length() + 4)))
+        out = search.solve(s.root, s.score_mode, incumbent=quick.value, deadline=s.work_deadline,
+                           max_nodes=s.share(workers))
+        if out.cells is not None:
+            send(out.value, out.cells, f"exact search, {out.nodes:,} nodes")
+        return {"proved": out.proved, "bound": out.bound, "nodes": out.nodes}
+    return task
 
 
-def beam_search(
-    state: bytes,
-    rules: Rules,
-    width: int,
-    deadline: float | None = None,
-    heuristic: Heuristic | None = None,
-) -> BeamResult:
-    """Beam search over distinct states (duplicates merged, best gains kept).
-
-    Each layer keeps ``PREFILTER * width`` children by the rough key, detects
-    finished games among them (recorded at once, so a cleared board is never
-    pruned), and keeps ``width`` by the fine key.  If the deadline hits
-    mid-way, the best node of the current layer is finished greedily, so a
-    result always comes back.
-    """
-    h = heuristic or heuristic_for(rules, state)
-    root = Node(state, 0, colour_counts(state), None, None)
-    best: Node = root
-    best_value = None
-    if not find_groups(columns(state)):
-        return BeamResult(rules.terminal(state), [], width, 0, True, True)
-    layer = [root]
-    nodes = 0
-    complete = True
-    exhaustive = True
-    while layer:
-        if deadline is not None and time.monotonic() > deadline:
-            complete = False
-            break
-        nxt: dict[bytes, Node] = {}
-        for node in layer:
-            cols = columns(node.state)
-            for colour, cells in find_groups(cols):
-                child = remove(cols, cells)
-                nodes += 1
-                value = node.value + rules.gain(len(cells))
-                old = nxt.get(child)
-                if old is not None and old.value >= value:
-                    continue
-                nxt[child] = Node(child, value, less(node.counts, colour, len(cells)), node, cells[0])
-        cand = list(nxt.values())
-        if len(cand) > width:
-            exhaustive = False
-        if len(cand) > PREFILTER * width:
-            cand.sort(key=h.rough, reverse=True)
-            del cand[PREFILTER * width :]
-        ranked = []
-        for node in cand:
-            lonely, alive = loose(columns(node.state), h.keep)
-            if not alive:
-                v = node.value + rules.terminal(node.state)
-                if best_value is None or v > best_value:
-                    best, best_value = node, v
-                continue
-            ranked.append((h.fine(node, lonely), node))
-        ranked.sort(key=lambda p: p[0], reverse=True)
-        layer = [node for _, node in ranked[:width]]
-    if not complete and layer:
-        end = _finish_greedily(layer[0], rules, h)
-        v = end.value + rules.terminal(end.state)
-        if best_value is None or v > best_value:
-            best, best_value = end, v
-    assert best_value is not None
-    return BeamResult(best_value, best.moves(), width, nodes, complete, complete and exhaustive)
+# ---------------------------------------------------------------- running tasks
+POLISH_SHARE = 0.05
+"""Share of the time limit (at most ``POLISH_MAX_S``) kept for ``exact.polish`` after a heuristic search."""
+POLISH_MAX_S = 2.0
+POLISH_NODES = 2_000_000
+"""Node cap of the polish (a tenth of the node budget when one is set, for determinism)."""
 
 
-def _finish_greedily(node: Node, rules: Rules, h: Heuristic) -> Node:
-    while True:
-        cols = columns(node.state)
-        groups = find_groups(cols)
-        if not groups:
-            return node
-        children = []
-        for colour, cells in groups:
-            counts = less(node.counts, colour, len(cells))
-            children.append(Node(remove(cols, cells), node.value + rules.gain(len(cells)), counts, node, cells[0]))
-        node = max(children, key=lambda ch: h.fine(ch, loose(columns(ch.state), h.keep)[0]))
+def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: bool = False) -> Result:
+    """Run the tasks, polish the best game's end exactly (``polish``), replay it, and say what was proved
+    (nothing, unless an exact method did)."""
+    from mipgames.samegame import parallel
+
+    if polish and s.deadline is not None:
+        s.reserve = min(POLISH_MAX_S, POLISH_SHARE * (s.deadline - s.began))
+    out = parallel.run(tasks, s.work_deadline, s.on_game())
+    if out.best is None:
+        reason = "; ".join(out.errors) or "no game found"
+        return Result("error" if out.errors else "unknown", None, None, None, f"{name}: {reason}")
+    if polish and not out.proved:
+        from mipgames.samegame.exact import polish as polish_game
+
+        deadline = None if s.deadline is None else min(s.deadline, time.monotonic() + max(s.reserve, 0.2))
+        nodes = POLISH_NODES if s.budget is None else max(1000, s.budget // 10)
+        gain, cells, _ = polish_game(s.shape, s.root, out.best.cells, s.score_mode, deadline, nodes)
+        if gain > 0:
+            out.best = parallel.Found(out.best.value + gain, cells, out.best.worker,
+                                      f"{out.best.note}, end improved by {gain} by exact search")
+            s.on_game()(out.best)
+    stats = {"workers": len(tasks)}
+    for key in ("nodes", "playouts"):
+        total = sum(int(st.get(key, 0)) for st in out.stats if isinstance(st, dict))
+        if total:
+            stats[key] = total
+    bounds = [int(st["bound"]) for st in out.stats if isinstance(st, dict) and st.get("bound") is not None]
+    bound = min(bounds) if bounds else None
+    colour = s.colour_bound()
+    proved = out.proved or out.best.value >= colour
+    if proved:
+        bound = out.best.value
+    elif out.errors:
+        note = (note + "; " if note else "") + f"{len(out.errors)} worker(s) failed"
+    message = ", ".join(p for p in (note, out.best.note, _counts(stats)) if p)
+    result = s.verified(out.best.cells, "optimal" if proved else "feasible", bound, message, stats)
+    if proved and name != "exact":  # say which part proved it: the exact member, or the colour-count bound reached
+        result.proved_by = "exact (portfolio member)" if out.proved else "the colour-count bound"
+    return result
 
 
-def greedy(state: bytes, rules: Rules) -> BeamResult:
-    """Width-1 beam: at each step the move whose result the heuristic likes best."""
-    return beam_search(state, rules, 1)
+def _counts(stats: dict[str, Any]) -> str:
+    parts = [f"{stats['workers']} worker{'s' if stats['workers'] > 1 else ''}"]
+    if "nodes" in stats:
+        parts.append(f"{stats['nodes']:,} nodes")
+    if "playouts" in stats:
+        parts.append(f"{stats['playouts']:,} playouts")
+    return ", ".join(parts)
 
 
-def iterated_beam(
-    state: bytes,
-    rules: Rules,
-    deadline: float | None,
-    start_width: int = 1,
-    max_width: int | None = None,
-    report: Report | None = None,
-) -> BeamResult:
-    """Beam searches of doubling width while the time budget lasts; keeps the best.
-
-    The cost of a beam grows about linearly with its width, so when a doubling
-    no longer fits, one last beam is sized to about 80% of the budget left.
-    """
-    best: BeamResult | None = None
-    width = max(1, start_width)
-    while True:
-        began = time.monotonic()
-        res = beam_search(state, rules, width, deadline)
-        took = time.monotonic() - began
-        if best is None or res.value > best.value or res.exhaustive:
-            best = res
-            if report:
-                report(rules.natural(best.value), None)
-        if res.exhaustive or not res.complete or (max_width is not None and width >= max_width):
-            break
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left < 2.2 * took:
-            # the budget left does not fit a doubling: one last beam sized to what is left
-            last = int(width * left / max(took, 1e-3) * 0.8)
-            if last <= width:
-                break
-            width = last
-            continue
-        width *= 2
-    assert best is not None
-    return best
+def _level(params: dict[str, Any], default: int) -> int:
+    return int(params.get("level", 0) or 0) or default
 
 
 # ---------------------------------------------------------------- algorithms
-def _deadline(options: SolveOptions) -> float | None:
-    return None if options.time_limit is None else time.monotonic() + options.time_limit
+def run_exact(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
+    s = setup(board, params, options, report, default_time=None)
+    return finish(s, [exact_task(s, 1)], "exact")
 
 
-def _verified(board, params, moves, status, bound=None, message="") -> Result:
-    from mipgames.samegame import simulate
-
-    solution = [list(m) for m in moves]
-    verdict = simulate.evaluate(board, params, solution)
-    if not verdict.legal:
-        return Result("error", solution, None, bound, f"internal search produced an illegal sequence: {verdict.reason}")
-    return Result(status, solution, verdict.objective, bound, message)
+def run_greedy(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
+    s = setup(board, params, options, report)
+    return finish(s, [beam_task(s, 0, 1, width=1)], "greedy", "greedy (beam width 1)")
 
 
-def run_exact(board, params: dict, options: SolveOptions, report: Report) -> Result:
-    rules = rules_of(params)
-    state = encode(board)
-    deadline = _deadline(options)
-    quick = greedy(state, rules)
-    report(rules.natural(quick.value), rules.natural(rules.bound(colour_counts(state))))
-    res = exact_search(state, rules, deadline, incumbent=quick.value)
-    if not res.proved:
-        return _verified(
-            board, params, quick.moves, "feasible", rules.natural(res.bound),
-            f"time limit after {res.nodes} nodes; greedy incumbent",
-        )
-    if res.moves is None:  # the greedy incumbent was already optimal
-        return _verified(board, params, quick.moves, "optimal", rules.natural(res.bound), f"{res.nodes} nodes")
-    return _verified(board, params, res.moves, "optimal", rules.natural(res.value), f"{res.nodes} nodes")
-
-
-def run_greedy(board, params: dict, options: SolveOptions, report: Report) -> Result:
-    rules = rules_of(params)
-    res = greedy(encode(board), rules)
-    return _verified(board, params, res.moves, "feasible", None, "greedy")
-
-
-PORTFOLIO_RESTART = 0.5
-"""Share of the portfolio's beams that restart from a point of the best game so far."""
-PORTFOLIO_SHARE = 0.5
-"""Under the score rule, the share of the time limit for ``iterated_beam``; the rest runs
-``beam.random_portfolio_beam`` (many narrow tabu-colour beams) and the better game is kept."""
-
-
-def run_beam(board, params: dict, options: SolveOptions, report: Report) -> Result:
-    rules = rules_of(params)
-    state = encode(board)
+def run_beam(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
+    s = setup(board, params, options, report)
     width = int(params.get("beam_width", 0) or 0)
-    bound = rules.bound(colour_counts(state))
-    if width > 0:
-        res = beam_search(state, rules, width, _deadline(options))
-        note = f"beam width {res.width}"
+    n = s.workers
+    return finish(s, [beam_task(s, k, n, width) for k in range(n)], "beam", polish=width == 0)
+
+
+def run_nmcs(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
+    s = setup(board, params, options, report)
+    n, level = s.workers, _level(params, 2)
+    return finish(s, [nmcs_task(s, k, n, level) for k in range(n)], "nmcs", polish=True)
+
+
+def run_nrpa(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
+    s = setup(board, params, options, report)
+    n, level = s.workers, _level(params, 3)
+    return finish(s, [nrpa_task(s, k, n, level) for k in range(n)], "nrpa", polish=True)
+
+
+def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
+    """Exact search where a proof is in reach, the compiled heuristics on every other core (and on all of them
+    when the board is too large for a proof, which the message says)."""
+    s = setup(board, params, options, report)
+    objective = params.get("objective", "min-remaining")
+    tiles, limit = board.tiles(), EXACT_TILES[objective]
+    n = s.workers
+    if tiles <= limit:
+        tasks = [exact_task(s, n)] + heuristic_tasks(s, n - 1, offset=1, total=n)
+        note = "exact search" + (" with heuristics on the other cores" if n > 1 else "")
     else:
-        deadline = _deadline(options) or time.monotonic() + 10.0
-        began = time.monotonic()
-        half = began + PORTFOLIO_SHARE * (deadline - began) if rules.score else deadline
-        res = iterated_beam(state, rules, half, report=report)
-        note = f"beam width {res.width}"
-        if rules.score and not res.exhaustive and res.value < bound:
-            from mipgames.samegame.beam import random_portfolio_beam
+        tasks = heuristic_tasks(s, n, offset=0, total=n)
+        note = (f"board too large for an exact proof ({tiles} tiles > {limit}): compiled heuristic search, "
+                "no bound claimed")
+    return finish(s, tasks, "portfolio", note, polish=tiles > limit)
 
-            def improved(value: int) -> None:
-                if value > res.value:
-                    report(value, None)
 
-            alt = random_portfolio_beam(state, deadline, seed=options.seed, restart=PORTFOLIO_RESTART, report=improved)
-            if alt.value > res.value:
-                res = BeamResult(alt.value, alt.moves, alt.width, res.nodes + alt.nodes, alt.complete)
-                note = f"tabu-colour beam width {alt.width}"
-    proved = res.exhaustive or res.value == bound
-    if res.exhaustive:
-        note = "every game examined"
-    out = _verified(board, params, res.moves, "optimal" if proved else "feasible",
-                    rules.natural(res.value) if proved else None, f"{note}, {res.nodes} children")
-    return out
+def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Callable]:
+    """The heuristic workers of the portfolio.
+
+    Score rule: NRPA (level 3) on every core, each seeded apart; the first
+    also plays a narrow beam first, so that a game exists within a second.
+    NRPA is the strongest of the searches here at a minute a board
+    (benchmarks/samegame/RESULTS.md).  Min-remaining: beams with the
+    evaluations taken in turn (a cleared board proves itself optimal).
+    """
+    tasks: list[Callable] = []
+    for k in range(count):
+        worker = offset + k
+        if not s.score_mode:
+            tasks.append(beam_task(s, worker, total))
+        else:
+            tasks.append(nrpa_task(s, worker, total, 3, warm_beam=k == 0))
+    return tasks
 
 
 ALGORITHMS = {
+    "portfolio": Algorithm(
+        "portfolio", run_portfolio,
+        "exact search when the board is small enough for a proof; compiled NRPA (score) or beam search "
+        "(min-remaining) on the other cores, and on all cores on larger boards; the end of the best game "
+        "re-solved exactly",
+    ),
     "exact": Algorithm(
         "exact", run_exact,
-        "depth-first branch and bound with transposition table and colour-count bound (proves optima on small boards)",
+        "compiled depth-first branch and bound with a transposition table and the colour-count bound "
+        "(proves optima on small boards)",
         exact=True,
     ),
-    "greedy": Algorithm("greedy", run_greedy, "one move at a time, the one the beam heuristic likes best"),
     "beam": Algorithm(
         "beam", run_beam,
-        "beam search over distinct states; --beam-width W fixes the width, 0 doubles it while --time-limit lasts "
-        "(10 s if none; under the score rule half the time goes to many narrow tabu-colour beams)",
+        "compiled beam search with a colour-aware (tabu-colour) evaluation, merging transpositions; "
+        "--beam-width W fixes the width, 0 widens it while the time limit lasts; one beam per core",
     ),
+    "nmcs": Algorithm(
+        "nmcs", run_nmcs,
+        "compiled nested Monte-Carlo search with tabu-colour playouts (--level, default 2), restarted per core",
+    ),
+    "nrpa": Algorithm(
+        "nrpa", run_nrpa,
+        "compiled nested rollout policy adaptation with the tabu-colour selective policy (--level, default 3)",
+    ),
+    "greedy": Algorithm("greedy", run_greedy, "one move at a time, the one the beam evaluation likes best"),
 }

@@ -7,31 +7,38 @@ SameGame tools can be added next to ``play``.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from mipgames.core.errors import InputError, MipgamesError
+from mipgames.core.files import excerpt, loads_json, parse_int, read_text
 from mipgames.samegame.instance import format_board, read_board
-from mipgames.samegame.simulate import SCORE_RULES, IllegalMove, Move, open_group, replay
+from mipgames.samegame.simulate import ORIGINS, SCORE_RULES, IllegalMove, Move, open_group, replay, to_bottom
 
 _PAIR = re.compile(r"\(?\s*(-?[0-9]+)\s*[,\s]\s*(-?[0-9]+)\s*\)?")
+MAX_MOVE_COORDINATE = 10**6
+"""A click is on a board of at most 64 x 64 cells; bigger numbers are refused as they are read."""
+
+
+def _coordinate(token: str, path: str, line: int) -> int:
+    return parse_int(token, path, line, "coordinate", -MAX_MOVE_COORDINATE, MAX_MOVE_COORDINATE)
 
 
 def parse_moves(text: str, path: str = "<string>") -> list[Move]:
     """Moves as a JSON list of [x, y] pairs, or one ``x y`` / ``x,y`` / ``(x,y)`` per line (``#`` comments)."""
     if text.lstrip().startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"bad JSON: {exc.msg}", path, exc.lineno) from None
+        data = loads_json(text, path, "moves JSON")
+        if not isinstance(data, list):
+            raise InputError("the moves JSON is not a list of [x, y] pairs", path)
         moves = []
         for i, item in enumerate(data, 1):
             if not (isinstance(item, list) and len(item) == 2
                     and all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
-                raise InputError(f"item {i} is not a pair of integers [x, y]: {json.dumps(item)[:40]}", path)
+                raise InputError(f"item {i} is not a pair of integers [x, y]", path)
+            if any(abs(v) > MAX_MOVE_COORDINATE for v in item):
+                raise InputError(f"item {i}: a coordinate is out of range (at most {MAX_MOVE_COORDINATE:,})", path)
             moves.append((item[0], item[1]))
         return moves
     moves = []
@@ -41,22 +48,21 @@ def parse_moves(text: str, path: str = "<string>") -> list[Move]:
             continue
         match = _PAIR.fullmatch(line)
         if match is None:
-            raise InputError(f"expected a move 'x y', got {line[:40]!r}", path, number)
-        moves.append((int(match.group(1)), int(match.group(2))))
+            raise InputError(f"expected a move 'x y', got {excerpt(line)}", path, number)
+        moves.append((_coordinate(match.group(1), path, number), _coordinate(match.group(2), path, number)))
     return moves
 
 
 def read_moves(path: str | Path) -> list[Move]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
-    return parse_moves(text, str(path))
+    return parse_moves(read_text(path, "moves file"), str(path))
 
 
 def play(board_path: str, moves_path: str, out: TextIO, err: TextIO, png: str | None = None,
-         gif: str | None = None) -> int:
-    """Print the replay move by move and the final board; 1 on an illegal click, 4 on bad files."""
+         gif: str | None = None, origin: str = "bottom") -> int:
+    """Print the replay move by move and the final board; 1 on an illegal click, 4 on bad files.
+
+    Moves are read and printed in ``origin`` coordinates (row 0 at the bottom or at the top).
+    """
     try:
         board = read_board(board_path)
         moves = read_moves(moves_path)
@@ -64,10 +70,12 @@ def play(board_path: str, moves_path: str, out: TextIO, err: TextIO, png: str | 
         err.write(f"mipgames samegame play: {exc}\n")
         return exc.exit_code
     out.write(f"board {board.rows}x{board.cols}, {board.tiles()} tiles, {len(board.colours())} colours\n")
+    bottom = to_bottom(board, moves, origin)
     try:
-        result = replay(board, moves)
+        result = replay(board, bottom)
     except IllegalMove as exc:
-        err.write(f"mipgames samegame play: {moves_path}: illegal {exc}\n")
+        shown = IllegalMove(exc.move_index, moves[exc.move_index], exc.reason)
+        err.write(f"mipgames samegame play: {moves_path}: illegal {shown}\n")
         return 1
     for i, (move, removed, score) in enumerate(zip(moves, result.removed, result.scores), 1):
         out.write(f"move {i:3d}: ({move[0]},{move[1]}) removes {removed:3d} tiles, scores {score}\n")
@@ -79,46 +87,74 @@ def play(board_path: str, moves_path: str, out: TextIO, err: TextIO, png: str | 
         out.write("game over: no group of two or more tiles left\n")
     else:
         (x, y), size = open_group(result.final)
+        if origin == "top":
+            y = board.rows - 1 - y
         out.write(f"game not over: group of {size} at ({x},{y}) left\n")
     if png or gif:
         from mipgames.samegame.render import render_game
 
         for path, animated in ((png, False), (gif, True)):
             if path:
-                render_game(board, moves, path, gif=animated)
+                render_game(board, bottom, path, gif=animated)
                 out.write(f"wrote {path}\n")
     return 0
 
 
+def warmup(out: TextIO) -> int:
+    """Compile (or load from the cache) every compiled search, so that later solves start at once."""
+    import time
+
+    from mipgames.core.problem import SolveOptions
+    from mipgames.samegame.baselines import ALGORITHMS
+    from mipgames.samegame.generate import random_board
+
+    board = random_board(6, 6, 3, 0)
+    began = time.monotonic()
+    for name, algorithm in ALGORITHMS.items():
+        for objective in ("score", "min-remaining"):
+            algorithm.run(board, {"objective": objective, "node_budget": 500}, SolveOptions(), lambda *a: None)
+        out.write(f"{name:10s} ready after {time.monotonic() - began:5.1f} s\n")
+    out.write("the compiled kernels are cached: later runs load them in about a second\n")
+    return 0
+
+
 def register(subparsers: Any) -> None:
-    """Add ``samegame`` (with its sub-subcommand ``play``) to the CLI's subcommands."""
-    parser = subparsers.add_parser("samegame", help="classic SameGame tools (play: replay a move list)",
-                                   description="Classic SameGame tools.")
+    """Add ``samegame`` (with its sub-subcommands ``play`` and ``warmup``) to the CLI's subcommands."""
+    parser = subparsers.add_parser("samegame", help="classic SameGame tools (play: replay a move list; "
+                                   "warmup: compile the searches)", description="Classic SameGame tools.")
     tools = parser.add_subparsers(dest="samegame_command", metavar="TOOL")
     tools.required = True
     add_play(tools)
+    tools.add_parser("warmup", help="compile the search kernels now (the first solve would otherwise do it)",
+                     description="Compile every compiled SameGame search (about a minute the first time, "
+                                 "cached afterwards).").set_defaults(func=lambda args: warmup(sys.stdout))
 
 
 def add_play(tools: Any) -> argparse.ArgumentParser:
     play_parser = tools.add_parser(
         "play", help="replay a move list on a board",
-        description="Replay clicks (x from the left, y from the bottom, at the time of the click) on a board "
-                    "with the Same Game 2 engine: per-move removals and scores, the final board.")
-    play_parser.add_argument("board", metavar="BOARD", help="board file (rows top first, 0-9a-z colours, '.' empty)")
+        description="Replay clicks (x from the left, y from the bottom unless --origin top, at the time of the "
+                    "click) on a board with the Same Game 2 engine: per-move removals and scores, the final board.")
+    play_parser.add_argument("board", metavar="BOARD", help="board file (rows top first, 0-9a-z colours, '.' empty; "
+                                                            "a first line 'empty 0' makes 0 the empty cell)")
     play_parser.add_argument("moves", metavar="MOVES", help="moves file: 'x y' per line, or a JSON list of [x, y]")
     play_parser.add_argument("--png", metavar="PATH", help="also draw the game as a strip of boards")
     play_parser.add_argument("--gif", metavar="PATH", help="also draw the game as an animated GIF")
+    play_parser.add_argument("--origin", choices=ORIGINS, default="bottom",
+                             help="row 0 of the moves: bottom (default) or top (the formal model's convention)")
     play_parser.set_defaults(func=lambda args: play(args.board, args.moves, sys.stdout, sys.stderr,
-                                                    args.png, args.gif))
+                                                    args.png, args.gif, args.origin))
     return play_parser
 
 
 def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Stand-alone entry: ``python -m mipgames.samegame.commands play BOARD MOVES``."""
+    """Stand-alone entry: ``python -m mipgames.samegame.commands play BOARD MOVES`` (or ``warmup``)."""
     parser = argparse.ArgumentParser(prog="mipgames")
     register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["samegame", *(sys.argv[1:] if argv is None else argv)])
-    return play(args.board, args.moves, stdout or sys.stdout, stderr or sys.stderr, args.png, args.gif)
+    if args.samegame_command == "warmup":
+        return warmup(stdout or sys.stdout)
+    return play(args.board, args.moves, stdout or sys.stdout, stderr or sys.stderr, args.png, args.gif, args.origin)
 
 
 if __name__ == "__main__":

@@ -32,9 +32,9 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Built, SolveOptions
-from mipgames.samegame.baselines import CLEAR_BONUS, Rules, rules_of
 from mipgames.samegame.decode import HPair, VPair, geometry, trajectory
 from mipgames.samegame.mip import flow_tree, touching, warm_start
+from mipgames.samegame.simulate import CLEAR_BONUS, Rules, rules_of
 
 
 ALONE_CUT = False

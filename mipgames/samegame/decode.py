@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from mipgames.samegame.baselines import colour_counts, encode
+from mipgames.samegame.simulate import colour_counts, encode, from_bottom
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class Geometry:
 
 
 def geometry(board) -> Geometry:
-    """Tiles of a settled board (``encode`` refuses others), in column order, bottom first."""
+    """Tiles of a settled board, in column order, bottom first."""
     state = encode(board)
     colour: list[int] = []
     column: list[int] = []
@@ -151,7 +151,10 @@ def trajectory(geo: Geometry, moves: Sequence[Sequence[int]]) -> list[list[int]]
 
 
 def decode_alive(instance, params: dict[str, Any], handles: dict[str, Any], value) -> list[list[int]]:
-    """Decoder of both models: the tiles that die at each step form that step's group."""
+    """Decoder of both models: the tiles that die at each step form that step's group.
+
+    The clicks come out in the coordinates of the ``origin`` param.
+    """
     geo: Geometry = handles["geometry"]
     alive = handles["alive"]  # (t, tile) -> variable or constant, t = 0..T
 
@@ -164,4 +167,4 @@ def decode_alive(instance, params: dict[str, Any], handles: dict[str, Any], valu
         group = [i for i in range(geo.n) if on(t - 1, i) and not on(t, i)]
         if group:
             removed.append(group)
-    return click_cells(geo, removed)
+    return from_bottom(instance, [tuple(m) for m in click_cells(geo, removed)], params.get("origin", "bottom"))

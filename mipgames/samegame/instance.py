@@ -1,11 +1,19 @@
-"""Classic SameGame boards: the dataclass and the two file formats.
+"""Classic SameGame boards: the dataclass and the file formats.
 
-Board file: rows top first, one character per cell (``0``-``9``, ``a``-``z``
-for colours 0..35, ``.`` empty); blank lines and ``#`` comments are skipped.
-A file whose rows are whitespace-separated integers (the standard test set's
-style: colour numbers, -1 for empty) is read too.  Boards must be what a
-game can reach: no tile above an empty cell, no empty column left of a
-non-empty one; such a board is rejected (not normalised), naming the line.
+Board file: rows top first (the file shows the board as a person sees it),
+one character per cell (``0``-``9``, ``a``-``z`` for colours 0..35, ``.``
+empty); blank lines and ``#`` comments are skipped.  A file whose rows are
+whitespace-separated integers is read too: the standard test set's style,
+colour numbers as they are (0 is a colour there), ``-1`` or ``.`` empty.
+
+The formal model's convention (colours numbered from 1, 0 for an empty
+cell) is declared by a first line ``empty 0``: the symbol or integer 0 then
+means an empty cell and colours are 1..35.  Boards must be what a game can
+reach: no tile above an empty cell, no empty column left of a non-empty one;
+such a board is rejected (not normalised), naming the line.
+
+Coordinates of clicks (see ``simulate``): x is the column from the left, y
+the row from the bottom, unless the ``origin`` param says ``top``.
 """
 
 from __future__ import annotations
@@ -14,10 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mipgames.core.errors import InputError
+from mipgames.core.files import excerpt, parse_int, read_text, write_text_atomic
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY = -1
 MAX_COLOURS = len(SYMBOLS)
+MAX_SIDE = 64
+"""Largest number of rows or columns read (a 64 x 64 board already has 4096 tiles; the standard boards are 15 x 15)."""
+ZERO_EMPTY = "empty 0"
+"""The header line of the zero-empty convention."""
 
 
 @dataclass(frozen=True)
@@ -50,50 +63,60 @@ class Board:
         return format_board(self)
 
 
-def _rows_of_symbols(lines: list[tuple[int, str]], path: str) -> list[tuple[int, list[int]]]:
+Lines = list[tuple[int, str]]
+"""(line number, stripped text) of the lines that hold rows."""
+
+
+def _rows_of_symbols(lines: Lines, path: str, zero_empty: bool) -> list[tuple[int, list[int]]]:
     rows = []
     for number, text in lines:
+        if len(text) > MAX_SIDE:
+            raise InputError(f"row of {len(text)} cells; at most {MAX_SIDE} columns are read", path, number)
         row = []
         for ch in text:
-            if ch == ".":
+            if ch == "." and not zero_empty:
+                row.append(EMPTY)
+            elif ch == "0" and zero_empty:
                 row.append(EMPTY)
             elif ch in SYMBOLS:
                 row.append(SYMBOLS.index(ch))
             else:
-                raise InputError(f"unknown symbol {ch!r} (colours are 0-9 a-z, '.' is empty)", path, number)
+                known = "colours 1-9 a-z, '0' is empty" if zero_empty else "colours 0-9 a-z, '.' is empty"
+                raise InputError(f"unknown symbol {excerpt(ch)} ({known})", path, number)
         rows.append((number, row))
     return rows
 
 
-def _rows_of_ints(lines: list[tuple[int, str]], path: str) -> list[tuple[int, list[int]]]:
+def _rows_of_ints(lines: Lines, path: str, zero_empty: bool) -> list[tuple[int, list[int]]]:
     rows = []
+    lo = 0 if zero_empty else -1
     for number, text in lines:
+        words = text.split()
+        if len(words) > MAX_SIDE:
+            raise InputError(f"row of {len(words)} cells; at most {MAX_SIDE} columns are read", path, number)
         row = []
-        for word in text.split():
-            if word == ".":
+        for word in words:
+            if word == "." and not zero_empty:
                 row.append(EMPTY)
                 continue
-            try:
-                value = int(word)
-            except ValueError:
-                raise InputError(f"not a colour number: {word[:20]!r}", path, number) from None
-            if not (value == EMPTY or 0 <= value < MAX_COLOURS):
-                raise InputError(f"colour {value} out of range 0..{MAX_COLOURS - 1} (-1 is empty)", path, number)
-            row.append(value)
+            value = parse_int(word, path, number, "colour", lo, MAX_COLOURS - 1)
+            row.append(EMPTY if value == EMPTY or (zero_empty and value == 0) else value)
         rows.append((number, row))
     return rows
 
 
-def _board_of(lines: list[tuple[int, str]], path: str, ints: bool | None = None) -> Board:
-    """A board from its (line number, text) rows, top first: checks shape and gravity.
+def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: bool = False) -> Board:
+    """A board from its (line number, text) rows, top first: checks size, shape and gravity.
 
     ``ints`` None guesses the format: integers when any row has several words.
     """
     if not lines:
         raise InputError("empty board file (no rows)", path)
+    if len(lines) > MAX_SIDE:
+        raise InputError(f"{len(lines)} rows; at most {MAX_SIDE} are read", path, lines[MAX_SIDE][0])
     if ints is None:
         ints = any(len(text.split()) > 1 for _, text in lines)
-    rows = (_rows_of_ints if ints else _rows_of_symbols)(lines, path)
+    rows = (_rows_of_ints if ints else _rows_of_symbols)(lines, path, zero_empty)
     width = len(rows[0][1])
     for number, row in rows:
         if len(row) != width:
@@ -126,35 +149,35 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
+def _header(lines: Lines, path: str) -> tuple[Lines, bool]:
+    """Drop a leading ``empty ...`` line; returns the rest and whether 0 means empty."""
+    if lines and lines[0][1].split()[0] == "empty":
+        number, text = lines[0]
+        if " ".join(text.split()) == ZERO_EMPTY:
+            return lines[1:], True
+        raise InputError(f"unknown header {excerpt(text)} (the one header is '{ZERO_EMPTY}': 0 is an empty cell)",
+                         path, number)
+    return lines, False
+
+
 def parse_board(text: str, path: str = "<string>") -> Board:
-    """The board written in ``text`` (either format); InputError naming the line on bad input.
+    """The board written in ``text`` (any format above); InputError naming the line on bad input.
 
     Integer rows split by a blank line are the standard set's several boards,
     not one tall board: that is refused rather than misread.
     """
-    lines = _content_lines(text)
+    lines, zero_empty = _header(_content_lines(text), path)
     if any(len(t.split()) > 1 for _, t in lines):
         raw = text.splitlines()
         for (before, _), (after, _) in zip(lines, lines[1:]):
             if any(not raw[k].strip() for k in range(before, after - 1)):
                 raise InputError("blank line between rows: several boards in one file "
                                  "(read them with read_standard_set)", path, after)
-    return _board_of(lines, path)
-
-
-def _read_text(path: str | Path) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
-    except ValueError:  # a NUL in the name
-        raise InputError("cannot read: not a valid file name", path) from None
+    return _board_of(lines, path, zero_empty=zero_empty)
 
 
 def read_board(path: str | Path) -> Board:
-    return parse_board(_read_text(path), str(path))
+    return parse_board(read_text(path, "board file"), str(path))
 
 
 def format_board(board: Board) -> str:
@@ -163,12 +186,12 @@ def format_board(board: Board) -> str:
 
 
 def write_board(board: Board, path: str | Path) -> None:
-    Path(path).write_text(format_board(board), encoding="utf-8")
+    write_text_atomic(path, format_board(board))
 
 
 def read_standard_set(path: str | Path) -> list[Board]:
     """Boards of whitespace-separated colour numbers, top row first, separated by blank lines."""
-    text = _read_text(path)
+    text = read_text(path, "board set")
     boards: list[Board] = []
     block: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines() + [""], 1):
@@ -183,4 +206,3 @@ def read_standard_set(path: str | Path) -> list[Board]:
     if not boards:
         raise InputError("no boards in the file", path)
     return boards
-

@@ -63,17 +63,22 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Built, SolveOptions
-from mipgames.samegame.baselines import CLEAR_BONUS, Rules, beam_search, encode, rules_of
 from mipgames.samegame.decode import Geometry, HPair, VPair, cells_at, geometry, trajectory
+from mipgames.samegame.simulate import CLEAR_BONUS, Rules, rules_of
 
 HEURISTIC_WIDTH = 32
 
 
 def warm_start(board, params: dict[str, Any]) -> tuple[list[list[int]], int]:
-    """A beam-search game (clicks) and its natural objective, for hints and the incumbent cut."""
+    """A compiled beam search's game (bottom-origin clicks) and its natural objective, for hints and the
+    incumbent cut."""
+    from mipgames.samegame.beam import Beam, weights_for
+    from mipgames.samegame.kernel import to_array
+
     rules = rules_of(params)
-    res = beam_search(encode(board), rules, HEURISTIC_WIDTH)
-    return [list(m) for m in res.moves], rules.natural(res.value)
+    root, shape = to_array(board)
+    res = Beam(shape).run(root, HEURISTIC_WIDTH, weights_for(rules.score, 0), rules.score)
+    return [list(shape.cell(c)) for c in res.cells], rules.natural(res.value)
 
 
 def touching(geo: Geometry, alive: list[bool], pair: VPair | HPair) -> bool:

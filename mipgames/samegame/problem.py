@@ -7,22 +7,36 @@ from typing import Any
 from mipgames.core.errors import UsageError
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
+from mipgames.samegame import codec
 from mipgames.samegame import instance as inst
-from mipgames.samegame.simulate import OBJECTIVES, evaluate
+from mipgames.samegame.simulate import OBJECTIVES, ORIGINS, evaluate
+
+MAX_BEAM_WIDTH = 1 << 22
+MAX_NODE_BUDGET = 10**15
+MAX_LEVEL = 5
 
 
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise ValueError(f"must be at least 0, got {value}")
-    return value
+def _bounded(hi: int):
+    def parse(text: str) -> int:
+        value = int(text)
+        if not 0 <= value <= hi:
+            raise ValueError(f"must be between 0 and {hi}, got {value}")
+        return value
+    return parse
 
 
 PARAMS = (
     Param("objective", "min-remaining", "min-remaining (tiles left, Clickomania) or score ((n-2)^2 a move, +1000 on a clear)",
           choices=OBJECTIVES),
-    Param("beam_width", 0, "beam search width; 0 doubles the width while the time limit lasts", _non_negative),
+    Param("origin", "bottom", "row 0 of click coordinates: bottom (the spec's, default) or top (the formal model's "
+          "y = 0 at the top row); solutions are read and written in it", choices=ORIGINS),
+    Param("beam_width", 0, "beam search width; 0 widens the beam while the time limit lasts", _bounded(MAX_BEAM_WIDTH)),
+    Param("node_budget", 0, "stop the compiled searches after this many nodes/playouts in all (0: the time limit "
+          "decides); with a budget a run is deterministic given --seed", _bounded(MAX_NODE_BUDGET)),
+    Param("level", 0, "nesting level of nmcs (default 2) and nrpa (default 3); 0 takes the default",
+          _bounded(MAX_LEVEL)),
 )
+_LIMITS = {"beam_width": MAX_BEAM_WIDTH, "node_budget": MAX_NODE_BUDGET, "level": MAX_LEVEL}
 
 
 def _objective(params: dict[str, Any]) -> tuple[str, str]:
@@ -34,25 +48,12 @@ def _objective(params: dict[str, Any]) -> tuple[str, str]:
 def _check_params(board: inst.Board, params: dict[str, Any]) -> None:
     if params.get("objective", "min-remaining") not in OBJECTIVES:
         raise UsageError(f"objective must be one of {', '.join(OBJECTIVES)}, got {params.get('objective')!r}")
-    width = params.get("beam_width", 0)
-    if not isinstance(width, int) or isinstance(width, bool) or width < 0:
-        raise UsageError(f"beam_width must be an integer >= 0, got {width!r}")
-
-
-def _to_json(board: inst.Board) -> list[str]:
-    return inst.format_board(board).splitlines()
-
-
-def _from_json(rows: list[str]) -> inst.Board:
-    return inst.parse_board("\n".join(rows) + "\n", "<json>")
-
-
-def _solution_to_json(moves: Any) -> list[list[int]]:
-    return [[int(x), int(y)] for x, y in moves]
-
-
-def _solution_from_json(board: inst.Board, data: Any) -> list[list[int]]:
-    return [[int(x), int(y)] for x, y in data]
+    if params.get("origin", "bottom") not in ORIGINS:
+        raise UsageError(f"origin must be one of {', '.join(ORIGINS)}, got {params.get('origin')!r}")
+    for name, hi in _LIMITS.items():
+        value = params.get(name, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= hi:
+            raise UsageError(f"{name} must be an integer from 0 to {hi}, got {value!r}")
 
 
 def _describe(board: inst.Board, params: dict[str, Any], moves: Any, verdict: Verdict) -> str:
@@ -112,10 +113,10 @@ PROBLEM = Problem(
     summary="SameGame / Clickomania: click groups of >= 2 same-coloured tiles; fewest tiles left or best score",
     read=inst.read_board,
     write=inst.write_board,
-    instance_to_json=_to_json,
-    instance_from_json=_from_json,
-    solution_to_json=_solution_to_json,
-    solution_from_json=_solution_from_json,
+    instance_to_json=codec.instance_to_json,
+    instance_from_json=codec.instance_from_json,
+    solution_to_json=codec.solution_to_json,
+    solution_from_json=codec.solution_from_json,
     evaluate=evaluate,
     objective=_objective,
     formulations={
@@ -137,4 +138,5 @@ PROBLEM = Problem(
     check_params=_check_params,
     integral=True,
     commands=lazy("mipgames.samegame.commands:register"),
+    default_solver="portfolio",
 )

@@ -1,4 +1,6 @@
-"""The exact SameGame simulator, built on the Same Game 2 engine.
+"""The SameGame rules: the exact simulator (built on the Same Game 2 engine), the
+objectives as searches see them, the compact pure-Python search state, and the
+coordinate conventions of move lists.
 
 A click at (x, y) on an R x C board is the Same Game 2 move on (x, y) with
 the one base ([0, C-1], [0, R-1]) (gravity, then empty columns close to the
@@ -6,6 +8,12 @@ left) plus classic SameGame's rule that the clicked group has at least two
 tiles.  Every replay and verdict here runs on ``mipgames.samegame2.plane``, so
 the certificates of the MIP/CP-SAT models and the interpreter share one
 implementation of the rules.
+
+Coordinates: (x, y) is column x from the left and row y from the *bottom*
+(origin ``bottom``, the spec's), at the time of the click.  Users of the
+formal model that puts row 0 at the *top* (origin ``top``) give y' = R-1-y;
+``to_bottom``/``from_bottom`` convert, and the ``origin`` param says which
+convention a solution uses (it is stored in certificates).
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
+from mipgames.core.files import excerpt
 from mipgames.core.problem import Verdict
 from mipgames.samegame.instance import EMPTY, Board, format_board
 from mipgames.samegame2.plane import Plane, flood
@@ -21,6 +30,7 @@ Move = tuple[int, int]
 """(x, y) of the clicked cell in spec coordinates at the time of the click."""
 
 CLEAR_BONUS = 1000
+ORIGINS = ("bottom", "top")
 
 
 @dataclass(frozen=True)
@@ -49,9 +59,10 @@ class IllegalMove(Exception):
 
 
 def _shown(move: Any) -> str:
-    if isinstance(move, tuple) and len(move) == 2:
-        return f"({move[0]},{move[1]})"
-    return repr(move)
+    cell = _as_move(move)
+    if cell is not None:
+        return f"({cell[0]},{cell[1]})"
+    return excerpt(repr(move))
 
 
 # -- board <-> plane -----------------------------------------------------
@@ -192,7 +203,7 @@ def replay(board: Board, moves: Iterable[Move], rule: str = "standard") -> Repla
 
 
 def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None) -> Verdict:
-    """The verdict on a click sequence; never raises on a bad sequence.
+    """The verdict on a click sequence (in the coordinates of the ``origin`` param); never raises on a bad sequence.
 
     Objective: tiles left (``min-remaining``) or the standard score
     (``score``).  For both objectives the sequence must play the game to its
@@ -202,12 +213,16 @@ def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None)
     objective = params.get("objective", "min-remaining")
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (choose from {', '.join(OBJECTIVES)})")
+    origin = params.get("origin", "bottom")
+    if origin not in ORIGINS:
+        raise ValueError(f"unknown origin {origin!r} (choose from {', '.join(ORIGINS)})")
     if moves is None:
         return Verdict(False, None, "no solution")
     try:
-        result = replay(board, moves)
+        result = replay(board, to_bottom(board, moves, origin))
     except IllegalMove as exc:
-        return Verdict(False, None, str(exc), {"move": exc.move_index + 1, "reason": exc.reason})
+        shown = IllegalMove(exc.move_index, moves[exc.move_index], exc.reason)  # as the user wrote it
+        return Verdict(False, None, str(shown), {"move": exc.move_index + 1, "reason": exc.reason})
     measured = {
         "remaining": result.remaining,
         "score": result.score,
@@ -218,6 +233,167 @@ def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None)
     }
     if not result.terminal:
         (x, y), size = open_group(result.final)
+        if origin == "top":
+            y = board.rows - 1 - y
         return Verdict(False, None, f"game not over: group of {size} at ({x},{y}) left", measured)
     value = result.remaining if objective == "min-remaining" else result.score
     return Verdict(True, value, "", measured)
+
+
+# -- coordinate conventions -------------------------------------------------
+def to_bottom(board: Board, moves: Sequence[Any], origin: str) -> list[Any]:
+    """Moves given in ``origin`` coordinates as bottom-origin (x, y); anything not a pair is passed through."""
+    if origin == "bottom":
+        return list(moves)
+    top = board.rows - 1
+    return [(m[0], top - m[1]) if _as_move(m) is not None else m for m in moves]
+
+
+def from_bottom(board: Board, moves: Sequence[Move], origin: str) -> list[list[int]]:
+    """Bottom-origin moves as [x, y] pairs in ``origin`` coordinates (the inverse of ``to_bottom``)."""
+    if origin == "bottom":
+        return [[int(x), int(y)] for x, y in moves]
+    top = board.rows - 1
+    return [[int(x), top - int(y)] for x, y in moves]
+
+
+# -- the objective as searches see it ----------------------------------------
+@dataclass(frozen=True)
+class Rules:
+    """Values are always *maximised* by searches: the standard score, or minus the tiles left."""
+
+    score: bool
+
+    def gain(self, size: int) -> int:
+        return (size - 2) * (size - 2) if self.score else 0
+
+    def terminal(self, tiles: int) -> int:
+        """Value of a finished game's last board holding ``tiles`` tiles."""
+        if self.score:
+            return CLEAR_BONUS if tiles == 0 else 0
+        return -tiles
+
+    def bound(self, counts: dict[int, int]) -> int:
+        """Best value still reachable: a colour with one tile is stuck forever
+        (tiles leave two or more at a time), and a colour scores at most as one group."""
+        singles = sum(1 for n in counts.values() if n == 1)
+        if not self.score:
+            return -singles
+        pot = sum((n - 2) * (n - 2) for n in counts.values() if n > 2)
+        return pot + (0 if singles else CLEAR_BONUS)
+
+    def natural(self, value: int) -> int:
+        """The value in the objective's own units and sense (tiles left are positive)."""
+        return value if self.score else -value
+
+
+def rules_of(params: dict[str, Any]) -> Rules:
+    return Rules(score=params.get("objective", "min-remaining") == "score")
+
+
+# -- the compact pure-Python state -------------------------------------------
+SEP = 255
+SEP_B = bytes([SEP])
+
+Cells = list[tuple[int, int]]
+Group = tuple[int, Cells]
+"""(colour, cells); cells[0] is the group's minimum (x, y), its click cell."""
+
+
+def encode(board: Board) -> bytes:
+    """The board's non-empty columns, bottom tile first, separated by ``SEP``.
+
+    Bytes hash and compare fast and gravity and column closing are "drop
+    these bytes, drop empty columns": the fastest state pure Python has (the
+    reference the compiled kernel's speed is measured against).  Coordinates
+    inside are the spec's: x = index of the (non-empty) column, y = index in it.
+    """
+    columns = []
+    for x in range(board.cols):
+        column = bytes(board.at(x, y) for y in range(board.rows) if board.at(x, y) != EMPTY)
+        if column:
+            columns.append(column)
+    return SEP_B.join(columns)
+
+
+def columns(state: bytes) -> list[bytes]:
+    return state.split(SEP_B) if state else []
+
+
+def colour_counts(state: bytes) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for v in state:
+        if v != SEP:
+            counts[v] = counts.get(v, 0) + 1
+    return counts
+
+
+def find_groups(cols: Sequence[bytes]) -> list[Group]:
+    """All groups of >= 2 tiles, in order of their click cell (min (x, y)).
+
+    Written for speed (it is the pure-Python kernel the compiled one is
+    measured against): neighbours unrolled, a group's min cell recognised by
+    its partner above or to the right before any flood.
+    """
+    ncol = len(cols)
+    seen = [bytearray(len(c)) for c in cols]
+    groups: list[Group] = []
+    for x in range(ncol):
+        col = cols[x]
+        sx = seen[x]
+        h = len(col)
+        right = cols[x + 1] if x + 1 < ncol else b""
+        for y in range(h):
+            if sx[y]:
+                continue
+            c = col[y]
+            if not ((y + 1 < h and col[y + 1] == c) or (y < len(right) and right[y] == c)):
+                continue
+            sx[y] = 1
+            cells = [(x, y)]
+            stack = [(x, y)]
+            while stack:
+                cx, cy = stack.pop()
+                ccol = cols[cx]
+                sc = seen[cx]
+                if cy + 1 < len(ccol) and ccol[cy + 1] == c and not sc[cy + 1]:
+                    sc[cy + 1] = 1
+                    cells.append((cx, cy + 1))
+                    stack.append((cx, cy + 1))
+                if cy and ccol[cy - 1] == c and not sc[cy - 1]:
+                    sc[cy - 1] = 1
+                    cells.append((cx, cy - 1))
+                    stack.append((cx, cy - 1))
+                if cx + 1 < ncol:
+                    ncl = cols[cx + 1]
+                    if cy < len(ncl) and ncl[cy] == c and not seen[cx + 1][cy]:
+                        seen[cx + 1][cy] = 1
+                        cells.append((cx + 1, cy))
+                        stack.append((cx + 1, cy))
+                if cx:
+                    pcl = cols[cx - 1]
+                    if cy < len(pcl) and pcl[cy] == c and not seen[cx - 1][cy]:
+                        seen[cx - 1][cy] = 1
+                        cells.append((cx - 1, cy))
+                        stack.append((cx - 1, cy))
+            groups.append((c, cells))
+    return groups
+
+
+def remove(cols: Sequence[bytes], cells: Cells) -> bytes:
+    """The state after removing ``cells`` (gravity and column closing included)."""
+    by_col: dict[int, list[int]] = {}
+    for x, y in cells:
+        by_col.setdefault(x, []).append(y)
+    out = list(cols)
+    for x, ys in by_col.items():
+        col = cols[x]
+        ys.sort()
+        parts = []
+        start = 0
+        for y in ys:
+            parts.append(col[start:y])
+            start = y + 1
+        parts.append(col[start:])
+        out[x] = b"".join(parts)
+    return SEP_B.join([c for c in out if c])

@@ -53,8 +53,14 @@ def test_standard_set() -> None:
     ("12\n1A\n", 2, "unknown symbol 'A'"),
     ("1.\n..\n", 2, "column 0: empty cell below the tile on line 1"),
     ("# c\n.1\n.2\n", 3, "column 0 is empty but column 1 is not"),
-    ("3 40\n1 1\n", 1, "colour 40 out of range"),
-    ("3 x\n1 1\n", 1, "not a colour number: 'x'"),
+    ("3 40\n1 1\n", 1, "colour must be between -1 and 35, got 40"),
+    ("3 x\n1 1\n", 1, "colour must be an integer, got 'x'"),
+    ("3 " + "9" * 30 + "\n1 1\n", 1, "a number of 30 digits"),
+    ("empty 1\n12\n", 1, "unknown header 'empty 1'"),
+    ("empty 0\n1.\n", 2, "unknown symbol '.'"),
+    ("empty 0\n3 -1\n1 1\n", 2, "colour must be between 0 and 35, got -1"),
+    ("1" * 65 + "\n", 1, "row of 65 cells; at most 64 columns"),
+    ("1\n" * 65, 65, "65 rows; at most 64 are read"),
 ])
 def test_bad_boards_name_the_line(text: str, line: int | None, message: str) -> None:
     with pytest.raises(InputError) as info:
@@ -64,11 +70,24 @@ def test_bad_boards_name_the_line(text: str, line: int | None, message: str) -> 
     assert str(info.value).startswith("b.txt" + (f":{line}" if line else "") + ": ")
 
 
+def test_zero_empty_header_reads_the_formal_models_boards() -> None:
+    """``empty 0``: 0 is an empty cell and colours are numbered from 1, in either row format."""
+    ints = parse_board("empty 0\n0 0 0\n2 0 0\n1 3 0\n")
+    chars = parse_board("# the formal model's board\nempty 0\n000\n200\n130\n")
+    assert ints == chars == parse_board("...\n2..\n13.\n")
+    assert ints.colours() == {1, 2, 3} and ints.tiles() == 3
+    with pytest.raises(InputError, match="empty cell below"):
+        parse_board("empty 0\n1 0\n0 0\n")
+
+
 def test_unreadable_files(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match="no such board file"):
         read_board(tmp_path / "missing.txt")
-    with pytest.raises(InputError, match="not a valid file name"):
-        read_board("b\x00.txt")
+    with pytest.raises(InputError, match="directory"):
+        read_board(tmp_path)
+    (tmp_path / "bin.txt").write_bytes(b"12\n\x0012\n")
+    with pytest.raises(InputError, match="binary data"):
+        read_board(tmp_path / "bin.txt")
     (tmp_path / "set.txt").write_text("0 1\n1 0\n\n0 1 2\n0 1\n")
     with pytest.raises(InputError) as info:
         read_standard_set(tmp_path / "set.txt")

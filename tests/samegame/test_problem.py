@@ -23,13 +23,15 @@ BUNDLED = sorted((ROOT / "instances" / "samegame").glob("*.txt"))
 
 def test_protocol_surface():
     assert PROBLEM.name == "samegame" and PROBLEM.folder == "samegame"
-    assert PROBLEM.default_params() == {"objective": "min-remaining", "beam_width": 0}
+    assert PROBLEM.default_params() == {"objective": "min-remaining", "origin": "bottom", "beam_width": 0,
+                                        "node_budget": 0, "level": 0}
     assert PROBLEM.objective({"objective": "min-remaining"}) == ("tiles remaining", "min")
     assert PROBLEM.objective({"objective": "score"}) == ("score (standard rule)", "max")
     assert {f.kind for f in PROBLEM.formulations.values()} == {"mip", "cpsat"}
     for kind, name in PROBLEM.default_formulation.items():
         assert PROBLEM.formulations[name].kind == kind
-    assert set(PROBLEM.algorithms) == {"exact", "greedy", "beam"}
+    assert set(PROBLEM.algorithms) == {"portfolio", "exact", "greedy", "beam", "nmcs", "nrpa"}
+    assert PROBLEM.default_solver == "portfolio"
     assert PROBLEM.algorithms["exact"].exact and not PROBLEM.algorithms["beam"].exact
 
 
@@ -37,8 +39,13 @@ def test_check_params_rejects_bad_values():
     board = random_board(3, 3, 2, 0)
     with pytest.raises(UsageError):
         PROBLEM.check_params(board, {"objective": "most-tiles", "beam_width": 0})
-    with pytest.raises(UsageError):
-        PROBLEM.check_params(board, {"objective": "score", "beam_width": -1})
+    for bad in ({"beam_width": -1}, {"beam_width": True}, {"node_budget": 10**16}, {"level": 6}, {"origin": "left"}):
+        with pytest.raises(UsageError):
+            PROBLEM.check_params(board, {"objective": "score", **bad})
+    parse = {p.name: p.parse for p in PROBLEM.params}
+    assert parse["node_budget"]("1000") == 1000
+    with pytest.raises(ValueError):
+        parse["level"]("9")
 
 
 def test_json_round_trips():
@@ -46,6 +53,36 @@ def test_json_round_trips():
     assert PROBLEM.instance_from_json(PROBLEM.instance_to_json(board)) == board
     moves = [[0, 1], [2, 0]]
     assert PROBLEM.solution_from_json(board, PROBLEM.solution_to_json(moves)) == moves
+
+
+@pytest.mark.parametrize("data", [None, 3, "12", {"x": 1}, [[0]], [[0, 1, 2]], [[0, "1"]], [[True, 0]], [[0.5, 1]],
+                                  [[0, 2**40]], [[0, -(2**40)]], [[0, 10**5000]], [(0, 1)], [[0, 1]] * 3000])
+def test_solution_json_refuses_malformed_input_with_input_errors(data):
+    with pytest.raises(InputError):
+        PROBLEM.solution_from_json(random_board(3, 3, 2, 0), data)
+
+
+@pytest.mark.parametrize("data", [None, "12", [1, 2], ["12", 3], ["12\n21"], ["1.", ".1"], ["1" * 70], ["1"] * 80])
+def test_instance_json_refuses_malformed_input_with_input_errors(data):
+    with pytest.raises(InputError):
+        PROBLEM.instance_from_json(data)
+
+
+def test_top_origin_solutions_replay_and_come_back_in_that_origin():
+    """The formal model's convention (row 0 at the top) is read by the simulator and written by the solvers."""
+    board = parse_board("0..\n01.\n110\n")
+    bottom = {"objective": "score"}
+    top = {"objective": "score", "origin": "top"}
+    assert simulate.evaluate(board, bottom, [[0, 0], [1, 0]]).objective == 1002
+    assert simulate.evaluate(board, top, [[0, 2], [1, 2]]).objective == 1002
+    wrong = simulate.evaluate(board, top, [[2, 2]])  # the lone tile at the bottom right, named as the user did
+    assert not wrong.legal and wrong.reason == "move 1 (2,2): single tile (a group needs at least 2 tiles)"
+    assert simulate.evaluate(board, top, [[0, 1]]).reason == "game not over: group of 3 at (0,2) left"
+    for solver in ("exact", "beam", "cpsat"):
+        res = solve(PROBLEM, board, solver=solver, params=top, options=SolveOptions(time_limit=10), isolate=False)
+        assert (res.status, res.objective) == ("optimal", 1002), solver
+        assert res.solution == simulate.from_bottom(board, simulate.to_bottom(board, res.solution, "top"), "top")
+        assert all(y == 2 for _, y in res.solution[:1])  # the first click is on the bottom row, y = 2 from the top
 
 
 def test_generator_is_seeded():

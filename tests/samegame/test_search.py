@@ -1,25 +1,31 @@
-"""Exact search, beam and greedy against an independent brute force on the simulator."""
+"""The compiled searches against an independent brute force on the simulator, and their contracts:
+proofs only when proved, legal games always, determinism given the seed and the node budget."""
 
 from __future__ import annotations
 
 import functools
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
 from mipgames.run.runner import solve
-from mipgames.samegame import baselines as B
+from mipgames.samegame import kernel as K
 from mipgames.samegame import simulate
+from mipgames.samegame.beam import Beam, Weights, weights_for, widening
+from mipgames.samegame.exact import ExactSearch
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import Board, parse_board
+from mipgames.samegame.nmcs import nmcs_search
+from mipgames.samegame.nrpa import nrpa_search
 from mipgames.samegame.problem import PROBLEM
 
 OBJECTIVES = ("min-remaining", "score")
 
 
 def brute_force(board: Board, objective: str) -> int:
-    """Best natural objective by trying every game with the simulator (no shared code with baselines)."""
+    """Best natural objective by trying every game with the simulator (no code shared with the searches)."""
     score = objective == "score"
 
     @functools.lru_cache(maxsize=None)
@@ -40,78 +46,135 @@ def brute_force(board: Board, objective: str) -> int:
     return v if score else -v
 
 
-boards = st.builds(
-    random_board,
-    st.integers(1, 4), st.integers(1, 4), st.integers(2, 3), st.integers(0, 10**6),
-)
+def natural(cells: list[int], board: Board, objective: str) -> int:
+    """The simulator's verdict on a kernel game (asserting it is legal and complete)."""
+    _, shape = K.to_array(board)
+    verdict = simulate.evaluate(board, {"objective": objective}, [shape.cell(c) for c in cells])
+    assert verdict.legal, verdict.reason
+    return verdict.objective
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
-@given(boards, st.sampled_from(OBJECTIVES))
-def test_exact_search_matches_brute_force(board, objective):
-    params = {"objective": objective}
-    rules = B.rules_of(params)
-    res = B.exact_search(B.encode(board), rules)
+small = st.builds(random_board, st.integers(1, 4), st.integers(1, 5), st.integers(2, 3), st.integers(0, 10**6))
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(small, st.sampled_from(OBJECTIVES), st.sampled_from([None, -5, 0, 3]))
+def test_exact_search_matches_brute_force(board: Board, objective: str, offset: int | None) -> None:
+    """With no incumbent, or one below, at or above the optimum (which it must then confirm, not invent)."""
     truth = brute_force(board, objective)
-    assert res.proved and rules.natural(res.value) == truth
-    verdict = simulate.evaluate(board, params, res.moves)
-    assert verdict.legal and verdict.objective == truth
+    root, shape = K.to_array(board)
+    score = objective == "score"
+    internal = truth if score else -truth
+    incumbent = None if offset is None else internal + offset
+    out = ExactSearch(shape, 10).solve(root, score, incumbent=incumbent)
+    assert out.proved
+    if incumbent is not None and incumbent >= internal:
+        assert out.value is None and out.bound == incumbent  # nothing strictly better than the incumbent
+    else:
+        assert out.value == internal == out.bound
+        assert natural(out.cells, board, objective) == truth
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
-@given(boards, st.sampled_from(OBJECTIVES))
-def test_wide_beam_is_exhaustive_and_optimal(board, objective):
-    params = {"objective": objective}
-    rules = B.rules_of(params)
-    res = B.beam_search(B.encode(board), rules, width=10**6)
-    assert res.exhaustive
-    assert rules.natural(res.value) == brute_force(board, objective)
-
-
-@settings(max_examples=25, deadline=None, derandomize=True)
-@given(boards, st.sampled_from(OBJECTIVES))
-def test_greedy_and_narrow_beam_play_legal_complete_games(board, objective):
-    params = {"objective": objective}
-    rules = B.rules_of(params)
-    for res in (B.greedy(B.encode(board), rules), B.beam_search(B.encode(board), rules, 2)):
-        verdict = simulate.evaluate(board, params, [list(m) for m in res.moves])
-        assert verdict.legal, verdict.reason
-        assert verdict.objective == rules.natural(res.value)
-        if objective == "min-remaining":
-            assert verdict.objective >= brute_force(board, objective)
-        else:
-            assert verdict.objective <= brute_force(board, objective)
-
-
-def test_exact_search_is_cut_by_its_node_budget_not_wrong():
-    board = random_board(8, 8, 4, 1)
-    res = B.exact_search(B.encode(board), B.Rules(score=True), max_nodes=100)
-    assert not res.proved and res.value is None
-    assert res.bound == B.Rules(True).bound(B.colour_counts(B.encode(board)))
-
-
-def test_exact_search_solves_6x6_three_colours():
+def test_exact_search_proves_6x6_score_and_is_cut_by_its_node_budget_not_wrong() -> None:
     board = random_board(6, 6, 3, 8)
-    res = B.exact_search(B.encode(board), B.Rules(score=False))
-    assert res.proved
-    assert simulate.evaluate(board, {}, res.moves).objective == -res.value
+    root, shape = K.to_array(board)
+    out = ExactSearch(shape, 16).solve(root, True)
+    assert out.proved and natural(out.cells, board, "score") == out.value == 1200
+    cut = ExactSearch(shape, 16).solve(root, True, max_nodes=20, chunk=5)
+    assert not cut.proved and cut.value is None and cut.bound >= 1200
+    late = ExactSearch(shape, 16).solve(root, True, deadline=time.monotonic() - 1)
+    assert not late.proved and late.bound >= 1200
 
 
-def test_colour_count_bound():
-    rules = B.Rules(score=False)
-    assert rules.bound({0: 1, 1: 5, 2: 1}) == -2
-    score = B.Rules(score=True)
-    assert score.bound({0: 4, 1: 3}) == 4 + 1 + 1000
-    assert score.bound({0: 4, 1: 1}) == 4
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(small, st.sampled_from(OBJECTIVES))
+def test_wide_beam_without_tabu_rule_is_exhaustive_and_optimal(board: Board, objective: str) -> None:
+    root, shape = K.to_array(board)
+    score = objective == "score"
+    weights = Weights(forbid=False) if score else weights_for(False, 0)
+    out = Beam(shape).run(root, 100_000, weights, score)
+    assert out.exhaustive
+    assert natural(out.cells, board, objective) == brute_force(board, objective)
 
 
-def test_state_encoding_drops_empty_columns_and_keeps_order():
-    board = parse_board("1..\n12.\n")
-    state = B.encode(board)
-    assert B.columns(state) == [bytes([1, 1]), bytes([2])]
-    groups = B.find_groups(B.columns(state))
-    assert groups == [(1, [(0, 0), (0, 1)])]
-    assert B.remove(B.columns(state), groups[0][1]) == bytes([2])
+mid = st.builds(random_board, st.integers(3, 9), st.integers(3, 9), st.integers(2, 5), st.integers(0, 10**6))
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(mid, st.sampled_from(OBJECTIVES), st.sampled_from([1, 3, 16]), st.integers(0, 3))
+def test_beams_play_legal_games_worth_what_they_say(board: Board, objective: str, width: int, preset: int) -> None:
+    root, shape = K.to_array(board)
+    score = objective == "score"
+    out = Beam(shape).run(root, width, weights_for(score, preset), score)
+    assert out.complete
+    assert natural(out.cells, board, objective) == (out.value if score else -out.value)
+
+
+def test_forbidden_tabu_colour_is_clicked_only_when_nothing_else_is_left() -> None:
+    board = random_board(10, 10, 4, 5)
+    root, shape = K.to_array(board)
+    out = Beam(shape).run(root, 16, Weights(forbid=True), True)
+    counts = simulate.colour_counts(simulate.encode(board))
+    tabu = max(sorted(counts), key=lambda c: counts[c])
+    clicked = False
+    current = board
+    for cell in out.cells:
+        move = shape.cell(cell)
+        colours = {current.at(*m) for m in simulate.legal_moves(current)}
+        if current.at(*move) == tabu:
+            clicked = True
+            assert colours == {tabu}, "tabu colour clicked while another colour's group existed"
+        current, _ = simulate.apply_move(current, move)
+    assert clicked
+
+
+def test_beam_cut_by_deadline_or_budget_still_returns_a_whole_game() -> None:
+    board = random_board(12, 12, 4, 1)
+    root, shape = K.to_array(board)
+    for kwargs in ({"deadline": time.monotonic() - 1}, {"max_nodes": 50}):
+        out = Beam(shape).run(root, 64, weights_for(True, 0), True, **kwargs)
+        assert not out.complete and natural(out.cells, board, "score") == out.value
+
+
+def test_widening_sends_improving_games_and_respects_its_budget() -> None:
+    board = random_board(10, 10, 4, 3)
+    root, shape = K.to_array(board)
+    sent: list[int] = []
+    best, nodes = widening(Beam(shape), root, True, weights_for(True, 0), lambda v, c, n: sent.append(v), None,
+                           max_nodes=40_000)
+    assert sent == sorted(sent) and len(set(sent)) == len(sent) and sent[-1] == best.value
+    assert nodes <= 40_000 + 10 * 10 * 64  # a layer's children past the budget at most
+    again, _ = widening(Beam(shape), root, True, weights_for(True, 0), lambda v, c, n: None, None, max_nodes=40_000)
+    assert (again.value, again.cells) == (best.value, best.cells)
+
+
+def runs(search, board: Board, seed: int, budget: int, **kw) -> tuple[list[tuple[int, list[int]]], int]:
+    root, shape = K.to_array(board)
+    games: list[tuple[int, list[int]]] = []
+    spent = search(root, shape, True, kw.pop("level"), seed, lambda v, c, n: games.append((v, c)),
+                   max_playouts=budget, **kw)
+    return games, spent
+
+
+def test_nmcs_and_nrpa_are_deterministic_given_seed_and_budget_and_play_legal_games() -> None:
+    board = random_board(8, 8, 4, 2)
+    for search, level in ((nmcs_search, 2), (nmcs_search, 1), (nrpa_search, 2), (nrpa_search, 1)):
+        first, spent = runs(search, board, 3, 3000, level=level)
+        second, _ = runs(search, board, 3, 3000, level=level)
+        other, _ = runs(search, board, 4, 3000, level=level)
+        assert first == second and first != other
+        assert spent <= 3000 + 64 * 100  # one compiled call may finish its playout budget share
+        values = [v for v, _ in first]
+        assert values == sorted(values)
+        for value, cells in first:
+            assert natural(cells, board, "score") == value
+
+
+def test_nrpa_learns_on_a_standard_size_board() -> None:
+    """More playouts never give a worse game (the best is memorised) and do beat a single playout."""
+    board = random_board(15, 15, 5, 0)
+    games, _ = runs(nrpa_search, board, 1, 2500, level=2)
+    assert games[-1][0] > games[0][0]
 
 
 CASES = {
@@ -122,29 +185,48 @@ CASES = {
 }
 
 
-def test_edge_boards_through_the_runner():
+def test_edge_boards_through_the_runner() -> None:
+    """Every solver finds the optimum; those that can prove it (exhaustive or exact searches) say so."""
+    provers = {"exact", "portfolio", "beam", "greedy"}
     for name, (text, left, score) in CASES.items():
         board = parse_board(text)
-        for solver in ("exact", "beam", "greedy"):
+        for solver in PROBLEM.algorithms:
             for objective, want in (("min-remaining", left), ("score", score)):
-                res = solve(PROBLEM, board, solver=solver, params={"objective": objective},
+                res = solve(PROBLEM, board, solver=solver, params={"objective": objective, "node_budget": 500},
                             options=SolveOptions(time_limit=5), isolate=False)
                 assert res.objective == want, (name, solver, objective, res.message)
-                if solver != "greedy":
-                    assert res.status == "optimal", (name, solver, res.status)
+                if solver in provers:
+                    assert res.status == "optimal", (name, solver, objective, res.message)
 
 
-def test_runner_beam_reports_proof_only_when_exhaustive():
+def test_solvers_say_optimal_only_with_a_proof() -> None:
     board = random_board(7, 7, 4, 3)
-    res = solve(PROBLEM, board, solver="beam", params={"objective": "score", "beam_width": 2},
-                options=SolveOptions(time_limit=5), isolate=False)
-    assert res.status == "feasible" and res.objective is not None
-    assert simulate.evaluate(board, {"objective": "score"}, res.solution).objective == res.objective
+    params = {"objective": "score", "node_budget": 5000}
+    for solver in ("beam", "nmcs", "nrpa", "greedy"):
+        res = solve(PROBLEM, board, solver=solver, params=params, options=SolveOptions(time_limit=20), isolate=False)
+        assert res.status == "feasible" and res.bound is None, (solver, res.status, res.bound)
+        assert simulate.evaluate(board, params, res.solution).objective == res.objective
 
 
-def test_exact_under_a_time_limit_returns_the_incumbent_with_a_bound():
+def test_exact_under_a_time_limit_returns_the_incumbent_with_a_bound() -> None:
     board = random_board(15, 15, 5, 0)
     res = solve(PROBLEM, board, solver="exact", params={"objective": "score"},
-                options=SolveOptions(time_limit=0.5), isolate=False)
+                options=SolveOptions(time_limit=1.0), isolate=False)
     assert res.status == "feasible" and res.objective is not None
     assert res.bound is not None and res.bound >= res.objective
+
+
+def test_exact_proves_min_remaining_on_a_12x12_four_colour_board() -> None:
+    board = random_board(12, 12, 4, 2)
+    res = solve(PROBLEM, board, solver="exact", params={"objective": "min-remaining"},
+                options=SolveOptions(time_limit=60), isolate=False)
+    assert (res.status, res.objective) == ("optimal", 0)
+
+
+def test_portfolio_on_two_cores_is_deterministic_with_a_node_budget() -> None:
+    board = random_board(15, 15, 5, 4)
+    params = {"objective": "score", "node_budget": 60_000}
+    first, second = (solve(PROBLEM, board, solver="portfolio", params=params,
+                           options=SolveOptions(time_limit=60, threads=2, seed=5), isolate=False) for _ in range(2))
+    assert first.status == "feasible" and first.solution == second.solution and first.objective == second.objective
+    assert "too large for an exact proof" in first.message

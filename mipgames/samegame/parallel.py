@@ -1,0 +1,163 @@
+"""Searches on several cores: one forked process per worker, incumbents streamed back.
+
+Why processes: numba's compiled searches hold the GIL-free inner loops but
+the drivers are Python; independent processes (independent restarts or
+different settings, each seeded) use every core without sharing state.  A
+worker is a function ``task(send)`` that runs its search and calls
+``send(value, cells, note)`` whenever its best game improves; the parent
+keeps the best game of all (ties go to the lower worker, so results are
+deterministic given the seeds and node budgets) and reports it at once.
+A task that *proves* its game optimal returns ``{"proved": True, ...}``:
+the run then ends at once, the other workers are stopped.
+
+Every worker calls ``die_with_parent()`` first, so a killed command takes
+its workers with it; the parent ends any worker still running one grace
+period after the deadline and reaps them all before returning.  With one
+worker the task runs in the calling process.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from multiprocessing.connection import Connection, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+Send = Callable[[int, list[int], str], None]
+Task = Callable[[Send], Any]
+
+GRACE_S = 1.5
+"""How long after the deadline a worker may take to send its last game before it is killed."""
+
+
+@dataclass
+class Found:
+    """The best game found: its value (maximised), clicks as kernel cells, which worker and how."""
+
+    value: int
+    cells: list[int]
+    worker: int
+    note: str
+
+
+@dataclass
+class Outcome:
+    best: Found | None
+    errors: list[str] = field(default_factory=list)
+    stats: list[Any] = field(default_factory=list)
+    """Whatever each finished task returned (node counts, bounds...), by worker; None if it did not finish."""
+
+    @property
+    def proved(self) -> bool:
+        return any(isinstance(s, dict) and s.get("proved") for s in self.stats)
+
+
+def _better(found: Found, best: Found | None) -> bool:
+    return best is None or found.value > best.value or (found.value == best.value and found.worker < best.worker)
+
+
+def run(tasks: Sequence[Task], deadline: float | None, on_improve: Callable[[Found], None] | None = None) -> Outcome:
+    """Run the tasks (in parallel when there are several) and return the best game any of them found."""
+    if len(tasks) == 1:
+        return _inline(tasks[0], on_improve)
+    return _forked(tasks, deadline, on_improve)
+
+
+def _inline(task: Task, on_improve: Callable[[Found], None] | None) -> Outcome:
+    out = Outcome(None, stats=[None])
+
+    def send(value: int, cells: list[int], note: str) -> None:
+        found = Found(int(value), list(cells), 0, note)
+        if _better(found, out.best):
+            out.best = found
+            if on_improve is not None:
+                on_improve(found)
+
+    out.stats[0] = task(send)
+    return out
+
+
+def _child(task: Task, conn: Any) -> None:
+    """The forked worker: runs its task, streams its games, and never returns into the parent's code."""
+    from mipgames.run.processes import die_with_parent
+
+    code = 0
+    try:
+        die_with_parent()
+        result = task(lambda value, cells, note: conn.send(("game", int(value), [int(c) for c in cells], note)))
+        conn.send(("done", result))
+    except BaseException:  # reported to the parent, which decides
+        code = 1
+        try:
+            conn.send(("error", traceback.format_exc(limit=5)))
+        except BaseException:
+            pass
+    finally:
+        os._exit(code)
+
+
+def _forked(tasks: Sequence[Task], deadline: float | None, on_improve: Callable[[Found], None] | None) -> Outcome:
+    """One ``os.fork`` per task (multiprocessing refuses children in daemonic processes, which the runner's
+    solver process may be), with a pipe back; every child is reaped before returning."""
+    from mipgames.run.processes import kill_tree
+
+    out = Outcome(None, stats=[None] * len(tasks))
+    pids: list[int] = []
+    receivers: list[Connection] = []
+    conns: dict[Connection, int] = {}
+    try:
+        for k, task in enumerate(tasks):
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child, which exits inside _child
+                os.close(read_fd)
+                _child(task, Connection(write_fd, readable=False))
+            os.close(write_fd)
+            pids.append(pid)
+            receive = Connection(read_fd, writable=False)
+            receivers.append(receive)
+            conns[receive] = k
+        while conns:
+            timeout = None if deadline is None else deadline + GRACE_S - time.monotonic()
+            if timeout is not None and timeout <= 0:
+                break
+            for conn in wait(list(conns), timeout):
+                if conn not in conns:
+                    continue  # the run ended on a proof while this one was ready
+                k = conns[conn]
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    del conns[conn]
+                    continue
+                if message[0] == "game":
+                    found = Found(message[1], message[2], k, message[3])
+                    if _better(found, out.best):
+                        out.best = found
+                        if on_improve is not None:
+                            on_improve(found)
+                elif message[0] == "done":
+                    out.stats[k] = message[1]
+                    del conns[conn]
+                    if out.proved:
+                        conns.clear()
+                else:
+                    out.errors.append(f"worker {k}: {message[1]}")
+                    del conns[conn]
+    finally:
+        for pid in pids:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                continue
+            if done == 0:
+                kill_tree(pid)
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+        for conn in receivers:
+            conn.close()
+    return out

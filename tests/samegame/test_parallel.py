@@ -1,0 +1,137 @@
+"""Searches on several cores: best game kept, failures reported, proofs end the run, no process survives."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+
+from mipgames.samegame import kernel as K
+from mipgames.samegame import parallel, simulate
+from mipgames.samegame.exact import ExactSearch, polish
+from mipgames.samegame.generate import random_board
+from mipgames.samegame.nrpa import nrpa_search
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def children() -> list[psutil.Process]:
+    return psutil.Process().children(recursive=True)
+
+
+def test_best_game_of_all_workers_and_failures_reported() -> None:
+    def good(value):
+        def task(send):
+            send(value - 5, [1], "first")
+            send(value, [1, 2], "better")
+            return {"nodes": value}
+        return task
+
+    def bad(send):
+        send(1, [9], "early")
+        raise RuntimeError("boom")
+
+    seen: list[int] = []
+    out = parallel.run([good(10), bad, good(30)], time.monotonic() + 30, lambda f: seen.append(f.value))
+    assert (out.best.value, out.best.cells, out.best.worker, out.best.note) == (30, [1, 2], 2, "better")
+    assert seen == sorted(seen) and seen[-1] == 30
+    assert len(out.errors) == 1 and "boom" in out.errors[0]
+    assert out.stats[0] == {"nodes": 10} and out.stats[1] is None and not out.proved
+    assert children() == []
+
+
+def test_ties_go_to_the_lower_worker_and_one_task_runs_inline() -> None:
+    out = parallel.run([lambda send: send(5, [1], "a"), lambda send: send(5, [2], "b")], None)
+    assert out.best.worker == 0 and out.best.cells == [1]
+    pid = os.getpid()
+    inline = parallel.run([lambda send: send(os.getpid(), [], "here")], None)
+    assert inline.best.value == pid
+
+
+def test_workers_past_the_deadline_are_killed_and_reaped() -> None:
+    def stubborn(send):
+        send(7, [3], "then hangs")
+        while True:
+            time.sleep(0.05)
+
+    began = time.monotonic()
+    out = parallel.run([stubborn, stubborn], began + 0.5)
+    assert out.best.value == 7
+    assert time.monotonic() - began < 0.5 + parallel.GRACE_S + 2.0
+    assert children() == []
+
+
+def test_a_proof_ends_the_run_at_once() -> None:
+    def prover(send):
+        send(42, [1], "proved")
+        return {"proved": True}
+
+    def forever(send):
+        while True:
+            time.sleep(0.05)
+
+    began = time.monotonic()
+    out = parallel.run([forever, prover], None)
+    assert out.proved and out.best.value == 42 and time.monotonic() - began < 5
+    assert children() == []
+
+
+def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
+    """kill -9 of the process running the searches leaves none of its workers behind."""
+    pids = tmp_path / "pids"
+    script = textwrap.dedent(f"""
+        import os, time
+        from mipgames.samegame import parallel
+
+        def task(send):
+            with open({str(pids)!r}, "a") as fh:
+                fh.write(f"{{os.getpid()}}\\n")
+            while True:
+                time.sleep(0.05)
+
+        parallel.run([task, task], None)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (not pids.exists() or len(pids.read_text().split()) < 2):
+            time.sleep(0.05)
+        workers = [int(p) for p in pids.read_text().split()]
+        assert len(workers) == 2 and all(psutil.pid_exists(p) for p in workers)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        gone = time.monotonic() + 2.0
+        while time.monotonic() < gone and any(_alive(p) for p in workers):
+            time.sleep(0.05)
+        assert not any(_alive(p) for p in workers)
+    finally:
+        proc.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_polish_never_worsens_a_game_and_improves_a_weak_one() -> None:
+    board = random_board(7, 7, 3, 4)
+    root, shape = K.to_array(board)
+    games: list[tuple[int, list[int]]] = []
+    nrpa_search(root, shape, True, 1, 0, lambda v, c, n: games.append((v, c)), max_playouts=5)
+    value, cells = games[-1]
+    gain, better, nodes = polish(shape, root, cells, True, max_nodes=3_000_000)
+    verdict = simulate.evaluate(board, {"objective": "score"}, [shape.cell(c) for c in better])
+    assert verdict.legal and verdict.objective == value + gain
+    optimum = ExactSearch(shape, 20).solve(root, True)
+    assert optimum.proved and gain > 0 and value + gain <= optimum.value
+    assert polish(shape, root, cells, True, max_nodes=0)[0] == 0  # no budget, no change
+    again = polish(shape, root, better, True, max_nodes=3_000_000)
+    assert again[0] >= 0 and nodes > 0
