@@ -40,16 +40,21 @@ def render(instance: Queens, params: dict[str, Any], moves: list[Move] | None, p
                     ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color="#eeeeee", zorder=0))
         for (r, c), p in board.items():
             shade = plt.cm.viridis(0.15 + 0.8 * p.bit_length() / max(1, top.bit_length() + len(board)))
-            ax.add_patch(plt.Circle((c, r), 0.42, color=shade, zorder=2))
-            ax.text(c, r, str(p), ha="center", va="center", color="white", fontsize=font, zorder=3)
+            ax.add_patch(plt.Circle((c, r), 0.36, color=shade, zorder=6))  # queens above arrows and labels
+            ax.text(c, r, str(p), ha="center", va="center", color="white", fontsize=font, zorder=7)
         ax.set_title(f"{title} (K = {instance.k})")
     if moves:
         ax = axes[0][0]
+        gap = 0.38 * size * 72 * 0.8 / n  # a queen's radius in points: arrows end at the circle, heads visible
         for step, (r1, c1, r2, c2) in enumerate(moves, start=1):
             ax.annotate("", xy=(c2, r2), xytext=(c1, r1), zorder=4,
-                        arrowprops={"arrowstyle": "->", "color": "crimson", "lw": 1.2, "shrinkA": 6, "shrinkB": 6})
-            ax.text((c1 + c2) / 2, (r1 + r2) / 2, str(step), color="crimson", fontsize=max(4, font - 2), zorder=5,
-                    ha="center", va="center", bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
+                        arrowprops={"arrowstyle": "->", "color": "crimson", "lw": 1.2, "shrinkA": gap, "shrinkB": gap})
+            # The step number sits beside the arrow's middle, off the line, where no queen's value is.
+            length = max(1e-9, ((c2 - c1) ** 2 + (r2 - r1) ** 2) ** 0.5)
+            side_c, side_r = -(r2 - r1) / length * 0.3, (c2 - c1) / length * 0.3
+            ax.text((c1 + c2) / 2 + side_c, (r1 + r2) / 2 + side_r, str(step), color="crimson",
+                    fontsize=max(4, font - 3), zorder=5, ha="center", va="center",
+                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
     fig.tight_layout()
     fig.savefig(str(path), dpi=100)
     plt.close(fig)
