@@ -181,7 +181,7 @@ def exact_task(s: Setup, workers: int) -> Callable:
         out = search.solve(s.root, s.score_mode, incumbent=quick.value, deadline=s.work_deadline,
                            max_nodes=s.share(workers))
         if out.cells is not None:
-            send(out.value, out.cells, f"exact search, {out.nodes:,} nodes")
+            send(out.value, out.cells, "exact search")
         return {"proved": out.proved, "bound": out.bound, "nodes": out.nodes}
     return task
 

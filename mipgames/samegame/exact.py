@@ -230,7 +230,10 @@ class ExactSearch:
                 break
         if v <= need:
             return ExactOutcome(None, None, True, self.nodes, v if incumbent is None else incumbent)
-        return ExactOutcome(v, self.line(root, v), True, self.nodes, v)
+        cells = self.line(root, v, deadline, chunk)
+        if cells is None:  # the value is proved, but the game reaching it was not rebuilt in time: a bound only
+            return ExactOutcome(None, None, False, self.nodes, v)
+        return ExactOutcome(v, cells, True, self.nodes, v)
 
     def best_bound(self, root: np.ndarray, root_bound: int) -> int:
         """The root's bound from the table when it holds one (tighter than the colour count), else the colour count."""
@@ -240,8 +243,19 @@ class ExactSearch:
             return min(root_bound, int(self.values[slot]))
         return root_bound
 
-    def line(self, root: np.ndarray, value: int) -> list[int]:
-        """A move sequence achieving the exact future ``value`` from ``root`` (children re-searched from the table)."""
+    def _best_move(self, board: np.ndarray) -> int:
+        """The move the table stored for ``board`` (-1 when none): the search's own choice, tried first."""
+        h1, h2 = board_hash(board, self.shape.cols, self.shape.stride, self.zobrist)
+        slot = int(_probe(self.keys, h1, h2))
+        if self.keys[slot, 0] == h1 and self.keys[slot, 1] == h2:
+            return int(self.moves[slot])
+        return -1
+
+    def line(self, root: np.ndarray, value: int, deadline: float | None = None,
+             chunk: int = 20_000) -> list[int] | None:
+        """A move sequence achieving the exact future ``value`` from ``root`` (children re-searched from the table,
+        the table's best move first), or None when the deadline comes first: the lossy table may have lost
+        entries, and re-proving a child can take as long as the search did."""
         shape, sc = self.shape, self.scratch
         board = root.copy()
         child = np.zeros_like(board)
@@ -251,12 +265,16 @@ class ExactSearch:
             moves = [(int(sc.gcell[g]), int(sc.gsize[g])) for g in range(ng) if sc.gsize[g] >= 2]
             if not moves:
                 return cells
+            hint = self._best_move(board)
+            moves.sort(key=lambda move: move[0] != hint)
             for cell, size in moves:
                 gain = (size - 2) ** 2 if self.score_mode else 0
                 click(board, child, shape.cols, shape.stride, cell, sc.label, sc.stack)
                 sub = None
                 while sub is None:
-                    sub = self.value(child, value - gain - 1, 1 << 40)
+                    if deadline is not None and time.monotonic() > deadline:
+                        return None
+                    sub = self.value(child, value - gain - 1, chunk)
                 if sub + gain == value:
                     cells.append(cell)
                     value -= gain

@@ -86,6 +86,18 @@ def test_exact_search_proves_6x6_score_and_is_cut_by_its_node_budget_not_wrong()
     assert not late.proved and late.bound >= 1200
 
 
+def test_rebuilding_the_optimal_game_stops_at_the_deadline_with_the_value_as_a_bound() -> None:
+    """A proof whose game cannot be rebuilt in time is a bound, not a hang (the lossy table may lose the line)."""
+    board = random_board(6, 6, 3, 8)
+    root, shape = K.to_array(board)
+    search = ExactSearch(shape, 10)
+    assert search.solve(root, True).value == 1200
+    search.keys[:] = 0  # the table forgot everything: the line must be searched again
+    assert search.line(root, 1200, deadline=time.monotonic() - 1) is None
+    game = search.line(root, 1200)
+    assert game is not None and natural(game, board, "score") == 1200
+
+
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(small, st.sampled_from(OBJECTIVES))
 def test_wide_beam_without_tabu_rule_is_exhaustive_and_optimal(board: Board, objective: str) -> None:
