@@ -30,13 +30,13 @@ import time
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game import simple
 from mipgames.merge_game.exhaustive import structure_count
 from mipgames.merge_game.generate import random_map, reduction_map
 from mipgames.merge_game.instance import rules
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 PROVED = ("optimal", "infeasible")
 

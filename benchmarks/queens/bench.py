@@ -31,10 +31,10 @@ import time
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import read
 from mipgames.queens.problem import PROBLEM
+from mipgames.run.runner import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = {

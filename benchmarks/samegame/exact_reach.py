@@ -21,10 +21,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from mipgames.core.problem import SolveOptions  # noqa: E402
+from mipgames.run.runner import solve  # noqa: E402
 from mipgames.samegame.generate import random_board  # noqa: E402
 from mipgames.samegame.problem import PROBLEM  # noqa: E402
-
-from mipgames.run.runner import solve  # noqa: E402
 
 PLAN = {  # (objective, colours) -> sizes tried, smallest first
     ("score", 3): (6, 7, 8, 9, 10),

@@ -30,11 +30,10 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mipgames.core.problem import SolveOptions  # noqa: E402
+from mipgames.run.runner import solve  # noqa: E402
 from mipgames.samegame import simulate  # noqa: E402
 from mipgames.samegame.instance import read_standard_set  # noqa: E402
 from mipgames.samegame.problem import PROBLEM  # noqa: E402
-
-from mipgames.run.runner import solve  # noqa: E402
 
 PUBLISHED = {
     "NMCS level 3": 77_934,

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import math
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator

@@ -26,8 +26,8 @@ def _instance(file: str | None, stdin: TextIO):
 
 
 def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from mipgames.run.runner import solve
     from mipgames.queens.problem import PROBLEM
+    from mipgames.run.runner import solve
 
     try:
         instance = _instance(args.file, stdin)
@@ -65,8 +65,8 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
 
 def _minimum(problem, instance, args, spent: float) -> str | None:
     """The proved minimum for the infeasible-decision message: a short budget of the fastest prover (levels)."""
-    from mipgames.run.runner import solve
     from mipgames.queens.portfolio import MINIMUM_CAP, MINIMUM_SHARE
+    from mipgames.run.runner import solve
 
     left = min(args.time_limit - spent, MINIMUM_CAP, MINIMUM_SHARE * args.time_limit)
     if left <= 0.1:

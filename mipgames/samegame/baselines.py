@@ -17,8 +17,9 @@ evenly between workers.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
@@ -130,7 +131,7 @@ def setup(board: Board, params: dict[str, Any], options: SolveOptions, report: R
 
 # ---------------------------------------------------------------- tasks (what one worker runs)
 def beam_task(s: Setup, worker: int, workers: int, width: int = 0) -> Callable:
-    from mipgames.samegame.beam import Beam, widening, weights_for
+    from mipgames.samegame.beam import Beam, weights_for, widening
 
     def task(send: Callable) -> dict[str, Any]:
         beam = Beam(s.shape)

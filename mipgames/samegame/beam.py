@@ -33,14 +33,21 @@ finished greedily, so a game always comes back.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, remove_hashed,
+    MAX_CODES,
+    Scratch,
+    Shape,
+    board_hash,
+    click,
+    count_colours,
+    find_groups,
+    remove_hashed,
     zobrist_table,
 )
 from mipgames.samegame.simulate import CLEAR_BONUS

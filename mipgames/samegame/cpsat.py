@@ -36,7 +36,6 @@ from mipgames.samegame.decode import HPair, VPair, geometry, trajectory
 from mipgames.samegame.mip import flow_tree, touching, warm_start
 from mipgames.samegame.simulate import CLEAR_BONUS, Rules, rules_of
 
-
 ALONE_CUT = False
 """The MIP's per-step colour-count cut: n*T rows of n_c terms.  CP-SAT's presolve spends
 most of a 6x6 board's time on them and search does not need them; off by default."""

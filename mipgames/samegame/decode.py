@@ -10,8 +10,9 @@ the same-coloured pairs that can ever touch; ``trajectory`` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from mipgames.samegame.simulate import colour_counts, encode, from_bottom
 

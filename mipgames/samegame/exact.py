@@ -26,7 +26,14 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    MAX_CODES, Scratch, Shape, board_hash, click, click_hashed, count_colours, find_groups,
+    MAX_CODES,
+    Scratch,
+    Shape,
+    board_hash,
+    click,
+    click_hashed,
+    count_colours,
+    find_groups,
     zobrist_table,
 )
 from mipgames.samegame.simulate import CLEAR_BONUS

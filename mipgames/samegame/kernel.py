@@ -110,7 +110,7 @@ class Scratch:
     pieces: np.ndarray
 
     @classmethod
-    def of(cls, shape: Shape) -> "Scratch":
+    def of(cls, shape: Shape) -> Scratch:
         n = shape.size
         return cls(
             label=np.full(n, -1, dtype=np.int32),

@@ -12,7 +12,7 @@ Levels 1 and 2 are compiled; higher levels are not worth their cost on
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit

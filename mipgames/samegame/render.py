@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from mipgames.samegame.instance import EMPTY, Board
 from mipgames.samegame.simulate import SCORE_RULES, Move, apply_move, group_at

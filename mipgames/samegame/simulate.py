@@ -18,8 +18,9 @@ convention a solution uses (it is stored in certificates).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from mipgames.core.files import excerpt
 from mipgames.core.problem import Verdict

@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game.baselines import destroy_all_dp, greedy_cover
 from mipgames.merge_game.exhaustive import (
     _exhaustive_one_hp,
@@ -18,6 +17,7 @@ from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import rules
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 OPTS = SolveOptions(threads=1, time_limit=20)
 PRESETS = ("up", "vertical", "up3", "right3")

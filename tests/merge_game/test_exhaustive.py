@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game.exhaustive import (
     components,
     run_theorem3,
@@ -18,6 +17,7 @@ from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import Hero, Instance, Stone, rules
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 OPTS = SolveOptions(threads=1, time_limit=20)
 ATTACKS = ("cross", "up", "vertical", "up3", "right3", "1,1;-1,-1;0,2")

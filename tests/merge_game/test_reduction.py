@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game import reduction
 from mipgames.merge_game.generate import reduction_map
 from mipgames.merge_game.graphs import graph_path, odd_cycle, random_drawing, read_graph
@@ -16,6 +15,7 @@ from mipgames.merge_game.instance import read, rules, write
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simple import reduce
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 OPTS = SolveOptions(threads=1, time_limit=60)
 

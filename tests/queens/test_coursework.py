@@ -6,12 +6,12 @@ from hypothesis import strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.queens.coursework import search_compiled, search_reference
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import Queens, parse
 from mipgames.queens.problem import PROBLEM
 from mipgames.queens.simulate import evaluate
+from mipgames.run.runner import solve
 from tests.queens.test_models import positions
 
 

@@ -5,10 +5,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.queens.instance import Queens, parse, read
 from mipgames.queens.problem import PROBLEM
 from mipgames.queens.simulate import apply, board_of, coursework_accepts, move_error
+from mipgames.run.runner import solve
 
 OPTIONS = SolveOptions(time_limit=20, threads=1)
 SPEC = read("instances/queens/spec_example.txt")

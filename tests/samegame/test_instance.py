@@ -8,7 +8,13 @@ import pytest
 
 from mipgames.core.errors import InputError
 from mipgames.samegame.instance import (
-    EMPTY, Board, format_board, parse_board, read_board, read_standard_set, write_board,
+    EMPTY,
+    Board,
+    format_board,
+    parse_board,
+    read_board,
+    read_standard_set,
+    write_board,
 )
 
 STANDARD = Path("/work/shared/benchmarks/samegame/standard_20.txt")

@@ -9,9 +9,9 @@ from mipgames.core.problem import SolveOptions
 from mipgames.run.runner import solve
 from mipgames.samegame import cpsat, decode, mip, simulate
 from mipgames.samegame.exact import ExactSearch
-from mipgames.samegame.kernel import to_array
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import parse_board
+from mipgames.samegame.kernel import to_array
 from mipgames.samegame.problem import PROBLEM
 
 OBJECTIVES = ("min-remaining", "score")

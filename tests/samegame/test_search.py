@@ -28,7 +28,7 @@ def brute_force(board: Board, objective: str) -> int:
     """Best natural objective by trying every game with the simulator (no code shared with the searches)."""
     score = objective == "score"
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def best(b: Board) -> int:
         moves = simulate.legal_moves(b)
         if not moves:

@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from mipgames.samegame.commands import parse_moves, play
 from mipgames.samegame.instance import Board, parse_board, read_standard_set
 from mipgames.samegame.simulate import (
-    IllegalMove, apply_move, evaluate, group_at, legal_moves, replay,
+    IllegalMove,
+    apply_move,
+    evaluate,
+    group_at,
+    legal_moves,
+    replay,
 )
 
 STANDARD = Path("/work/shared/benchmarks/samegame/standard_20.txt")
