@@ -89,8 +89,12 @@ class Donors:
         if r == 0:
             return [(bx, by)]
         side = range(-r, r + 1)
-        return ([(bx + dx, by - r) for dx in side] + [(bx + dx, by + r) for dx in side]
-                + [(bx - r, by + dy) for dy in side[1:-1]] + [(bx + r, by + dy) for dy in side[1:-1]])
+        return (
+            [(bx + dx, by - r) for dx in side]
+            + [(bx + dx, by + r) for dx in side]
+            + [(bx - r, by + dy) for dy in side[1:-1]]
+            + [(bx + r, by + dy) for dy in side[1:-1]]
+        )
 
 
 @dataclass(frozen=True)

@@ -46,10 +46,24 @@ def render(instance: Queens, params: dict[str, Any], moves: list[Move] | None, p
     if moves:
         ax = axes[0][0]
         for step, (r1, c1, r2, c2) in enumerate(moves, start=1):
-            ax.annotate("", xy=(c2, r2), xytext=(c1, r1), zorder=4,
-                        arrowprops={"arrowstyle": "->", "color": "crimson", "lw": 1.2, "shrinkA": 6, "shrinkB": 6})
-            ax.text((c1 + c2) / 2, (r1 + r2) / 2, str(step), color="crimson", fontsize=max(4, font - 2), zorder=5,
-                    ha="center", va="center", bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
+            ax.annotate(
+                "",
+                xy=(c2, r2),
+                xytext=(c1, r1),
+                zorder=4,
+                arrowprops={"arrowstyle": "->", "color": "crimson", "lw": 1.2, "shrinkA": 6, "shrinkB": 6},
+            )
+            ax.text(
+                (c1 + c2) / 2,
+                (r1 + r2) / 2,
+                str(step),
+                color="crimson",
+                fontsize=max(4, font - 2),
+                zorder=5,
+                ha="center",
+                va="center",
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"},
+            )
     fig.tight_layout()
     fig.savefig(str(path), dpi=100)
     plt.close(fig)

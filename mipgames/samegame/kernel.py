@@ -77,10 +77,9 @@ def to_array(board: Board) -> tuple[np.ndarray, Shape]:
 
 def to_board(arr: np.ndarray, shape: Shape) -> Board:
     """The kernel array back as a Board (rows top first, -1 empty)."""
-    return Board(tuple(
-        tuple(int(arr[shape.index(x, y)]) - 1 for x in range(shape.cols))
-        for y in range(shape.rows - 1, -1, -1)
-    ))
+    return Board(
+        tuple(tuple(int(arr[shape.index(x, y)]) - 1 for x in range(shape.cols)) for y in range(shape.rows - 1, -1, -1))
+    )
 
 
 def zobrist_table(shape: Shape, seed: int = 0x5A3E) -> np.ndarray:

@@ -43,8 +43,12 @@ class ScoreRule:
 
 
 SCORE_RULES: dict[str, ScoreRule] = {
-    "standard": ScoreRule("standard", lambda n: (n - 2) ** 2, CLEAR_BONUS,
-                          "(n-2)^2 per move removing n tiles, +1000 for clearing the board"),
+    "standard": ScoreRule(
+        "standard",
+        lambda n: (n - 2) ** 2,
+        CLEAR_BONUS,
+        "(n-2)^2 per move removing n tiles, +1000 for clearing the board",
+    ),
 }
 OBJECTIVES = ("min-remaining", "score")
 
@@ -70,12 +74,7 @@ def _shown(move: Any) -> str:
 def tile_dict(board: Board) -> dict[Move, int]:
     """(x, y) -> colour for every tile."""
     top = board.rows - 1
-    return {
-        (x, top - k): c
-        for k, row in enumerate(board.cells)
-        for x, c in enumerate(row)
-        if c != EMPTY
-    }
+    return {(x, top - k): c for k, row in enumerate(board.cells) for x, c in enumerate(row) if c != EMPTY}
 
 
 def to_plane(board: Board) -> Plane:
@@ -85,10 +84,7 @@ def to_plane(board: Board) -> Plane:
 
 def from_plane(plane: Plane, rows: int, cols: int) -> Board:
     get = plane.balls.get
-    return Board(tuple(
-        tuple(get((x, y), EMPTY) for x in range(cols))
-        for y in range(rows - 1, -1, -1)
-    ))
+    return Board(tuple(tuple(get((x, y), EMPTY) for x in range(cols)) for y in range(rows - 1, -1, -1)))
 
 
 # -- rules ----------------------------------------------------------------
@@ -109,8 +105,12 @@ def _groups(balls: dict[Move, int]) -> list[tuple[Move, int]]:
             continue
         x, y = cell
         colour = balls[cell]
-        if (get((x + 1, y)) != colour and get((x, y + 1)) != colour
-                and get((x - 1, y)) != colour and get((x, y - 1)) != colour):
+        if (
+            get((x + 1, y)) != colour
+            and get((x, y + 1)) != colour
+            and get((x - 1, y)) != colour
+            and get((x, y - 1)) != colour
+        ):
             continue
         group = flood(balls, cell)
         seen.update(group)
@@ -139,8 +139,10 @@ def legal_moves(board: Board) -> list[Move]:
 
 
 def _as_move(move: Any) -> Move | None:
-    if isinstance(move, (tuple, list)) and len(move) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in move
+    if (
+        isinstance(move, (tuple, list))
+        and len(move) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in move)
     ):
         return (move[0], move[1])
     return None

@@ -42,8 +42,9 @@ def games(draw):
     heroes = draw(st.integers(1, min(9, width * height - 1)))
     stones = draw(st.integers(1, min(6, width * height - heroes)))
     types = draw(st.integers(1, 3))
-    inst = random_map(width, height, heroes, stones, types=types, hp=(1, draw(st.integers(1, 4))),
-                      seed=draw(st.integers(0, 10**6)))
+    inst = random_map(
+        width, height, heroes, stones, types=types, hp=(1, draw(st.integers(1, 4))), seed=draw(st.integers(0, 10**6))
+    )
     per_type = draw(st.dictionaries(st.integers(1, types), st.sampled_from(ATTACKS), max_size=types))
     inst = Instance(inst.width, inst.height, inst.heroes, inst.stones, type_attack=per_type)
     params = {"max_level": draw(st.sampled_from([None, 2, 3]))}

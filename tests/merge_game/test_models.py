@@ -24,8 +24,15 @@ def small_games(draw):
     width, height = draw(st.integers(2, 5)), draw(st.integers(2, 5))
     heroes = draw(st.integers(1, min(8, width * height - 1)))
     stones = draw(st.integers(1, min(6, width * height - heroes)))
-    inst = random_map(width, height, heroes, stones, types=draw(st.integers(1, 3)),
-                      hp=(1, draw(st.integers(1, 4))), seed=draw(st.integers(0, 10**6)))
+    inst = random_map(
+        width,
+        height,
+        heroes,
+        stones,
+        types=draw(st.integers(1, 3)),
+        hp=(1, draw(st.integers(1, 4))),
+        seed=draw(st.integers(0, 10**6)),
+    )
     params = {"attack": draw(st.sampled_from(ATTACKS)), "max_level": draw(st.sampled_from([None, 2, 3]))}
     return inst, params
 

@@ -105,8 +105,10 @@ def test_minimum_hero_count_is_vertex_cover_plus_l_brute_force(n, seed):
     tau = brute_vertex_cover(d.n, d.edges)
     yes = reduction.build(d, tau, "yes", {})
     no = reduction.build(d, tau - 1, "no", {})
-    assert yes.meta["L"] == no.meta["L"] and yes.meta["min_heroes_if_cover_k"] == tau + yes.meta["L"] + yes.meta[
-        "pendants"]
+    assert (
+        yes.meta["L"] == no.meta["L"]
+        and yes.meta["min_heroes_if_cover_k"] == tau + yes.meta["L"] + yes.meta["pendants"]
+    )
     for solver, formulation in (("cpsat", None), ("cbc", "set-cover"), ("highs", None)):
         assert answer(yes, solver, formulation) and not answer(no, solver, formulation)
 
@@ -125,9 +127,13 @@ def test_kernel_unfolds_to_a_cover_of_every_stone():
     inst = reduction_map(60, seed=3)
     kernel = reduce(inst, {})
     assert kernel.budget >= 0 and not kernel.uncoverable
-    tau_kernel = brute_vertex_cover(len(kernel.vertices), [(kernel.vertices.index(a), kernel.vertices.index(b))
-                                                           for a, b in kernel.edges]) if len(kernel.vertices) <= 14 \
+    tau_kernel = (
+        brute_vertex_cover(
+            len(kernel.vertices), [(kernel.vertices.index(a), kernel.vertices.index(b)) for a, b in kernel.edges]
+        )
+        if len(kernel.vertices) <= 14
         else None
+    )
     if tau_kernel is not None:
         assert tau_kernel == kernel.budget  # the budget is exactly tau: the map is a tight yes
 

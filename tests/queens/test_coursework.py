@@ -56,5 +56,11 @@ def test_same_verdicts_as_the_improved_dfs(instance):
 
 def test_it_decides_k_only():
     with pytest.raises(UsageError, match="decides K"):
-        solve(PROBLEM, parse("2\n1\n1 1\n0 0\n"), solver="coursework-dfs", params={"minimise": True},
-              options=SolveOptions(time_limit=5), isolate=False)
+        solve(
+            PROBLEM,
+            parse("2\n1\n1 1\n0 0\n"),
+            solver="coursework-dfs",
+            params={"minimise": True},
+            options=SolveOptions(time_limit=5),
+            isolate=False,
+        )

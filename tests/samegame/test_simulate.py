@@ -113,8 +113,9 @@ def simple_click(board: Board, x: int, y: int) -> tuple[Board, int]:
     columns = [[c for cy, c in enumerate(col) if c != -1 and (cx, cy) not in group] for cx, col in enumerate(grid)]
     columns = [col for col in columns if col]
     columns += [[]] * (cols - len(columns))
-    cells = tuple(tuple(columns[cx][cy] if cy < len(columns[cx]) else -1 for cx in range(cols))
-                  for cy in range(rows - 1, -1, -1))
+    cells = tuple(
+        tuple(columns[cx][cy] if cy < len(columns[cx]) else -1 for cx in range(cols)) for cy in range(rows - 1, -1, -1)
+    )
     return Board(cells), len(group)
 
 
