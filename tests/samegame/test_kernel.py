@@ -79,7 +79,6 @@ def test_standard_size_games_agree_and_score_the_same(seed: int) -> None:
     rng = random.Random(seed)
     arr, shape = K.to_array(board)
     sc = K.Scratch.of(shape)
-    zobrist = K.zobrist_table(shape)
     out = np.zeros_like(arr)
     clicks, score = [], 0
     while True:
