@@ -234,7 +234,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
                         prob += both <= M * (1 - pos[s, i, r] + pos[s, j, r]), f"flow_r_{t}_{k}_{r}"
                         prob += both <= M * (1 - pos[s, j, r] + pos[s, i, r]), f"flow_q_{t}_{k}_{r}"
         outflow: dict[int, list] = {i: [] for i in range(n)}
-        for (tt, a, b), var in flow.items():
+        for (tt, a, _b), var in flow.items():
             if tt == t:
                 outflow[a].append(var)
         for i in range(n):
