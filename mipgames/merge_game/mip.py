@@ -101,7 +101,7 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
         depth = st.depth[st.group_type[g]]
         cat = pulp.LpBinary if len(ids) == 1 else pulp.LpInteger
         counts.append(tuple(pulp.LpVariable(f"n_{g}_{j}", 0, len(ids), cat) for j in range(1, depth + 1)))
-    for g, ids in enumerate(st.groups):
+    for g in range(len(st.groups)):
         for j in range(1, len(counts[g])):
             model += counts[g][j] <= counts[g][j - 1], f"mono_{g}_{j}"
     for t, depth in st.depth.items():

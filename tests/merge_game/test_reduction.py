@@ -1,4 +1,5 @@
-"""The thesis's reduction: planar drawings, the map it builds, and the toolkit's answer against an independent vertex cover."""
+"""The thesis's reduction: planar drawings, the map it builds, and the toolkit's answer against an
+independent vertex cover."""
 
 import itertools
 
