@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mipgames.core.problem import Value
+from mipgames.core.result import Value
 from mipgames.merge_game.codec import Solution
 from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.simple import Kernel
