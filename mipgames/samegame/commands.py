@@ -98,7 +98,9 @@ def play(
     if result.terminal:
         out.write("game over: no group of two or more tiles left\n")
     else:
-        (x, y), size = open_group(result.final)
+        group = open_group(result.final)
+        assert group is not None  # not terminal: a group of two or more is left
+        (x, y), size = group
         if origin == "top":
             y = board.rows - 1 - y
         out.write(f"game not over: group of {size} at ({x},{y}) left\n")

@@ -18,9 +18,9 @@ convention a solution uses (it is stored in certificates).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from mipgames.core.files import excerpt
 from mipgames.core.problem import Verdict
@@ -83,7 +83,8 @@ def to_plane(board: Board) -> Plane:
 
 
 def from_plane(plane: Plane, rows: int, cols: int) -> Board:
-    get = plane.balls.get
+    # the plane holds the board's int colours (to_plane put them there); Plane types colours as any Hashable
+    get = cast(dict[Move, int], plane.balls).get
     return Board(tuple(tuple(get((x, y), EMPTY) for x in range(cols)) for y in range(rows - 1, -1, -1)))
 
 
@@ -118,7 +119,7 @@ def _groups(balls: dict[Move, int]) -> list[tuple[Move, int]]:
     return found
 
 
-def _stuck(balls: dict[Move, int]) -> bool:
+def _stuck(balls: Mapping[Move, Hashable]) -> bool:
     """No two adjacent tiles share a colour (the game is over)."""
     get = balls.get
     for (x, y), colour in balls.items():
@@ -235,7 +236,9 @@ def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None)
         "rule": "standard",
     }
     if not result.terminal:
-        (x, y), size = open_group(result.final)
+        group = open_group(result.final)
+        assert group is not None  # not terminal: a group of two or more is left
+        (x, y), size = group
         if origin == "top":
             y = board.rows - 1 - y
         return Verdict(False, None, f"game not over: group of {size} at ({x},{y}) left", measured)
