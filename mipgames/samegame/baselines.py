@@ -23,6 +23,7 @@ from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.samegame import simulate
 from mipgames.samegame.instance import Board
 
@@ -82,13 +83,15 @@ class Setup:
         return self.rules.bound(simulate.colour_counts(simulate.encode(self.board)))
 
     def verified(
-        self, cells: list[int], status: str, bound: int | None, message: str, stats: dict[str, Any] | None = None
+        self, cells: list[int], status: Status, bound: int | None, message: str, stats: dict[str, Any] | None = None
     ) -> Result:
         """The game replayed by the simulator as a Result (``error`` if a search ever produced an illegal game)."""
         solution = self.moves(cells)
         verdict = simulate.evaluate(self.board, self.params, solution)
         if not verdict.legal:
-            return Result("error", solution, None, None, f"internal search produced an illegal game: {verdict.reason}")
+            return Result(
+                Status.ERROR, solution, None, None, f"internal search produced an illegal game: {verdict.reason}"
+            )
         return Result(status, solution, verdict.objective, self.natural(bound), message, stats=dict(stats or {}))
 
     def on_game(self) -> Callable[[Any], None]:
@@ -263,7 +266,7 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     out = parallel.run(tasks, s.work_deadline, s.on_game())
     if out.best is None:
         reason = "; ".join(out.errors) or "no game found"
-        return Result("error" if out.errors else "unknown", None, None, None, f"{name}: {reason}")
+        return Result(Status.ERROR if out.errors else Status.UNKNOWN, None, None, None, f"{name}: {reason}")
     if polish and not out.proved:
         from mipgames.samegame.exact import polish as polish_game
 
@@ -292,7 +295,7 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     elif out.errors:
         note = (note + "; " if note else "") + f"{len(out.errors)} worker(s) failed"
     message = ", ".join(p for p in (note, out.best.note, _counts(stats)) if p)
-    result = s.verified(out.best.cells, "optimal" if proved else "feasible", bound, message, stats)
+    result = s.verified(out.best.cells, Status.OPTIMAL if proved else Status.FEASIBLE, bound, message, stats)
     if proved and name != "exact":  # say which part proved it: the exact member, or the colour-count bound reached
         result.proved_by = "exact (portfolio member)" if out.proved else "the colour-count bound"
     return result

@@ -49,7 +49,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
     n, T = geo.n, geo.steps()
     colours = sorted(c for c, k in geo.counts.items() if k >= 2)
     same = {c: [i for i in range(n) if geo.colour[i] == c] for c in geo.counts}
-    pairs = [p for p in (*geo.vpairs, *geo.hpairs) if p.i not in geo.stuck]
+    pairs = [p for p in geo.pairs if p.i not in geo.stuck]
     model = cp_model.CpModel()
 
     true = model.new_bool_var("true")

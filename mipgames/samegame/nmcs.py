@@ -246,7 +246,8 @@ def nmcs_search(
         spent_before = spent
         cur = root.copy()
         score, depth = 0, 0
-        best, best_seq = None, []
+        best: int | None = None
+        best_seq: list[int] = []
         while True:
             cells, _, tiles = _moves_of(
                 cur, cols, stride, tabu, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, moves

@@ -7,6 +7,7 @@ from typing import Any
 from mipgames.core.errors import UsageError
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
+from mipgames.core.status import Sense
 from mipgames.samegame import codec
 from mipgames.samegame import instance as inst
 from mipgames.samegame.simulate import OBJECTIVES, ORIGINS, evaluate
@@ -55,7 +56,7 @@ PARAMS = (
 _LIMITS = {"beam_width": MAX_BEAM_WIDTH, "node_budget": MAX_NODE_BUDGET, "level": MAX_LEVEL}
 
 
-def _objective(params: dict[str, Any]) -> tuple[str, str]:
+def _objective(params: dict[str, Any]) -> tuple[str, Sense]:
     if params.get("objective", "min-remaining") == "score":
         return ("score (standard rule)", "max")
     return ("tiles remaining", "min")

@@ -206,7 +206,7 @@ def replay(board: Board, moves: Iterable[Move], rule: str = "standard") -> Repla
     )
 
 
-def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None) -> Verdict:
+def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Any] | None) -> Verdict:
     """The verdict on a click sequence (in the coordinates of the ``origin`` param); never raises on a bad sequence.
 
     Objective: tiles left (``min-remaining``) or the standard score
@@ -255,7 +255,7 @@ def to_bottom(board: Board, moves: Sequence[Any], origin: str) -> list[Any]:
     return [(m[0], top - m[1]) if _as_move(m) is not None else m for m in moves]
 
 
-def from_bottom(board: Board, moves: Sequence[Move], origin: str) -> list[list[int]]:
+def from_bottom(board: Board, moves: Sequence[Sequence[int]], origin: str) -> list[list[int]]:
     """Bottom-origin moves as [x, y] pairs in ``origin`` coordinates (the inverse of ``to_bottom``)."""
     if origin == "bottom":
         return [[int(x), int(y)] for x, y in moves]
