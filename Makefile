@@ -10,7 +10,7 @@ SMALL := instances/edge_matching/coursework_4x4.txt instances/edge_matching/plan
 	instances/queens/spec_example.txt instances/queens/planted_n8_k1_q13_s1.txt \
 	instances/samegame/random-4x4-k3-seed4.txt instances/merge_game/two-types.txt instances/merge_game/choice.txt
 
-.PHONY: install test solve bench models clean
+.PHONY: install lint test solve bench models clean
 
 install: $(BIN)/mipgames
 
@@ -21,7 +21,13 @@ $(BIN)/mipgames: pyproject.toml
 	$(BIN)/mipgames solvers
 	touch $@
 
-test: install
+# ruff (lint and format) and mypy, configured in pyproject.toml; `make test` runs it first.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy mipgames
+
+test: install lint
 	$(BIN)/python -m pytest tests
 
 solve: install

@@ -483,6 +483,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     problem = registry.load(args.gen_problem)
+    if problem.generator is None:
+        raise UsageError(f"{problem.name} has no generator")
     instance = problem.generator.generate(args)
     if args.output:
         problem.write(instance, args.output)
@@ -519,13 +521,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     written = 0
     for name in names:
         try:
-            run = plan(problem, "cpsat", name, instance, params)
+            plan(problem, "cpsat", name, instance, params)  # refuses names that do not exist or apply
         except UsageError as exc:
             if args.formulation:
                 raise
             print(f"mipgames: skipped {name}: {exc}", file=sys.stderr)
             continue
-        form = problem.formulations[run.formulation]
+        form = problem.formulations[name]
         built = form.build(instance, params, SolveOptions())
         size = model_size(built, form.kind)
         if args.max_size is not None and size > args.max_size * 2**20:
@@ -637,7 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Versions, nargs=0, help="the toolkit's and every solver's version")
     _logging_options(parser, top=True)
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     _logging_options(common, top=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     problems = registry.available()

@@ -30,13 +30,13 @@ import time
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game import simple
 from mipgames.merge_game.exhaustive import structure_count
 from mipgames.merge_game.generate import random_map, reduction_map
 from mipgames.merge_game.instance import rules
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 PROVED = ("optimal", "infeasible")
 
@@ -44,11 +44,20 @@ PROVED = ("optimal", "infeasible")
 def run(inst, solver: str, limit: float, threads: int, formulation: str | None = None):
     """One solve through the runner; ``r.seconds`` is its whole wall time (process, model building, replay)."""
     start = time.perf_counter()
-    r = solve(PROBLEM, inst, solver=solver, formulation=formulation,
-              options=SolveOptions(time_limit=limit, threads=threads), isolate=True)
+    r = solve(
+        PROBLEM,
+        inst,
+        solver=solver,
+        formulation=formulation,
+        options=SolveOptions(time_limit=limit, threads=threads),
+        isolate=True,
+    )
     r.seconds = time.perf_counter() - start
-    print(f"  {inst.name} {solver}/{formulation or '-'}: {r.status} {r.objective} bound {r.bound} "
-          f"{r.seconds:.2f} s", file=sys.stderr, flush=True)
+    print(
+        f"  {inst.name} {solver}/{formulation or '-'}: {r.status} {r.objective} bound {r.bound} {r.seconds:.2f} s",
+        file=sys.stderr,
+        flush=True,
+    )
     return r
 
 
@@ -63,17 +72,25 @@ def cell(runs, limit: float) -> str:
 
 
 def baselines(args, seeds) -> list[str]:
-    lines = ["## The thesis's Theorem 3 enumeration against the models", "",
-             (f"Tiny maps: h heroes of 3 types and h stones with hp 1-4 on a (4 + h/3)-square map, seeds "
-             f"{list(seeds)}, limit {args.time_limit:g} s.  `exhaustive` (the state search) runs up to h = 16."), "",
-             "| heroes | structures (median) | theorem3 | exhaustive | cbc | cpsat | theorem3 / best model |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "## The thesis's Theorem 3 enumeration against the models",
+        "",
+        (
+            f"Tiny maps: h heroes of 3 types and h stones with hp 1-4 on a (4 + h/3)-square map, seeds "
+            f"{list(seeds)}, limit {args.time_limit:g} s.  `exhaustive` (the state search) runs up to h = 16."
+        ),
+        "",
+        "| heroes | structures (median) | theorem3 | exhaustive | cbc | cpsat | theorem3 / best model |",
+        "|---|---|---|---|---|---|---|",
+    ]
     usable = None
     for h in (6, 8, 10, 12, 14, 16, 18, 20, 22, 24):
         side = 4 + h // 3
         insts = [random_map(side, side, h, h, types=3, hp=(1, 4), seed=s) for s in seeds]
-        row = {solver: [run(i, solver, args.time_limit, args.threads) for i in insts]
-               for solver in ("theorem3", "cbc", "cpsat")}
+        row = {
+            solver: [run(i, solver, args.time_limit, args.threads) for i in insts]
+            for solver in ("theorem3", "cbc", "cpsat")
+        }
         row["exhaustive"] = [run(i, "exhaustive", args.time_limit, args.threads) for i in insts] if h <= 16 else []
         for a, b in zip(row["theorem3"], row["cbc"]):
             if a.status == b.status == "optimal":
@@ -85,31 +102,51 @@ def baselines(args, seeds) -> list[str]:
         ratio = med["theorem3"] / min(med["cbc"], med["cpsat"])
         counts = [structure_count(i, rules(i, {}), hits(i, rules(i, {}))) for i in insts]
         structures = f"{statistics.median(counts):,.0f}"
-        lines.append(f"| {h} | {structures} | {cell(row['theorem3'], args.time_limit)} | "
-                     f"{cell(row['exhaustive'], args.time_limit) if row['exhaustive'] else '–'} | "
-                     f"{cell(row['cbc'], args.time_limit)} | {cell(row['cpsat'], args.time_limit)} | "
-                     f"{'' if done else '> '}{ratio:.2g}x |")
-    lines += ["", f"theorem3 stops being usable (a seed unproved in {args.time_limit:g} s) at h = {usable}."
-              if usable else "theorem3 proved every size in the table.", ""]
+        lines.append(
+            f"| {h} | {structures} | {cell(row['theorem3'], args.time_limit)} | "
+            f"{cell(row['exhaustive'], args.time_limit) if row['exhaustive'] else '–'} | "
+            f"{cell(row['cbc'], args.time_limit)} | {cell(row['cpsat'], args.time_limit)} | "
+            f"{'' if done else '> '}{ratio:.2g}x |"
+        )
+    lines += [
+        "",
+        f"theorem3 stops being usable (a seed unproved in {args.time_limit:g} s) at h = {usable}."
+        if usable
+        else "theorem3 proved every size in the table.",
+        "",
+    ]
     return lines
 
 
 def reduction(args, seeds) -> list[str]:
-    lines = ["## Hard SIMPLE maps: the thesis's reduction from planar vertex cover", "",
-             ("Random planar graphs with maximum degree 3 and odd cycles (graphs.py), drawn on the grid, refined 8x, "
-             "every edge a path of heroes and stones (reduction.py); budget k = tau (answer yes: every stone falls) "
-             "or tau - 1 (no).  `compact` and `compact-cp` reduce the vertex cover first (simple.py: degree-1/2 "
-             "rules and folding, which undo the subdivided paths); `set-cover` is the plain model.  "
-             f"Seeds {list(seeds)}, limit {args.time_limit:g} s."), "",
-             ("| graph vertices | heroes | stones | tau | kernel vertices | answer | cpsat (compact-cp) | "
-             "highs (compact) | cbc (compact) | highs (set-cover) | cbc (set-cover) |"),
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "## Hard SIMPLE maps: the thesis's reduction from planar vertex cover",
+        "",
+        (
+            "Random planar graphs with maximum degree 3 and odd cycles (graphs.py), drawn on the grid, refined 8x, "
+            "every edge a path of heroes and stones (reduction.py); budget k = tau (answer yes: every stone falls) "
+            "or tau - 1 (no).  `compact` and `compact-cp` reduce the vertex cover first (simple.py: degree-1/2 "
+            "rules and folding, which undo the subdivided paths); `set-cover` is the plain model.  "
+            f"Seeds {list(seeds)}, limit {args.time_limit:g} s."
+        ),
+        "",
+        (
+            "| graph vertices | heroes | stones | tau | kernel vertices | answer | cpsat (compact-cp) | "
+            "highs (compact) | cbc (compact) | highs (set-cover) | cbc (set-cover) |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for n in args.graph_sizes:
         for answer in ("yes", "no"):
             insts = [reduction_map(n, seed=s, answer=answer) for s in seeds]
             runs = {}
-            for solver, form in (("cpsat", None), ("highs", None), ("cbc", None), ("highs", "set-cover"),
-                                 ("cbc", "set-cover")):
+            for solver, form in (
+                ("cpsat", None),
+                ("highs", None),
+                ("cbc", None),
+                ("highs", "set-cover"),
+                ("cbc", "set-cover"),
+            ):
                 if form == "set-cover" and n > args.plain_up_to:
                     continue
                 runs[solver, form] = [run(i, solver, args.time_limit, args.threads, form) for i in insts]
@@ -120,34 +157,56 @@ def reduction(args, seeds) -> list[str]:
             heroes = statistics.median(len(i.heroes) for i in insts)
             stones = statistics.median(len(i.stones) for i in insts)
             tau = "/".join(str(i.meta["vertex_cover"]) for i in insts)
-            cells = [cell(runs[key], args.time_limit) if key in runs else "–"
-                     for key in (("cpsat", None), ("highs", None), ("cbc", None), ("highs", "set-cover"),
-                                 ("cbc", "set-cover"))]
-            lines.append(f"| {n} | {heroes:,.0f} | {stones:,.0f} | {tau} | {'/'.join(map(str, kernels))} | {answer} | "
-                         + " | ".join(cells) + " |")
+            cells = [
+                cell(runs[key], args.time_limit) if key in runs else "–"
+                for key in (
+                    ("cpsat", None),
+                    ("highs", None),
+                    ("cbc", None),
+                    ("highs", "set-cover"),
+                    ("cbc", "set-cover"),
+                )
+            ]
+            lines.append(
+                f"| {n} | {heroes:,.0f} | {stones:,.0f} | {tau} | {'/'.join(map(str, kernels))} | {answer} | "
+                + " | ".join(cells)
+                + " |"
+            )
     return lines + [""]
 
 
 def scale(args, seeds) -> list[str]:
-    lines = ["## Scale: random OPTIMIZE maps 100x100, 3 types, hp 1-4, 2,000 heroes, 2,000 stones", "",
-             (f"MIP (HiGHS, CBC, compact model) and CP-SAT (compact-cp) side by side, {args.threads} thread(s), "
-             f"limit {args.time_limit:g} s."), "",
-             "| seed | solver | status | stones destroyed | bound | gap | seconds |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "## Scale: random OPTIMIZE maps 100x100, 3 types, hp 1-4, 2,000 heroes, 2,000 stones",
+        "",
+        (
+            f"MIP (HiGHS, CBC, compact model) and CP-SAT (compact-cp) side by side, {args.threads} thread(s), "
+            f"limit {args.time_limit:g} s."
+        ),
+        "",
+        "| seed | solver | status | stones destroyed | bound | gap | seconds |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for s in seeds:
         inst = random_map(100, 100, 2000, 2000, types=3, hp=(1, 4), seed=s)
         for solver in ("highs", "cbc", "cpsat"):
             r = run(inst, solver, args.time_limit, args.threads)
             gap = "" if r.objective is None or r.bound is None else f"{(r.bound - r.objective) / max(1, r.bound):.1%}"
-            lines.append(f"| {s} | {solver} | {r.status} | {'' if r.objective is None else f'{r.objective:g}'} | "
-                         f"{'' if r.bound is None else f'{r.bound:g}'} | {gap} | {r.seconds:.1f} |")
+            lines.append(
+                f"| {s} | {solver} | {r.status} | {'' if r.objective is None else f'{r.objective:g}'} | "
+                f"{'' if r.bound is None else f'{r.bound:g}'} | {gap} | {r.seconds:.1f} |"
+            )
     return lines + [""]
 
 
 def sizes(args, seeds) -> list[str]:
     solvers = ("cbc", "glpk", "highs", "cpsat")
-    lines = ["## Map size x solver (random maps, 3 types, hp 1-4)", "",
-             "| map | heroes | stones | optimum (seeds) | " + " | ".join(solvers) + " |",
-             "|---|---|---|---|" + "---|" * len(solvers)]
+    lines = [
+        "## Map size x solver (random maps, 3 types, hp 1-4)",
+        "",
+        "| map | heroes | stones | optimum (seeds) | " + " | ".join(solvers) + " |",
+        "|---|---|---|---|" + "---|" * len(solvers),
+    ]
     for side, count in ((10, 20), (20, 75), (30, 170), (40, 300)):
         insts = [random_map(side, side, count, count, types=3, hp=(1, 4), seed=s) for s in seeds]
         cells, optima = [], []
@@ -175,10 +234,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     seeds = range(1, args.seeds + 1)
     load = os.getloadavg()
-    lines = [f"# Merge-game benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})", "",
-             (f"{args.threads} thread(s) per run, time limit {args.time_limit:g} s, seeds {list(seeds)}; median wall "
-             f"time through the runner (a run that does not prove counts as the limit).  Load average at the start: "
-             f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (2 cores, shared)."), ""]
+    lines = [
+        f"# Merge-game benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
+        "",
+        (
+            f"{args.threads} thread(s) per run, time limit {args.time_limit:g} s, seeds {list(seeds)}; median wall "
+            f"time through the runner (a run that does not prove counts as the limit).  Load average at the start: "
+            f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (2 cores, shared)."
+        ),
+        "",
+    ]
     for name in args.sections.split(","):
         lines += SECTIONS[name](args, seeds)
         print("\n".join(lines), flush=True)

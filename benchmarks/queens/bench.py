@@ -31,10 +31,10 @@ import time
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import read
 from mipgames.queens.problem import PROBLEM
+from mipgames.run.runner import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = {
@@ -44,16 +44,31 @@ METHODS = {
     "portfolio": ("portfolio", None),
     "forest (cpsat)": ("cpsat", "forest"),
 }
-PLANTED = [(12, 1, 24), (16, 1, 39), (24, 1, 69), (32, 1, 99), (32, 3, 97), (40, 2, 148), (48, 2, 198),
-           (64, 2, 298), (64, 2, 398)]
+PLANTED = [
+    (12, 1, 24),
+    (16, 1, 39),
+    (24, 1, 69),
+    (32, 1, 99),
+    (32, 3, 97),
+    (40, 2, 148),
+    (48, 2, 198),
+    (64, 2, 298),
+    (64, 2, 398),
+]
 
 
 def run(instance, method: str, limit: float) -> tuple[str, float, int | None]:
     """(status, whole wall seconds, queens left) of one solve through the runner."""
     solver, formulation = METHODS[method]
     start = time.perf_counter()
-    r = solve(PROBLEM, instance, solver=solver, formulation=formulation,
-              options=SolveOptions(time_limit=limit, threads=1), isolate=True)
+    r = solve(
+        PROBLEM,
+        instance,
+        solver=solver,
+        formulation=formulation,
+        options=SolveOptions(time_limit=limit, threads=1),
+        isolate=True,
+    )
     wall = time.perf_counter() - start
     left = r.verdict.measured["remaining"] if r.status in ("optimal", "feasible") else None
     print(f"  {method}: {r.status} {left} {wall:.2f} s {r.message[:60]}", file=sys.stderr, flush=True)
@@ -71,8 +86,12 @@ def shown(status: str, wall: float, left: int | None, limit: float) -> str:
 def public(args) -> list[str]:
     folder = Path(args.benchmarks) / "queens"
     methods = list(METHODS)
-    lines = [f"## Public coursework inputs (decision, limit {args.time_limit:g} s)", "",
-             "| instance | " + " | ".join(methods) + " |", "|---" * (len(methods) + 1) + "|"]
+    lines = [
+        f"## Public coursework inputs (decision, limit {args.time_limit:g} s)",
+        "",
+        "| instance | " + " | ".join(methods) + " |",
+        "|---" * (len(methods) + 1) + "|",
+    ]
     for name in ("t1.in", "t2.in", "t_other.in"):
         instance = read(folder / name)
         cells = [shown(*run(instance, m, args.time_limit), args.time_limit) for m in methods]
@@ -83,8 +102,12 @@ def public(args) -> list[str]:
 def planted_table(args) -> list[str]:
     methods = ["coursework-dfs", "levels", "portfolio"]
     seeds = range(args.seeds)
-    lines = [f"## Planted positions (decision: reach K), seeds {list(seeds)}, limit {args.time_limit:g} s", "",
-             "| N | K | queens | method | median s | solved | per seed (s) |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        f"## Planted positions (decision: reach K), seeds {list(seeds)}, limit {args.time_limit:g} s",
+        "",
+        "| N | K | queens | method | median s | solved | per seed (s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     ratios = []
     for n, k, moves in PLANTED:
         if n > args.max_n:
@@ -102,23 +125,31 @@ def planted_table(args) -> list[str]:
                 times.append(wall if ok else args.time_limit)
             medians[method] = statistics.median(times), solved
             per = " ".join(f"{t:.1f}" if t < args.time_limit else f">{args.time_limit:g}" for t in times)
-            lines.append(f"| {n} | {k} | {k + moves} | {method} | {statistics.median(times):.1f} | "
-                         f"{solved}/{len(instances)} | {per} |")
+            lines.append(
+                f"| {n} | {k} | {k + moves} | {method} | {statistics.median(times):.1f} | "
+                f"{solved}/{len(instances)} | {per} |"
+            )
         if "coursework-dfs" in medians and medians["levels"][1]:
             (dfs, dfs_solved), (lev, _) = medians["coursework-dfs"], medians["levels"]
             bound = "" if dfs_solved == len(instances) else "> "
             ratios.append(f"N={n}, K={k} ({k + moves} queens): {bound}{dfs / max(lev, 0.01):.0f}x")
-    lines += ["", "coursework-dfs / levels (median times; '>' when coursework-dfs hit the limit): "
-              + "; ".join(ratios) + ".", ""]
+    lines += [
+        "",
+        "coursework-dfs / levels (median times; '>' when coursework-dfs hit the limit): " + "; ".join(ratios) + ".",
+        "",
+    ]
     return lines
 
 
 def unsolvable_table(args) -> list[str]:
     methods = ["levels", "portfolio", "forest (cpsat)", "coursework-dfs"]
-    files = sorted((ROOT / "instances" / "queens").glob("unsolvable_*.txt"),
-                   key=lambda p: (read(p).n, p.name))
-    lines = [f"## Unsolvable positions: proof that K is unreachable (limit {args.time_limit:g} s)", "",
-             "| instance | N | queens | " + " | ".join(methods) + " |", "|---|---|---" + "|---" * len(methods) + "|"]
+    files = sorted((ROOT / "instances" / "queens").glob("unsolvable_*.txt"), key=lambda p: (read(p).n, p.name))
+    lines = [
+        f"## Unsolvable positions: proof that K is unreachable (limit {args.time_limit:g} s)",
+        "",
+        "| instance | N | queens | " + " | ".join(methods) + " |",
+        "|---|---|---" + "|---" * len(methods) + "|",
+    ]
     for path in files:
         instance = read(path)
         cells = [shown(*run(instance, m, args.time_limit), args.time_limit) for m in methods]
@@ -128,13 +159,24 @@ def unsolvable_table(args) -> list[str]:
 
 def program(args) -> list[str]:
     files = sorted((ROOT / "instances" / "queens").glob("unsolvable_*.txt"), key=lambda p: (read(p).n, p.name))
-    lines = ["## The coursework program, end to end: `mipgames queens FILE` (default portfolio, limit 60 s)", "",
-             "| instance | exit | seconds | message |", "|---|---|---|---|"]
+    lines = [
+        "## The coursework program, end to end: `mipgames queens FILE` (default portfolio, limit 60 s)",
+        "",
+        "| instance | exit | seconds | message |",
+        "|---|---|---|---|",
+    ]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for path in files:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "mipgames", "queens", str(path)], capture_output=True, text=True,
-                              env=env, cwd=ROOT, timeout=600, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "mipgames", "queens", str(path)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=600,
+            check=False,
+        )
         wall = time.perf_counter() - start
         lines.append(f"| {path.name} | {done.returncode} | {wall:.1f} | {done.stderr.strip()[:90]} |")
         print(lines[-1], file=sys.stderr, flush=True)
@@ -164,21 +206,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sections", default="public,planted,unsolvable,program")
     parser.add_argument("--max-n", type=int, default=64)
     parser.add_argument("--coursework-up-to", type=int, default=32, help="largest N the coursework search runs on")
-    parser.add_argument("--benchmarks", default=os.environ.get("MIPGAMES_BENCHMARKS", str(ROOT.parent / "shared" /
-                                                                                        "benchmarks")))
+    parser.add_argument(
+        "--benchmarks", default=os.environ.get("MIPGAMES_BENCHMARKS", str(ROOT.parent / "shared" / "benchmarks"))
+    )
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     args = parser.parse_args(argv)
     compile_s = warm_up()
     load = os.getloadavg()
-    out = [f"# Queens benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})", "",
-           (f"One thread per solve; whole wall times through the runner.  Load average at the start: {load[0]:.1f} "
-           f"{load[1]:.1f} {load[2]:.1f} (2 shared cores)."), ""]
+    out = [
+        f"# Queens benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
+        "",
+        (
+            f"One thread per solve; whole wall times through the runner.  Load average at the start: {load[0]:.1f} "
+            f"{load[1]:.1f} {load[2]:.1f} (2 shared cores)."
+        ),
+        "",
+    ]
     for name in args.sections.split(","):
         out += SECTIONS[name](args)
         print("\n".join(out), flush=True)
     load = os.getloadavg()
-    out.append(f"Kernels compiled or loaded from cache before the tables in {compile_s:.1f} s.  Load average at the "
-               f"end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}.")
+    out.append(
+        f"Kernels compiled or loaded from cache before the tables in {compile_s:.1f} s.  Load average at the "
+        f"end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}."
+    )
     text = "\n".join(out) + "\n"
     Path(args.out).write_text(text)
     print(text)

@@ -21,10 +21,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from mipgames.core.problem import SolveOptions  # noqa: E402
+from mipgames.run.runner import solve  # noqa: E402
 from mipgames.samegame.generate import random_board  # noqa: E402
 from mipgames.samegame.problem import PROBLEM  # noqa: E402
-
-from mipgames.run.runner import solve  # noqa: E402
 
 PLAN = {  # (objective, colours) -> sizes tried, smallest first
     ("score", 3): (6, 7, 8, 9, 10),
@@ -42,14 +41,19 @@ def main() -> None:
     ap.add_argument("--out", default=str(HERE / "exact-reach.md"))
     args = ap.parse_args()
     load = os.getloadavg()
-    lines = ["# How far the exact search proves optima", "",
-             f"    .venv/bin/python benchmarks/samegame/exact_reach.py --seeds {args.seeds} "
-             f"--time-limit {args.time_limit:g}", "",
-             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, one core per solve, load averages "
-             f"{load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f} at the start; seeded random boards "
-             f"(`mipgames generate samegame --rows N --cols N --colours K --seed S`, S = 0..{args.seeds - 1}).",
-             "", "| objective | colours | board | proved | median s | max s | optimum (median) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "# How far the exact search proves optima",
+        "",
+        f"    .venv/bin/python benchmarks/samegame/exact_reach.py --seeds {args.seeds} "
+        f"--time-limit {args.time_limit:g}",
+        "",
+        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, one core per solve, load averages "
+        f"{load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f} at the start; seeded random boards "
+        f"(`mipgames generate samegame --rows N --cols N --colours K --seed S`, S = 0..{args.seeds - 1}).",
+        "",
+        "| objective | colours | board | proved | median s | max s | optimum (median) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     print("\n".join(lines[-2:]), flush=True)
     for (objective, colours), sizes in PLAN.items():
         for side in sizes:
@@ -57,15 +61,23 @@ def main() -> None:
             for seed in range(args.seeds):
                 board = random_board(side, side, colours, seed)
                 began = time.monotonic()
-                res = solve(PROBLEM, board, solver="exact", params={"objective": objective},
-                            options=SolveOptions(time_limit=args.time_limit, threads=1), isolate=False)
+                res = solve(
+                    PROBLEM,
+                    board,
+                    solver="exact",
+                    params={"objective": objective},
+                    options=SolveOptions(time_limit=args.time_limit, threads=1),
+                    isolate=False,
+                )
                 times.append(min(time.monotonic() - began, args.time_limit))
                 if res.status == "optimal":
                     proved += 1
                     values.append(res.objective)
             median = statistics.median(values) if values else None
-            row = (f"| {objective} | {colours} | {side}x{side} | {proved}/{args.seeds} | "
-                   f"{statistics.median(times):.2f} | {max(times):.2f} | {'' if median is None else f'{median:g}'} |")
+            row = (
+                f"| {objective} | {colours} | {side}x{side} | {proved}/{args.seeds} | "
+                f"{statistics.median(times):.2f} | {max(times):.2f} | {'' if median is None else f'{median:g}'} |"
+            )
             lines.append(row)
             print(row, flush=True)
             if proved == 0:

@@ -38,7 +38,9 @@ def main() -> None:
     args = ap.parse_args()
     params = {"objective": args.objective}
     options = SolveOptions(time_limit=args.time_limit, threads=1, warm_start=True)
-    print(f"objective {args.objective}, {args.colours} colours, seeds 0..{args.seeds - 1}, limit {args.time_limit:g} s\n")
+    print(
+        f"objective {args.objective}, {args.colours} colours, seeds 0..{args.seeds - 1}, limit {args.time_limit:g} s\n"
+    )
     print("| board | method | proved | median s | max s | model vars / cons |")
     print("|---|---|---|---|---|---|")
     for side in (int(s) for s in args.sizes.split(",")):
@@ -57,8 +59,11 @@ def main() -> None:
                 build = mip.build if method == "cbc" else cpsat.build
                 stats = build(boards[0], params, options).stats
                 size = f"{stats['variables']} / {stats['constraints']} (T={stats['steps']})"
-            print(f"| {side}x{side} | {method} | {proved}/{len(boards)} | {statistics.median(times):.2f} "
-                  f"| {max(times):.2f} | {size} |", flush=True)
+            print(
+                f"| {side}x{side} | {method} | {proved}/{len(boards)} | {statistics.median(times):.2f} "
+                f"| {max(times):.2f} | {size} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -30,11 +30,10 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mipgames.core.problem import SolveOptions  # noqa: E402
+from mipgames.run.runner import solve  # noqa: E402
 from mipgames.samegame import simulate  # noqa: E402
 from mipgames.samegame.instance import read_standard_set  # noqa: E402
 from mipgames.samegame.problem import PROBLEM  # noqa: E402
-
-from mipgames.run.runner import solve  # noqa: E402
 
 PUBLISHED = {
     "NMCS level 3": 77_934,
@@ -47,7 +46,9 @@ PUBLISHED = {
 def default_set() -> Path:
     """$MIPGAMES_BENCHMARKS, else ../shared/benchmarks beside the repository (or beside its parent, for a worktree)."""
     base = os.environ.get("MIPGAMES_BENCHMARKS")
-    folders = [Path(base)] if base else [ROOT.parent / "shared" / "benchmarks", ROOT.parents[1] / "shared" / "benchmarks"]
+    folders = (
+        [Path(base)] if base else [ROOT.parent / "shared" / "benchmarks", ROOT.parents[1] / "shared" / "benchmarks"]
+    )
     for folder in folders:
         if (folder / "samegame" / "standard_20.txt").exists():
             return folder / "samegame" / "standard_20.txt"
@@ -61,9 +62,15 @@ def solve_board(board, solver: str, limit: float, threads: int, seed: int) -> tu
         if incumbent is not None and (not history or incumbent > history[-1][1]):
             history.append((elapsed, int(incumbent)))
 
-    res = solve(PROBLEM, board, solver=solver, params={"objective": "score"},
-                options=SolveOptions(time_limit=limit, threads=threads, seed=seed), isolate=True,
-                progress=progress)
+    res = solve(
+        PROBLEM,
+        board,
+        solver=solver,
+        params={"objective": "score"},
+        options=SolveOptions(time_limit=limit, threads=threads, seed=seed),
+        isolate=True,
+        progress=progress,
+    )
     return res, history
 
 
@@ -202,8 +209,14 @@ def main() -> None:
     out = Path(args.out) if args.out else HERE / f"standard-{args.time_limit:g}s.md"
 
     began = time.monotonic()
-    solve(PROBLEM, boards[0], solver=args.solver, params={"objective": "score", "node_budget": 2000},
-          options=SolveOptions(time_limit=120, threads=1), isolate=False)
+    solve(
+        PROBLEM,
+        boards[0],
+        solver=args.solver,
+        params={"objective": "score", "node_budget": 2000},
+        options=SolveOptions(time_limit=120, threads=1),
+        isolate=False,
+    )
     warm = time.monotonic() - began
     load_before = os.getloadavg()
     rows, histories, finals = [], [], []
@@ -220,41 +233,65 @@ def main() -> None:
         rows.append((k, score, verdict.measured["remaining"], len(res.solution), best_at, res.wall_time_s, res.message))
         histories.append(history)
         finals.append(score)
-        print(f"board {k:2d}: score {score:5d}  tiles left {verdict.measured['remaining']:3d}  "
-              f"best at {best_at if best_at is None else round(best_at, 1)} s  ({res.wall_time_s:.1f} s)  {res.message}",
-              flush=True)
+        print(
+            f"board {k:2d}: score {score:5d}  tiles left {verdict.measured['remaining']:3d}  "
+            f"best at {best_at if best_at is None else round(best_at, 1)} s  ({res.wall_time_s:.1f} s)  {res.message}",
+            flush=True,
+        )
     load_after = os.getloadavg()
     wall = time.monotonic() - began - warm
 
     lines = [f"# Standard 20 boards, {args.time_limit:g} s a board, {args.threads} core(s), solver `{args.solver}`", ""]
-    lines.append(f"    {Path(sys.executable).name} benchmarks/samegame/standard.py --time-limit {args.time_limit:g} "
-                 f"--threads {args.threads} --solver {args.solver}" + (f" --boards {args.boards}" if args.boards else ""))
-    lines += ["", f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load averages (1/5/15 min) "
-              f"before {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f}, after "
-              f"{load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} on a {os.cpu_count()}-core machine; "
-              f"{wall:.0f} s wall.  Warm-up (loading or compiling the kernels, not counted in the per-board "
-              f"times): {warm:.1f} s.  Every game was replayed by the simulator.", ""]
-    lines += ["| board | score | tiles left | moves | best found at (s) | wall (s) | how |", "|---|---|---|---|---|---|---|"]
+    lines.append(
+        f"    {Path(sys.executable).name} benchmarks/samegame/standard.py --time-limit {args.time_limit:g} "
+        f"--threads {args.threads} --solver {args.solver}" + (f" --boards {args.boards}" if args.boards else "")
+    )
+    lines += [
+        "",
+        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load averages (1/5/15 min) "
+        f"before {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f}, after "
+        f"{load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} on a {os.cpu_count()}-core machine; "
+        f"{wall:.0f} s wall.  Warm-up (loading or compiling the kernels, not counted in the per-board "
+        f"times): {warm:.1f} s.  Every game was replayed by the simulator.",
+        "",
+    ]
+    lines += [
+        "| board | score | tiles left | moves | best found at (s) | wall (s) | how |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for k, score, left, moves, best_at, wall_s, message in rows:
         at = "" if best_at is None else f"{best_at:.1f}"
         lines.append(f"| {k} | {score:,} | {left} | {moves} | {at} | {wall_s:.1f} | {message} |")
-    lines += ["", f"**Total {total:,}** over {len(boards)} boards.", "", "| published | total | this run / it |",
-              "|---|---|---|"]
+    lines += [
+        "",
+        f"**Total {total:,}** over {len(boards)} boards.",
+        "",
+        "| published | total | this run / it |",
+        "|---|---|---|",
+    ]
     for name, value in PUBLISHED.items():
         lines.append(f"| {name} | {value:,} | {total / value:.3f} |")
     if args.kernel_speed:
-        lines += ["", "Kernel speed, same work for both kernels (the pure-Python one is `simulate`'s packed "
-                  "bytes state, the fastest Python had; expand = every child of 300 positions from random games on "
-                  "these boards, built and, when compiled, hashed; playout = uniformly random games from the "
-                  "20 boards to the end):", "", "| operation | pure Python | compiled | ratio |", "|---|---|---|---|"]
+        lines += [
+            "",
+            "Kernel speed, same work for both kernels (the pure-Python one is `simulate`'s packed "
+            "bytes state, the fastest Python had; expand = every child of 300 positions from random games on "
+            "these boards, built and, when compiled, hashed; playout = uniformly random games from the "
+            "20 boards to the end):",
+            "",
+            "| operation | pure Python | compiled | ratio |",
+            "|---|---|---|---|",
+        ]
         for name, (python_rate, compiled_rate) in kernel_speed(boards).items():
             lines.append(f"| {name} | {python_rate:,.0f} | {compiled_rate:,.0f} | {compiled_rate / python_rate:.0f}x |")
     png = out.with_suffix(".png")
     plot(histories, finals, args.time_limit, png)
     lines += ["", f"![total score against time]({png.name})", ""]
     out.write_text("\n".join(lines))
-    print(f"total {total} over {len(boards)} boards ({args.time_limit:g} s each, {args.threads} cores); "
-          + ", ".join(f"{name} {value:,} ({total / value:.3f})" for name, value in PUBLISHED.items()))
+    print(
+        f"total {total} over {len(boards)} boards ({args.time_limit:g} s each, {args.threads} cores); "
+        + ", ".join(f"{name} {value:,} ({total / value:.3f})" for name, value in PUBLISHED.items())
+    )
     print(f"wrote {out} and {png}")
 
 

@@ -55,10 +55,14 @@ def load_big(tmp: Path, side: int, rng: random.Random) -> Interpreter:
     interp.execute(4, f"m {side // 2} {side // 2} {side // 2 - 5} {side // 2 + 5} {side // 2 - 5} {side // 2 + 5}")
     _, t_n3 = timed(interp.execute, 5, "n")
     counts = out.getvalue().split()
-    print(f"load: `i` of a {side}x{side} file ({len(plane):,} balls) {t_load:.2f} s;"
-          f" peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-    print(f"n: first {t_n1 * 1e3:.1f} ms, again {t_n2 * 1e6:.0f} us, after an 11x11 move "
-          f"{t_n3 * 1e3:.2f} ms  (blocks {counts[0]} -> {counts[-1]})")
+    print(
+        f"load: `i` of a {side}x{side} file ({len(plane):,} balls) {t_load:.2f} s;"
+        f" peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    )
+    print(
+        f"n: first {t_n1 * 1e3:.1f} ms, again {t_n2 * 1e6:.0f} us, after an 11x11 move "
+        f"{t_n3 * 1e3:.2f} ms  (blocks {counts[0]} -> {counts[-1]})"
+    )
     _, t_full = timed(count_blocks, plane.balls)
     print(f"   full recount of the same plane: {t_full:.2f} s")
     return interp
@@ -67,8 +71,10 @@ def load_big(tmp: Path, side: int, rng: random.Random) -> Interpreter:
 def move_costs(plane: Plane, side: int, sizes: list[int], rng: random.Random) -> None:
     """A base of s x s cells half filled at random (so the move restacks all m of its balls), placed
     beside the big plane; the same move on a plane holding only the base's balls."""
-    print("move cost vs m balls in the base (an unstable half-full base: every ball moves),"
-          " on the big plane and on a plane of the base alone:")
+    print(
+        "move cost vs m balls in the base (an unstable half-full base: every ball moves),"
+        " on the big plane and on a plane of the base alone:"
+    )
     print(f"   {'m':>7} {'big plane':>12} {'alone':>12} {'us/ball':>9}")
     x0 = side + 100
     for s in sizes:
@@ -84,11 +90,13 @@ def move_costs(plane: Plane, side: int, sizes: list[int], rng: random.Random) ->
         print(f"   {len(balls):>7} {t_big * 1e3:>10.2f}ms {t_alone * 1e3:>10.2f}ms {t_big / len(balls) * 1e6:>9.2f}")
         x0 += s + 1
     far = Plane()
-    far.put(-10**9, 0, "a")
+    far.put(-(10**9), 0, "a")
     far.put(10**9, 0, "a")
     far.put_many(((x, 1 + (x * 7) % 5), COLOURS[x % 3]) for x in range(100))
     _, t_far = timed(far.move, 0, 0, 0, 99, 0, 9)
-    print(f"   balls at x = +-10^9 plus 100 balls in a 100x10 base: move {t_far * 1e6:.0f} us (storage {len(far)} balls)")
+    print(
+        f"   balls at x = +-10^9 plus 100 balls in a 100x10 base: move {t_far * 1e6:.0f} us (storage {len(far)} balls)"
+    )
 
 
 def path_costs(interp: Interpreter, side: int, lengths: list[int]) -> None:
@@ -98,7 +106,9 @@ def path_costs(interp: Interpreter, side: int, lengths: list[int]) -> None:
     for length in lengths:
         plane.put_table(0, row_y, 1, length, ["nero"] * length)
         found, t = timed(homogeneous_path, plane.balls, (0, row_y), (length - 1, row_y))
-        print(f"   L = {length:>7,}: {t * 1e3:8.2f} ms, {t / length * 1e6:.2f} us per ball visited (path {len(found[1])})")
+        print(
+            f"   L = {length:>7,}: {t * 1e3:8.2f} ms, {t / length * 1e6:.2f} us per ball visited (path {len(found[1])})"
+        )
         row_y += 2
     print("`c` between (x, y) and (x + d, y) inside the random plane (Dijkstra visits about d^2 balls):")
     mid = side // 2
@@ -126,9 +136,11 @@ def column_index(count: int, moves: int, rng: random.Random) -> None:
         x1 = x0 + rng.randint(1, 40)
         plane.move(rng.randint(x0, x1), 0, x0, x1, 0, 0)
     t_move = time.perf_counter() - start
-    print(f"column index: {count:,} balls put one by one into {count:,} new columns {t_put:.2f} s "
-          f"({t_put / count * 1e6:.2f} us each); {moves:,} moves with bases 2-41 columns wide "
-          f"{t_move:.2f} s ({t_move / moves * 1e6:.1f} us each) [{len(plane):,} balls left]")
+    print(
+        f"column index: {count:,} balls put one by one into {count:,} new columns {t_put:.2f} s "
+        f"({t_put / count * 1e6:.2f} us each); {moves:,} moves with bases 2-41 columns wide "
+        f"{t_move:.2f} s ({t_move / moves * 1e6:.1f} us each) [{len(plane):,} balls left]"
+    )
 
 
 def incremental_vs_recount(label: str, plane: Plane, span: int, moves: int, sample: int, rng: random.Random) -> None:
@@ -148,17 +160,22 @@ def incremental_vs_recount(label: str, plane: Plane, span: int, moves: int, samp
             assert full == n, (full, n)
             recount_times.append(t)
     recount = sum(recount_times) / len(recount_times) * moves
-    print(f"{label}: {moves:,} moves + n: incremental {inc_total:.2f} s in all;"
-          f" full recount after each move ~{recount:.1f} s (mean of {len(recount_times)} timed recounts x {moves:,});"
-          f" speed-up ~{recount / inc_total:.0f}x  [{len(plane):,} balls at the end]")
+    print(
+        f"{label}: {moves:,} moves + n: incremental {inc_total:.2f} s in all;"
+        f" full recount after each move ~{recount:.1f} s (mean of {len(recount_times)} timed recounts x {moves:,});"
+        f" speed-up ~{recount / inc_total:.0f}x  [{len(plane):,} balls at the end]"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")),
-                        help="Markdown results file (default: RESULTS.md beside this script; '-': none)")
+    parser.add_argument(
+        "--out",
+        default=str(Path(__file__).with_name("RESULTS.md")),
+        help="Markdown results file (default: RESULTS.md beside this script; '-': none)",
+    )
     args = parser.parse_args()
     before = os.getloadavg()
     captured = io.StringIO()
@@ -197,7 +214,7 @@ def run(args: argparse.Namespace) -> None:
     path_costs(interp, side, [1000, 10_000] if args.quick else [1000, 10_000, 100_000])
     small = Plane()
     small_side = 100 if args.quick else 200
-    small.put_table(0, 0, small_side, small_side, [rng.choice(COLOURS) for _ in range(small_side ** 2)])
+    small.put_table(0, 0, small_side, small_side, [rng.choice(COLOURS) for _ in range(small_side**2)])
     incremental_vs_recount(f"{small_side}x{small_side} plane", small, small_side, moves, 20, rng)
     big = interp.plane
     incremental_vs_recount("the big plane", big, side, moves, moves // 3, rng)

@@ -111,7 +111,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     found = last_match(_FINAL_BOUND, log)
     final = number(found.group(1)) if found else None
     found = last_match(_BEST_POSSIBLE, log)
-    running = sign * number(found.group(1)) if found and number(found.group(1)) is not None else None
+    best = number(found.group(1)) if found else None
+    running = None if best is None else sign * best
     bound = final if final is not None else running
     if bound is not None:
         bound += objective_constant(built)

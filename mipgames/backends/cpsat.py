@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,8 @@ def version() -> str:
     try:
         import ortools
 
-        return ortools.__version__
+        # getattr: mypy sees `ortools` through its typed subpackages' stubs, which do not declare __version__
+        return str(getattr(ortools, "__version__", "unknown"))
     except ImportError:
         return "unknown"
 
@@ -77,7 +79,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     else:
         model = built.model
         lookup = lambda var: var
-        scale, offset = 1, 0
+        scale, offset = 1, Fraction(0)
     if options.warm_start and built.hint:
         for var, val in built.hint.items():
             model.add_hint(lookup(var), int(round(val)))

@@ -92,7 +92,7 @@ def _load(glp: Any, model: Any) -> tuple[Any, list[Any]]:
     rows = list(model.constraints.values())
     if rows:
         glp.glp_add_rows(prob, len(rows))
-    triples = []
+    triples: list[tuple[int, int, float]] = []
     for i, con in enumerate(rows, start=1):
         rhs = -float(con.constant)
         if con.sense == pulp.LpConstraintEQ:

@@ -90,8 +90,8 @@ def _solver_class() -> Any:
             super().callSolver(lp)
 
         def _natural(self, value: float) -> float | None:
-            value = number(str(value))
-            return None if value is None else self.sign * value + self.constant
+            parsed = number(str(value))
+            return None if parsed is None else self.sign * parsed + self.constant
 
         def _improved(self, event: Any) -> None:
             out = event.data_out

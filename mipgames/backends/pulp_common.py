@@ -6,6 +6,7 @@ from typing import Any
 
 from mipgames.core.problem import Built
 from mipgames.core.result import Result, Value
+from mipgames.core.status import Status
 
 
 def apply_hint(built: Built) -> bool:
@@ -51,7 +52,7 @@ def objective_constant(built: Built) -> float:
     return 0.0 if obj is None else float(obj.constant)
 
 
-def solved(built: Built, status: str, bound: float | None, wall_time_s: float, message: str) -> Result:
+def solved(built: Built, status: Status, bound: float | None, wall_time_s: float, message: str) -> Result:
     """The result of a PuLP solve that left values in the model's variables."""
     return Result(
         status,

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import math
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -107,21 +107,32 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
-def parse_int(token: str, path: str | Path | None, line: int | None, what: str, lo: int | None = None,
-              hi: int | None = None) -> int:
+def parse_int(
+    token: str, path: str | Path | None, line: int | None, what: str, lo: int | None = None, hi: int | None = None
+) -> int:
     """An integer token within [lo, hi]; anything else is an InputError naming file, line and a short excerpt.
 
     Digits are counted before any conversion: int() of a 10^6-digit token
     takes quadratic time, and no solver takes such a number anyway.
     """
     text = token.strip()
-    span = (f"between {lo} and {hi}" if lo is not None and hi is not None
-            else f"at least {lo}" if lo is not None else f"at most {hi}" if hi is not None else "")
+    span = (
+        f"between {lo} and {hi}"
+        if lo is not None and hi is not None
+        else f"at least {lo}"
+        if lo is not None
+        else f"at most {hi}"
+        if hi is not None
+        else ""
+    )
     if len(text) > MAX_TOKEN_CHARS:
         digits = text.lstrip("+-")
         if digits.isdigit() and digits.isascii():
-            raise InputError(f"{what} must be {span or 'a number a solver takes'}, got a number of "
-                             f"{len(digits):,} digits", path, line)
+            raise InputError(
+                f"{what} must be {span or 'a number a solver takes'}, got a number of {len(digits):,} digits",
+                path,
+                line,
+            )
         raise InputError(f"{what} must be an integer, got {excerpt(text, 12)}", path, line)
     if not _INTEGER.fullmatch(text):  # int() also takes "1_000", "١٢" and other Unicode digits
         raise InputError(f"{what} must be an integer, got {excerpt(text)}", path, line)

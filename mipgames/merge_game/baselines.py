@@ -79,13 +79,20 @@ def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions
     if chosen is None:
         return Result(Status.INFEASIBLE, message="some stone is in no hero's attack cells")
     if len(chosen) > capacity:
-        return Result(Status.INFEASIBLE, message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge")
+        return Result(
+            Status.INFEASIBLE, message=f"hitting every stone needs {len(chosen)} heroes, at most {capacity} can merge"
+        )
     d = [0] * len(instance.heroes)
     for i in chosen:
         d[i] = 1
     n = len(instance.stones)
-    return Result(Status.OPTIMAL, sequence_from_merges(instance, d), n, n,
-                   f"greedy: {len(chosen)} heroes hit every stone (at most {capacity} may merge)")
+    return Result(
+        Status.OPTIMAL,
+        sequence_from_merges(instance, d),
+        n,
+        n,
+        f"greedy: {len(chosen)} heroes hit every stone (at most {capacity} may merge)",
+    )
 
 
 # ---------------------------------------------------------------- DP
@@ -109,7 +116,9 @@ def _lines(instance: Instance, name: str) -> dict[int, tuple[dict[int, int], dic
     return lines
 
 
-def destroy_all_dp(instance: Instance, params: dict[str, Any], deadline: float = float("inf")) -> list[int] | None | str:
+def destroy_all_dp(
+    instance: Instance, params: dict[str, Any], deadline: float = float("inf")
+) -> list[int] | None | str:
     """Merge counts d destroying every stone (None if impossible; "timeout").
 
     DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL k on up3/right3.  With
@@ -199,7 +208,9 @@ def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, re
     if rule.target is None or rule.target < len(instance.stones):
         problems.append("it answers DESTROY-ALL: pass --destroy-all")
     if problems:
-        raise UsageError("dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems))
+        raise UsageError(
+            "dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems)
+        )
     d = destroy_all_dp(instance, params, deadline_of(options))
     if isinstance(d, str):
         return Result(Status.UNKNOWN, message="dp: time limit")
@@ -210,14 +221,17 @@ def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, re
 
 
 ALGORITHMS = {
-    "theorem3": Algorithm("theorem3", run_theorem3,
-                          "the thesis's Theorem 3: every maximal merge structure per type, O*(4^h) (O*(2^h) ONE-HP)",
-                          exact=True),
-    "exhaustive": Algorithm("exhaustive", run_exhaustive,
-                            "exact search over game states (tiny maps; hero subsets when ONE-HP)", exact=True),
-    "greedy": Algorithm("greedy", run_greedy,
-                        "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3", exact=True),
-    "dp": Algorithm("dp", run_dp,
-                    "thesis DP for DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3", exact=True),
+    "theorem3": Algorithm(
+        "theorem3",
+        run_theorem3,
+        "the thesis's Theorem 3: every maximal merge structure per type, O*(4^h) (O*(2^h) ONE-HP)",
+        exact=True,
+    ),
+    "exhaustive": Algorithm(
+        "exhaustive", run_exhaustive, "exact search over game states (tiny maps; hero subsets when ONE-HP)", exact=True
+    ),
+    "greedy": Algorithm(
+        "greedy", run_greedy, "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3", exact=True
+    ),
+    "dp": Algorithm("dp", run_dp, "thesis DP for DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3", exact=True),
 }
-

@@ -36,8 +36,21 @@ from mipgames.merge_game.instance import (
 Merge = tuple[int, int]
 Solution = tuple[Merge, ...]
 
-_KEYS = {"name", "width", "height", "size", "heroes", "stones", "attack", "type_attack", "target", "destroy_all",
-         "max_level", "optimum", "meta"}
+_KEYS = {
+    "name",
+    "width",
+    "height",
+    "size",
+    "heroes",
+    "stones",
+    "attack",
+    "type_attack",
+    "target",
+    "destroy_all",
+    "max_level",
+    "optimum",
+    "meta",
+}
 MAX_MERGES = 10_000_000
 
 
@@ -117,8 +130,11 @@ def _items(raw: Any, key: str, fields: tuple[str, str, str], path: Any, line_at:
         raise InputError(f'"{key}" must be a list', path, _key_line(line_at.text, key))
     out = []
     for i, item in enumerate(raw):
-        if isinstance(item, list) and len(item) == 3 and all(type(v) is int and -MAX_VALUE <= v <= MAX_VALUE
-                                                             for v in item):
+        if (
+            isinstance(item, list)
+            and len(item) == 3
+            and all(type(v) is int and -MAX_VALUE <= v <= MAX_VALUE for v in item)
+        ):
             out.append(tuple(item))
             continue
         line = line_at(i)
@@ -133,8 +149,9 @@ def _items(raw: Any, key: str, fields: tuple[str, str, str], path: Any, line_at:
         elif isinstance(item, list) and len(item) == 3:
             vals = item
         else:
-            raise InputError(f"{key}[{i}] must be {{{', '.join(map(repr, fields))}}} or [{', '.join(fields)}]",
-                             path, line)
+            raise InputError(
+                f"{key}[{i}] must be {{{', '.join(map(repr, fields))}}} or [{', '.join(fields)}]", path, line
+            )
         out.append(tuple(_int(v, f"{key}[{i}].{f}", path, line) for v, f in zip(vals, fields)))
     return out
 
@@ -143,15 +160,17 @@ def _attack(raw: Any, what: str, path: Any, line: int | None) -> str | None:
     """An attack spec as text: a string, or a list of [dx, dy] pairs."""
     if raw is None or isinstance(raw, str):
         return raw
-    bad = InputError(f'{what} must be a preset name or a list of [dx, dy] pairs', path, line)
+    bad = InputError(f"{what} must be a preset name or a list of [dx, dy] pairs", path, line)
     if not isinstance(raw, list) or not raw or len(raw) > MAX_OFFSETS:
         raise bad
     pairs = []
     for pair in raw:
         if not isinstance(pair, list) or len(pair) != 2:
             raise bad
-        pairs.append(f"{_int(pair[0], 'dx', path, line, -MAX_SIDE, MAX_SIDE)},"
-                     f"{_int(pair[1], 'dy', path, line, -MAX_SIDE, MAX_SIDE)}")
+        pairs.append(
+            f"{_int(pair[0], 'dx', path, line, -MAX_SIDE, MAX_SIDE)},"
+            f"{_int(pair[1], 'dy', path, line, -MAX_SIDE, MAX_SIDE)}"
+        )
     return ";".join(pairs)
 
 
@@ -171,8 +190,11 @@ def instance_from_json(data: Any, path: str | Path | None = None, text: str = ""
         raise InputError("a merge-game JSON instance is an object with width, height, heroes and stones", path, 1)
     unknown = sorted(map(str, set(data) - _KEYS))
     if unknown:
-        raise InputError(f"unknown key(s) {excerpt(', '.join(map(repr, unknown)))}; "
-                         f"allowed: {', '.join(sorted(_KEYS))}", path, _key_line(text, unknown[0]))
+        raise InputError(
+            f"unknown key(s) {excerpt(', '.join(map(repr, unknown)))}; allowed: {', '.join(sorted(_KEYS))}",
+            path,
+            _key_line(text, unknown[0]),
+        )
     if "size" in data:
         size = data["size"]
         if isinstance(size, list) and len(size) == 2:
@@ -199,15 +221,19 @@ def instance_from_json(data: Any, path: str | Path | None = None, text: str = ""
     for key, spec in raw_types.items():
         line = _key_line(text, "type_attack")
         if not (isinstance(key, str) and key.isdigit() and len(key) <= 10):
-            raise InputError(f'"type_attack" keys are hero types (positive integers), got {excerpt(str(key))}',
-                             path, line)
+            raise InputError(
+                f'"type_attack" keys are hero types (positive integers), got {excerpt(str(key))}', path, line
+            )
         value = _attack(spec, f'"type_attack" of type {key}', path, line)
         if value is None:
-            raise InputError(f'"type_attack" of type {key} must be a preset name or a list of [dx, dy] pairs',
-                             path, line)
+            raise InputError(
+                f'"type_attack" of type {key} must be a preset name or a list of [dx, dy] pairs', path, line
+            )
         type_attack[int(key)] = value
-    opt = {k: (None if data.get(k) is None else _int(data[k], k, path, _key_line(text, k)))
-           for k in ("target", "max_level", "optimum")}
+    opt = {
+        k: (None if data.get(k) is None else _int(data[k], k, path, _key_line(text, k)))
+        for k in ("target", "max_level", "optimum")
+    }
     destroy_all = data.get("destroy_all", False)
     if not isinstance(destroy_all, bool):
         raise InputError('"destroy_all" must be true or false', path, _key_line(text, "destroy_all"))
@@ -217,8 +243,20 @@ def instance_from_json(data: Any, path: str | Path | None = None, text: str = ""
     name = data.get("name", "")
     if not isinstance(name, str):
         raise InputError('"name" must be a string', path, _key_line(text, "name"))
-    inst = Instance(width, height, tuple(heroes), tuple(stones), attack, opt["target"], destroy_all,
-                    opt["max_level"], opt["optimum"], name[:200], dict(meta), type_attack)
+    inst = Instance(
+        width,
+        height,
+        tuple(heroes),
+        tuple(stones),
+        attack,
+        opt["target"],
+        destroy_all,
+        opt["max_level"],
+        opt["optimum"],
+        name[:200],
+        dict(meta),
+        type_attack,
+    )
     return check(inst, path, line_of)
 
 
@@ -269,9 +307,16 @@ def solution_from_json(instance: Instance, data: Any) -> Solution:
         raise InputError(f"a merge-game solution has at most {MAX_MERGES} merges, got {len(data)}")
     out = []
     for t, pair in enumerate(data, start=1):
-        if (not isinstance(pair, list) or len(pair) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)):
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+        ):
             raise InputError(f"merge {t} must be a pair of hero ids [a, b], got {excerpt(_shown(pair))}")
-        out.append((_int(pair[0], f"merge {t} hero", None, None, -MAX_VALUE, MAX_VALUE),
-                    _int(pair[1], f"merge {t} hero", None, None, -MAX_VALUE, MAX_VALUE)))
+        out.append(
+            (
+                _int(pair[0], f"merge {t} hero", None, None, -MAX_VALUE, MAX_VALUE),
+                _int(pair[1], f"merge {t} hero", None, None, -MAX_VALUE, MAX_VALUE),
+            )
+        )
     return tuple(out)

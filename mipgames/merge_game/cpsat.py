@@ -69,9 +69,12 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
     if st.target is not None:
         model.add(total >= st.target)
     model.maximize(total)
-    return Built(model, CompactHandles(st.groups, tuple(counts), destroyed),
-                 stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)},
-                 cpsat_parameters=CPSAT_PARAMETERS)
+    return Built(
+        model,
+        CompactHandles(st.groups, tuple(counts), destroyed),
+        stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)},
+        cpsat_parameters=CPSAT_PARAMETERS,
+    )
 
 
 def build_kernel(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
@@ -86,5 +89,6 @@ def build_kernel(instance: Instance, params: dict[str, Any], options: SolveOptio
     if kernel.uncoverable:
         model.add_bool_or([])
     model.add(sum(chosen.values()) <= kernel.budget)
-    return Built(model, KernelHandles(kernel, chosen), has_objective=False, stats=kernel.stats,
-                 cpsat_parameters=CPSAT_PARAMETERS)
+    return Built(
+        model, KernelHandles(kernel, chosen), has_objective=False, stats=kernel.stats, cpsat_parameters=CPSAT_PARAMETERS
+    )

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mipgames.core.problem import Value
+from mipgames.core.result import Value
 from mipgames.merge_game.codec import Solution
 from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.simple import Kernel
@@ -89,8 +89,12 @@ class Donors:
         if r == 0:
             return [(bx, by)]
         side = range(-r, r + 1)
-        return ([(bx + dx, by - r) for dx in side] + [(bx + dx, by + r) for dx in side]
-                + [(bx - r, by + dy) for dy in side[1:-1]] + [(bx + r, by + dy) for dy in side[1:-1]])
+        return (
+            [(bx + dx, by - r) for dx in side]
+            + [(bx + dx, by + r) for dx in side]
+            + [(bx - r, by + dy) for dy in side[1:-1]]
+            + [(bx + r, by + dy) for dy in side[1:-1]]
+        )
 
 
 @dataclass(frozen=True)

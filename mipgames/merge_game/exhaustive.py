@@ -84,8 +84,15 @@ def components(instance: Instance, h: Hits) -> list[list[int]]:
 class _Enumeration:
     """The combinations of one component's maximal merge structures, with stone damage kept incrementally."""
 
-    def __init__(self, instance: Instance, h: Hits, types: list[int], max_level: int | None, deadline: float,
-                 improved: Callable[[int], None]):
+    def __init__(
+        self,
+        instance: Instance,
+        h: Hits,
+        types: list[int],
+        max_level: int | None,
+        deadline: float,
+        improved: Callable[[int], None],
+    ):
         groups = type_groups(instance)
         self.hp = [s.hp for s in instance.stones]
         self.hero_stones = h.hero_stones
@@ -171,8 +178,9 @@ def structure_count(instance: Instance, rule: Rules, h: Hits) -> int:
     return total
 
 
-def theorem3(instance: Instance, rule: Rules, h: Hits, deadline: float,
-             report: Report) -> tuple[int, list[int], bool, int]:
+def theorem3(
+    instance: Instance, rule: Rules, h: Hits, deadline: float, report: Report
+) -> tuple[int, list[int], bool, int]:
     """(stones destroyed, merges survived per hero, every structure tried?, structures simulated) of the best one."""
     d = [0] * len(instance.heroes)
     total, complete, leaves = 0, True, 0
@@ -200,8 +208,14 @@ def run_theorem3(instance: Instance, params: dict[str, Any], options: SolveOptio
     rule = rules(instance, params)
     h = hits(instance, rule)
     best, d, complete, leaves = theorem3(instance, rule, h, deadline_of(options), report)
-    out = close(rule.target, best, sequence_from_merges(instance, d), complete, reachable_stones(instance, h),
-                f"Theorem 3 enumeration of {leaves:,} maximal merge structures")
+    out = close(
+        rule.target,
+        best,
+        sequence_from_merges(instance, d),
+        complete,
+        reachable_stones(instance, h),
+        f"Theorem 3 enumeration of {leaves:,} maximal merge structures",
+    )
     out.stats["structures"] = leaves
     return out
 

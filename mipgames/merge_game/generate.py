@@ -26,8 +26,18 @@ from mipgames.merge_game.instance import (
 )
 
 
-def random_map(width: int, height: int, heroes: int, stones: int, types: int = 1, hp: tuple[int, int] = (1, 1),
-               seed: int = 0, attack: str | None = None, max_level: int | None = None, name: str = "") -> Instance:
+def random_map(
+    width: int,
+    height: int,
+    heroes: int,
+    stones: int,
+    types: int = 1,
+    hp: tuple[int, int] = (1, 1),
+    seed: int = 0,
+    attack: str | None = None,
+    max_level: int | None = None,
+    name: str = "",
+) -> Instance:
     """Heroes and stones on distinct random cells; types uniform in 1..types, hp uniform in hp."""
     if width < 1 or height < 1:
         raise UsageError("the map must be at least 1x1")
@@ -40,13 +50,31 @@ def random_map(width: int, height: int, heroes: int, stones: int, types: int = 1
     hero_list = tuple(Hero(x, y, rng.randint(1, types)) for x, y in cells[:heroes])
     stone_list = tuple(Stone(x, y, rng.randint(*hp)) for x, y in cells[heroes:])
     meta = {"generator": "random", "seed": seed}
-    inst = Instance(width, height, hero_list, stone_list, attack, None, False, max_level, None,
-                    name or f"random-{width}x{height}-h{heroes}-s{stones}-t{types}-seed{seed}", meta)
+    inst = Instance(
+        width,
+        height,
+        hero_list,
+        stone_list,
+        attack,
+        None,
+        False,
+        max_level,
+        None,
+        name or f"random-{width}x{height}-h{heroes}-s{stones}-t{types}-seed{seed}",
+        meta,
+    )
     return in_reading_order(inst)
 
 
-def reduction_map(vertices: int, seed: int = 0, answer: str = "yes", k: int | None = None,
-                  edge_factor: float = 1.4, cover_time: float | None = 60.0, name: str = "") -> Instance:
+def reduction_map(
+    vertices: int,
+    seed: int = 0,
+    answer: str = "yes",
+    k: int | None = None,
+    edge_factor: float = 1.4,
+    cover_time: float | None = 60.0,
+    name: str = "",
+) -> Instance:
     """The thesis's reduction of a random planar graph (maximum degree 3, odd cycles) with budget k.
 
     Without ``k`` the budget is the graph's vertex cover number tau (CP-SAT),
@@ -70,8 +98,9 @@ def reduction_map(vertices: int, seed: int = 0, answer: str = "yes", k: int | No
     inst = reduction.build(drawing, k, name or f"reduction-n{vertices}-{label}-seed{seed}", meta)
     if "vertex_cover" in meta:
         feasible = meta["vertex_cover"] <= k
-        inst = replace(inst, optimum=len(inst.stones) if feasible else None,
-                       meta=dict(inst.meta, destroy_all_feasible=feasible))
+        inst = replace(
+            inst, optimum=len(inst.stones) if feasible else None, meta=dict(inst.meta, destroy_all_feasible=feasible)
+        )
     return inst
 
 
@@ -82,8 +111,12 @@ MAX_GENERATED_VERTICES = 5000
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kind", choices=("random", "reduction"), default="random",
-                        help="random map, or the thesis's reduction of a random planar graph (MERGE-GAME-SIMPLE)")
+    parser.add_argument(
+        "--kind",
+        choices=("random", "reduction"),
+        default="random",
+        help="random map, or the thesis's reduction of a random planar graph (MERGE-GAME-SIMPLE)",
+    )
     try:
         parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0, help="random seed")
     except argparse.ArgumentError:
@@ -92,23 +125,50 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--width", type=int_in(1, MAX_GENERATED_SIDE), default=10)
     g.add_argument("--height", type=int_in(1, MAX_GENERATED_SIDE), default=10)
     g.add_argument("--size", type=int_in(1, MAX_GENERATED_SIDE), help="square map: sets width and height")
-    g.add_argument("--heroes", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of heroes (default: hero density x cells)")
-    g.add_argument("--stones", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of stones (default: stone density x cells)")
+    g.add_argument(
+        "--heroes", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of heroes (default: hero density x cells)"
+    )
+    g.add_argument(
+        "--stones", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of stones (default: stone density x cells)"
+    )
     g.add_argument("--hero-density", type=number_in(0, 1), default=0.2)
     g.add_argument("--stone-density", type=number_in(0, 1), default=0.2)
     g.add_argument("--types", type=int_in(1, 1000), default=1)
     g.add_argument("--hp-min", type=int_in(1, 10**6), default=1)
     g.add_argument("--hp-max", type=int_in(1, 10**6), default=1)
-    g.add_argument("--map-attack", dest="map_attack", default=None,
-                   help="attack vector written into the instance (cross|up|vertical|up3|right3|'dx,dy;...')")
-    g.add_argument("--map-max-level", dest="map_max_level", type=int_in(1, 64), default=None,
-                   help="level cap written into the instance")
+    g.add_argument(
+        "--map-attack",
+        dest="map_attack",
+        default=None,
+        help="attack vector written into the instance (cross|up|vertical|up3|right3|'dx,dy;...')",
+    )
+    g.add_argument(
+        "--map-max-level",
+        dest="map_max_level",
+        type=int_in(1, 64),
+        default=None,
+        help="level cap written into the instance",
+    )
     s = parser.add_argument_group("reduction from planar vertex cover (the graph is written beside the map)")
-    s.add_argument("--vertices", type=int_in(1, MAX_GENERATED_VERTICES), default=30, help="vertices of the random planar graph (degree <= 3)")
+    s.add_argument(
+        "--vertices",
+        type=int_in(1, MAX_GENERATED_VERTICES),
+        default=30,
+        help="vertices of the random planar graph (degree <= 3)",
+    )
     s.add_argument("--edge-factor", type=number_in(0, 1.5), default=1.4, help="edges per vertex wanted (at most 1.5)")
-    s.add_argument("--answer", choices=("yes", "no"), default="yes",
-                   help="budget k = vertex cover (yes: every stone can be destroyed) or one less (no)")
-    s.add_argument("--k", type=int_in(0, MAX_GENERATED_VERTICES), default=None, help="vertex-cover budget k instead (no cover computed)")
+    s.add_argument(
+        "--answer",
+        choices=("yes", "no"),
+        default="yes",
+        help="budget k = vertex cover (yes: every stone can be destroyed) or one less (no)",
+    )
+    s.add_argument(
+        "--k",
+        type=int_in(0, MAX_GENERATED_VERTICES),
+        default=None,
+        help="vertex-cover budget k instead (no cover computed)",
+    )
 
 
 def _generate(args: Any) -> Instance:
@@ -127,8 +187,9 @@ def _generate(args: Any) -> Instance:
             attack = normalise_attack(args.map_attack)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    return random_map(width, height, heroes, stones, args.types, (args.hp_min, args.hp_max), seed, attack,
-                      args.map_max_level)
+    return random_map(
+        width, height, heroes, stones, args.types, (args.hp_min, args.hp_max), seed, attack, args.map_max_level
+    )
 
 
 GENERATOR = Generator(_add_arguments, _generate)

@@ -89,8 +89,9 @@ class _Plane:
                     self.free[i] += 1
 
     def closed(self, point: Point, ends: Any) -> bool:
-        return point in self.used or any(self.free[w] <= 3 - self.degree[w] for w in self.owners.get(point, ())
-                                         if w not in ends)
+        return point in self.used or any(
+            self.free[w] <= 3 - self.degree[w] for w in self.owners.get(point, ()) if w not in ends
+        )
 
     def route(self, start: int, goals: Any, limit: int) -> list[Point] | None:
         """Shortest free path from vertex ``start`` to one of the vertices ``goals`` (breadth first, bounded)."""
@@ -263,8 +264,12 @@ def read_graph(path: str | Path) -> tuple[int, list[tuple[int, int]]]:
         elif tokens[0] == "e":
             if n is None or len(tokens) != 3:
                 raise InputError("an edge line is 'e u v', after the 'p edge N M' line", path, number)
-            edges.append((parse_int(tokens[1], path, number, "vertex", 1, n) - 1,
-                          parse_int(tokens[2], path, number, "vertex", 1, n) - 1))
+            edges.append(
+                (
+                    parse_int(tokens[1], path, number, "vertex", 1, n) - 1,
+                    parse_int(tokens[2], path, number, "vertex", 1, n) - 1,
+                )
+            )
         else:
             raise InputError("lines start with c, p or e (DIMACS edge format)", path, number)
     if n is None:

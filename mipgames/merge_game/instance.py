@@ -107,7 +107,7 @@ class Rules:
         return next(iter({self.of(t) for t in types}), self.attack)
 
     def describe(self, types: Any) -> str:
-        """"cross", or "a: cross, b: up3" when types differ."""
+        """ "cross", or "a: cross, b: up3" when types differ."""
         single = self.single(types)
         if single is not None:
             return attack_text(single)
@@ -131,11 +131,14 @@ def parse_attack(text: str) -> tuple[Offset, ...]:
     for part in parts:
         bits = part.split(",")
         if len(bits) != 2:
-            raise ValueError(f"bad attack vector {excerpt(text)}: use one of {', '.join(PRESETS)} "
-                             "or offsets like '0,1;1,1'")
+            raise ValueError(
+                f"bad attack vector {excerpt(text)}: use one of {', '.join(PRESETS)} or offsets like '0,1;1,1'"
+            )
         try:
-            off = (parse_int(bits[0], None, None, "attack offset", -MAX_SIDE, MAX_SIDE),
-                   parse_int(bits[1], None, None, "attack offset", -MAX_SIDE, MAX_SIDE))
+            off = (
+                parse_int(bits[0], None, None, "attack offset", -MAX_SIDE, MAX_SIDE),
+                parse_int(bits[1], None, None, "attack offset", -MAX_SIDE, MAX_SIDE),
+            )
         except InputError as exc:
             raise ValueError(f"bad attack offset {excerpt(part.strip())}: {exc.message}") from None
         if off not in offsets:
@@ -187,20 +190,28 @@ LineOf = Callable[[str, int], "int | None"]
 def check(instance: Instance, path: str | Path | None, line_of: LineOf) -> Instance:
     """Map-level checks shared by both formats; ``line_of(kind, index)`` names the line."""
     if not (1 <= instance.width <= MAX_SIDE and 1 <= instance.height <= MAX_SIDE):
-        raise InputError(f"map size must be between 1x1 and {MAX_SIDE}x{MAX_SIDE}, "
-                         f"got {instance.width}x{instance.height}", path, line_of("size", 0))
+        raise InputError(
+            f"map size must be between 1x1 and {MAX_SIDE}x{MAX_SIDE}, got {instance.width}x{instance.height}",
+            path,
+            line_of("size", 0),
+        )
     occupied: dict[tuple[int, int], str] = {}
     groups: tuple[tuple[str, tuple[Hero | Stone, ...]], ...] = (("hero", instance.heroes), ("stone", instance.stones))
     for kind, items in groups:
         for i, item in enumerate(items):
             where = f"{kind} {i} at ({item.x}, {item.y})"
             if not (1 <= item.x <= instance.width and 1 <= item.y <= instance.height):
-                raise InputError(f"{where} is off the {instance.width}x{instance.height} map "
-                                 f"(x in 1..{instance.width}, y in 1..{instance.height})", path, line_of(kind, i))
+                raise InputError(
+                    f"{where} is off the {instance.width}x{instance.height} map "
+                    f"(x in 1..{instance.width}, y in 1..{instance.height})",
+                    path,
+                    line_of(kind, i),
+                )
             value, name = (item.type, "type") if isinstance(item, Hero) else (item.hp, "hp")
             if not 1 <= value <= MAX_VALUE:
-                raise InputError(f"{where} has {name} {value}; {name} must be between 1 and {MAX_VALUE}",
-                                 path, line_of(kind, i))
+                raise InputError(
+                    f"{where} has {name} {value}; {name} must be between 1 and {MAX_VALUE}", path, line_of(kind, i)
+                )
             if (item.x, item.y) in occupied:
                 raise InputError(f"{where} overlaps {occupied[(item.x, item.y)]}", path, line_of(kind, i))
             occupied[(item.x, item.y)] = where
@@ -213,8 +224,9 @@ def check(instance: Instance, path: str | Path | None, line_of: LineOf) -> Insta
                 raise InputError(str(exc), path, line_of(key, 0)) from None
     for t in instance.type_attack:
         if not 1 <= t <= MAX_VALUE:
-            raise InputError(f"attack for type {t}: types are between 1 and {MAX_VALUE}", path,
-                             line_of(f"attack {t}", 0))
+            raise InputError(
+                f"attack for type {t}: types are between 1 and {MAX_VALUE}", path, line_of(f"attack {t}", 0)
+            )
     for key, lo in (("max_level", 1), ("target", 0), ("optimum", 0)):
         value = getattr(instance, key)
         if value is not None and not lo <= value <= MAX_VALUE:
@@ -252,8 +264,11 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
             continue
         if ":" in line:
             if rows:
-                raise InputError(f"header line {excerpt(line)} after the map rows started; "
-                                 "put 'key: value' lines first", path, number)
+                raise InputError(
+                    f"header line {excerpt(line)} after the map rows started; put 'key: value' lines first",
+                    path,
+                    number,
+                )
             key, _, value = line.partition(":")
             key = " ".join(key.strip().lower().replace("-", "_").split())
             t = _header_type(key, path, number)
@@ -263,8 +278,11 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
                 type_lines[t] = (value.strip(), number)
                 continue
             if key not in _HEADER_KEYS:
-                raise InputError(f"unknown header key {excerpt(key)}; allowed: {', '.join(_HEADER_KEYS)}, "
-                                 "attack <type>", path, number)
+                raise InputError(
+                    f"unknown header key {excerpt(key)}; allowed: {', '.join(_HEADER_KEYS)}, attack <type>",
+                    path,
+                    number,
+                )
             if key in header:
                 raise InputError(f"header key {key!r} given twice", path, number)
             header[key] = (value.strip(), number)
@@ -322,9 +340,19 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
             return found[1] if found else None
         return header.get(kind, (None, None))[1]
 
-    inst = Instance(width, height, tuple(heroes), tuple(stones), values.get("attack"), values.get("target"),
-                    values.get("destroy_all", False), values.get("max_level"), values.get("optimum"),
-                    values.get("name", ""), type_attack=type_attack)
+    inst = Instance(
+        width,
+        height,
+        tuple(heroes),
+        tuple(stones),
+        values.get("attack"),
+        values.get("target"),
+        values.get("destroy_all", False),
+        values.get("max_level"),
+        values.get("optimum"),
+        values.get("name", ""),
+        type_attack=type_attack,
+    )
     return check(inst, path, line_of)
 
 
@@ -336,8 +364,11 @@ def _attack_value(value: str, path: str | Path | None, number: int) -> str:
 
 
 def to_ascii(instance: Instance) -> str:
-    if any(h.type > 26 for h in instance.heroes) or any(s.hp > 9 for s in instance.stones) \
-            or any(t > 26 for t in instance.type_attack):
+    if (
+        any(h.type > 26 for h in instance.heroes)
+        or any(s.hp > 9 for s in instance.stones)
+        or any(t > 26 for t in instance.type_attack)
+    ):
         raise InputError("the ASCII map holds types 1-26 and hp 1-9 only; write a .json file instead")
     grid = [["."] * instance.width for _ in range(instance.height)]
     for h in instance.heroes:

@@ -55,9 +55,13 @@ def structure(instance: Instance, params: dict[str, Any]) -> Structure:
     rule = rules(instance, params)
     h = hits(instance, rule)
     by_type = type_groups(instance)
-    depth = {t: min(max_merges(len(ids), rule.max_level),
-                    max((instance.stones[k].hp for i in ids for k in h.hero_stones[i]), default=0))
-             for t, ids in by_type.items()}
+    depth = {
+        t: min(
+            max_merges(len(ids), rule.max_level),
+            max((instance.stones[k].hp for i in ids for k in h.hero_stones[i]), default=0),
+        )
+        for t, ids in by_type.items()
+    }
     keyed: dict[tuple[int, tuple[int, ...]], list[int]] = {}
     for i, hero in enumerate(instance.heroes):
         keyed.setdefault((hero.type, h.hero_stones[i]), []).append(i)
@@ -97,7 +101,7 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
         depth = st.depth[st.group_type[g]]
         cat = pulp.LpBinary if len(ids) == 1 else pulp.LpInteger
         counts.append(tuple(pulp.LpVariable(f"n_{g}_{j}", 0, len(ids), cat) for j in range(1, depth + 1)))
-    for g, ids in enumerate(st.groups):
+    for g in range(len(st.groups)):
         for j in range(1, len(counts[g])):
             model += counts[g][j] <= counts[g][j - 1], f"mono_{g}_{j}"
     for t, depth in st.depth.items():
@@ -106,8 +110,10 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
         for j in range(depth):
             lower = size if j == 0 else pulp.lpSum(counts[g][j - 1] for g in mine)
             model += lower >= 2 * pulp.lpSum(counts[g][j] for g in mine), f"real_{t}_{j}"
-    destroyed = {k: pulp.LpVariable(f"y_{k}", 0, 1 if st.reachable[k] else 0, pulp.LpInteger)
-                 for k in range(len(instance.stones))}
+    destroyed = {
+        k: pulp.LpVariable(f"y_{k}", 0, 1 if st.reachable[k] else 0, pulp.LpInteger)
+        for k in range(len(instance.stones))
+    }
     hitters: dict[int, list[int]] = {k: [] for k in destroyed}
     for g, stones in enumerate(st.group_stones):
         for k in stones:
@@ -118,7 +124,10 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
             model += hit >= s.hp * destroyed[k], f"stone_{k}"
             j = pigeonhole_level(s.hp, sum(len(st.groups[g]) for g in hitters[k]))
             if j > 1:
-                model += pulp.lpSum(counts[g][j - 1] for g in hitters[k] if len(counts[g]) >= j) >= destroyed[k], f"pig_{k}"
+                model += (
+                    pulp.lpSum(counts[g][j - 1] for g in hitters[k] if len(counts[g]) >= j) >= destroyed[k],
+                    f"pig_{k}",
+                )
     total = pulp.lpSum(destroyed.values())
     if st.target is not None:
         model += total >= st.target, "target"

@@ -42,8 +42,12 @@ PARAMS = (
     Param("target", None, "decision version: destroy at least this many stones (overrides the file)", _non_negative),
     Param("destroy_all", False, "DESTROY-ALL: every stone must be destroyed", flag=True),
     Param("max_level", None, "LIMITED-LEVEL: no hero may exceed this level (overrides the file)", _level),
-    Param("attack", None, "attack vector: cross|up|vertical|up3|right3 or offsets 'dx,dy;dx,dy' (overrides the file)",
-          inst.normalise_attack),
+    Param(
+        "attack",
+        None,
+        "attack vector: cross|up|vertical|up3|right3 or offsets 'dx,dy;dx,dy' (overrides the file)",
+        inst.normalise_attack,
+    ),
 )
 
 
@@ -76,9 +80,11 @@ def _check_params(instance: inst.Instance, params: dict[str, Any]) -> None:
 def _describe(instance: inst.Instance, params: dict[str, Any], solution: Any, verdict: Verdict) -> str:
     rule = inst.rules(instance, params)
     heroes = instance.heroes
-    lines = [f"attack {rule.describe({h.type for h in heroes})}"
-             + (f", level cap {rule.max_level}" if rule.max_level else "")
-             + (f", target {rule.target}" if rule.target is not None else "")]
+    lines = [
+        f"attack {rule.describe({h.type for h in heroes})}"
+        + (f", level cap {rule.max_level}" if rule.max_level else "")
+        + (f", target {rule.target}" if rule.target is not None else "")
+    ]
     for t, (a, b) in enumerate(solution, start=1):
         ha, hb = heroes[a], heroes[b]
         lines.append(f"{t:4d}. hero {a} ({inst.type_name(ha.type)} at {ha.x},{ha.y}) into hero {b} (at {hb.x},{hb.y})")
@@ -105,13 +111,28 @@ PROBLEM = Problem(
     objective=_objective,
     bound=_bound,
     formulations={
-        "compact": Formulation("compact", "mip", mip.build_compact, decode.decode_compact,
-                               "merge counts per hero group, realisability N_j >= 2 N_j+1 (exact)"),
-        "compact-cp": Formulation("compact-cp", "cpsat", cpsat.build_compact, decode.decode_compact,
-                                  "native CP-SAT compact model with half-reified stone sums"),
-        "set-cover": Formulation("set-cover", "mip", mip.build_cover, decode.decode_cover,
-                                 "MERGE-GAME-SIMPLE: at most floor(h/2) heroes cover every stone",
-                                 applies=simple.simple_reason),
+        "compact": Formulation(
+            "compact",
+            "mip",
+            mip.build_compact,
+            decode.decode_compact,
+            "merge counts per hero group, realisability N_j >= 2 N_j+1 (exact)",
+        ),
+        "compact-cp": Formulation(
+            "compact-cp",
+            "cpsat",
+            cpsat.build_compact,
+            decode.decode_compact,
+            "native CP-SAT compact model with half-reified stone sums",
+        ),
+        "set-cover": Formulation(
+            "set-cover",
+            "mip",
+            mip.build_cover,
+            decode.decode_cover,
+            "MERGE-GAME-SIMPLE: at most floor(h/2) heroes cover every stone",
+            applies=simple.simple_reason,
+        ),
     },
     default_formulation={"mip": "compact", "cpsat": "compact-cp"},
     algorithms=baselines.ALGORITHMS,

@@ -48,6 +48,7 @@ class Layout:
 
 def refine(drawing: Drawing) -> Layout:
     """The 8x refined drawing with one bump per edge, moved next to the map's corner; every path has 4l + 2 steps."""
+
     def cell(p: Point) -> Point:
         return (SCALE * p[0] + MARGIN, SCALE * p[1] + MARGIN)
 
@@ -63,8 +64,9 @@ def refine(drawing: Drawing) -> Layout:
     used = vertices + [c for path in paths for c in path]
     dx = MARGIN - min(x for x, _ in used)
     dy = MARGIN - min(y for _, y in used)
-    return Layout(tuple((x + dx, y + dy) for x, y in vertices),
-                  tuple(tuple((x + dx, y + dy) for x, y in path) for path in paths))
+    return Layout(
+        tuple((x + dx, y + dy) for x, y in vertices), tuple(tuple((x + dx, y + dy) for x, y in path) for path in paths)
+    )
 
 
 def _bump(cells: list[Point]) -> list[Point]:
@@ -104,10 +106,22 @@ def build(drawing: Drawing, k: int, name: str, meta: dict[str, Any]) -> Instance
     extra_heroes, extra_stones, height = _extras(width, top + 2, pendants, fodder)
     heroes += extra_heroes
     stones += extra_stones
-    graph = {"vertices": [list(p) for p in layout.vertices],
-             "edges": [[u, v, length] for (u, v), length in zip(drawing.edges, lengths)]}
-    info = dict(meta, generator="reduction", vertices=n, edges=len(drawing.edges), L=big_l, k=k,
-                pendants=pendants, fodder=fodder, min_heroes_if_cover_k=k + big_l + pendants, graph=graph)
+    graph = {
+        "vertices": [list(p) for p in layout.vertices],
+        "edges": [[u, v, length] for (u, v), length in zip(drawing.edges, lengths)],
+    }
+    info = dict(
+        meta,
+        generator="reduction",
+        vertices=n,
+        edges=len(drawing.edges),
+        L=big_l,
+        k=k,
+        pendants=pendants,
+        fodder=fodder,
+        min_heroes_if_cover_k=k + big_l + pendants,
+        graph=graph,
+    )
     inst = Instance(width, height, tuple(heroes), tuple(stones), "cross", None, True, None, None, name, info)
     assert len(heroes) // 2 == k + big_l + pendants
     return in_reading_order(inst)

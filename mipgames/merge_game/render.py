@@ -49,14 +49,21 @@ def render(instance: Instance, params: dict[str, Any], solution: Any | None, pat
     gone = {a for a, _ in merges}
     for i, h in enumerate(instance.heroes):
         face = colours((h.type - 1) % 10)
-        ax.add_patch(plt.Circle((h.x, h.y), 0.38, facecolor=face, edgecolor="black", linewidth=0.4,
-                                alpha=0.35 if i in gone else 1.0))
+        ax.add_patch(
+            plt.Circle(
+                (h.x, h.y), 0.38, facecolor=face, edgecolor="black", linewidth=0.4, alpha=0.35 if i in gone else 1.0
+            )
+        )
         if small and levels[i] > 1 and i not in gone:
             ax.text(h.x, h.y, str(levels[i]), ha="center", va="center", fontsize=7, color="white", weight="bold")
     for a, b in merges:
         ha, hb = instance.heroes[a], instance.heroes[b]
-        ax.annotate("", xy=(hb.x, hb.y), xytext=(ha.x, ha.y),
-                    arrowprops={"arrowstyle": "->", "color": "black", "linewidth": 0.6, "shrinkA": 4, "shrinkB": 4})
+        ax.annotate(
+            "",
+            xy=(hb.x, hb.y),
+            xytext=(ha.x, ha.y),
+            arrowprops={"arrowstyle": "->", "color": "black", "linewidth": 0.6, "shrinkA": 4, "shrinkB": 4},
+        )
     title = instance.name or "merge game"
     if solution is not None:
         title += f": {len(destroyed)}/{len(instance.stones)} stones destroyed, {len(merges)} merges"

@@ -76,8 +76,13 @@ class Kernel:
 
     @property
     def stats(self) -> dict[str, int]:
-        return {"kernel_vertices": len(self.vertices), "kernel_edges": len(self.edges), "taken": len(self.taken),
-                "folds": len(self.folds), "kernel_budget": self.budget}
+        return {
+            "kernel_vertices": len(self.vertices),
+            "kernel_edges": len(self.edges),
+            "taken": len(self.taken),
+            "folds": len(self.folds),
+            "kernel_budget": self.budget,
+        }
 
 
 def reason(instance: Instance, params: dict[str, Any]) -> str | None:

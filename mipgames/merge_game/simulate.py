@@ -98,7 +98,9 @@ def replay(instance: Instance, rule: Rules, merges: Sequence[Merge]) -> Replay:
         if level[a] != level[b]:
             raise IllegalMerge(number, f"heroes {a} and {b} have different levels ({level[a]} vs {level[b]})")
         if rule.max_level is not None and level[b] + 1 > rule.max_level:
-            raise IllegalMerge(number, f"hero {b} would reach level {level[b] + 1}, above the level cap {rule.max_level}")
+            raise IllegalMerge(
+                number, f"hero {b} would reach level {level[b] + 1}, above the level cap {rule.max_level}"
+            )
         alive[a] = False
         absorbed_by[a] = (b, number)
         level[b] += 1

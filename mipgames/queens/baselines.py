@@ -15,13 +15,16 @@ from mipgames.queens.levels import LEVELS
 from mipgames.queens.portfolio import run_portfolio
 
 COURSEWORK = Algorithm(
-    "coursework-dfs", run_coursework,
+    "coursework-dfs",
+    run_coursework,
     "the coursework's depth-first search as described (potential order, every capture, undo; no memo, no bound)",
     exact=True,
 )
 PORTFOLIO = Algorithm(
-    "portfolio", run_portfolio,
-    "the level search, then the forest CP-SAT model; with --minimise the DFS first (the default)", exact=True,
+    "portfolio",
+    run_portfolio,
+    "the level search, then the forest CP-SAT model; with --minimise the DFS first (the default)",
+    exact=True,
 )
 
 ALGORITHMS = {a.name: a for a in (PORTFOLIO, LEVELS, DFS, COURSEWORK)}

@@ -26,8 +26,8 @@ def _instance(file: str | None, stdin: TextIO):
 
 
 def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from mipgames.run.runner import solve
     from mipgames.queens.problem import PROBLEM
+    from mipgames.run.runner import solve
 
     try:
         instance = _instance(args.file, stdin)
@@ -65,14 +65,20 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
 
 def _minimum(problem, instance, args, spent: float) -> str | None:
     """The proved minimum for the infeasible-decision message: a short budget of the fastest prover (levels)."""
-    from mipgames.run.runner import solve
     from mipgames.queens.portfolio import MINIMUM_CAP, MINIMUM_SHARE
+    from mipgames.run.runner import solve
 
     left = min(args.time_limit - spent, MINIMUM_CAP, MINIMUM_SHARE * args.time_limit)
     if left <= 0.1:
         return None
-    result = solve(problem, instance, solver="levels", params={"minimise": True},
-                   options=SolveOptions(time_limit=left, threads=args.threads), isolate=True)
+    result = solve(
+        problem,
+        instance,
+        solver="levels",
+        params={"minimise": True},
+        options=SolveOptions(time_limit=left, threads=args.threads),
+        isolate=True,
+    )
     if result.status == "optimal":
         return f"K = {instance.k} is unreachable (proved): at least {result.objective:g} queens always remain"
     return None
@@ -99,25 +105,37 @@ def check_command(args: Any, stdout: TextIO, stderr: TextIO) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "queens", help="the power-of-queens coursework program: board in, moves out",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "queens",
+        help="the power-of-queens coursework program: board in, moves out",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="coursework input (default: standard input)")
-    parser.add_argument("--solver", choices=SOLVERS, default="portfolio",
-                        help="portfolio (default: level search, then the forest CP-SAT model), levels, dfs, "
-                             "coursework-dfs (the coursework's own search), or a model solver (cpsat = forest model)")
+    parser.add_argument(
+        "--solver",
+        choices=SOLVERS,
+        default="portfolio",
+        help="portfolio (default: level search, then the forest CP-SAT model), levels, dfs, "
+        "coursework-dfs (the coursework's own search), or a model solver (cpsat = forest model)",
+    )
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--minimise", action="store_true", help="find the fewest queens that can remain, proved")
     parser.set_defaults(func=lambda args: solve_command(args, sys.stdin, sys.stdout, sys.stderr))
-    check = subparsers.add_parser("queens-check", help="replay a queens moves file strictly (stricter than the coursework)")
+    check = subparsers.add_parser(
+        "queens-check", help="replay a queens moves file strictly (stricter than the coursework)"
+    )
     check.add_argument("instance", help="coursework input")
     check.add_argument("moves", help="moves file: one 'r1 c1 r2 c2' per line")
     check.set_defaults(func=lambda args: check_command(args, sys.stdout, sys.stderr))
 
 
-def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Stand-alone entry point (what the tests call): ``main(["queens", ...])`` or ``main(["queens-check", ...])``."""
     parser = argparse.ArgumentParser(prog="mipgames")
     register(parser.add_subparsers(dest="command", required=True))

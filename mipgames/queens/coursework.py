@@ -48,8 +48,10 @@ def _first(board: list[int], n: int, r: int, c: int, dr: int, dc: int) -> int:
 
 def _order(board: list[int], n: int) -> list[int]:
     queens = [cell for cell in range(n * n) if board[cell]]
-    potential = {cell: board[cell] - 1 + 2 * sum(_first(board, n, cell // n, cell % n, dr, dc) >= 0
-                                                 for dr, dc in DIRECTIONS) for cell in queens}
+    potential = {
+        cell: board[cell] - 1 + 2 * sum(_first(board, n, cell // n, cell % n, dr, dc) >= 0 for dr, dc in DIRECTIONS)
+        for cell in queens
+    }
     return sorted(queens, key=lambda cell: potential[cell])
 
 
@@ -97,8 +99,9 @@ def search_reference(instance: Queens, node_limit: int | None = None) -> tuple[l
     return [(a // n, a % n, b // n, b % n) for a, b in path], nodes, False
 
 
-def search_compiled(instance: Queens, deadline: float | None, node_limit: int | None = None) -> tuple[
-        list[Move] | None, int, bool]:
+def search_compiled(
+    instance: Queens, deadline: float | None, node_limit: int | None = None
+) -> tuple[list[Move] | None, int, bool]:
     """The same search through the numba kernel, in node budgets between looks at the clock."""
     import numpy as np
 
@@ -117,13 +120,16 @@ def search_compiled(instance: Queens, deadline: float | None, node_limit: int | 
         code = kernel.search(board, n, instance.k, state, pos, direction, movers, targets, order, potential, budget)
         if code == kernel.FOUND:
             steps = int(state[0])
-            return ([(int(a) // n, int(a) % n, int(b) // n, int(b) % n) for a, b in zip(movers[:steps],
-                                                                                     targets[:steps])],
-                    int(state[2]), False)
+            return (
+                [(int(a) // n, int(a) % n, int(b) // n, int(b) % n) for a, b in zip(movers[:steps], targets[:steps])],
+                int(state[2]),
+                False,
+            )
         if code == kernel.EXHAUSTED:
             return None, int(state[2]), True
-        if (node_limit is not None and state[2] >= node_limit) or (deadline is not None
-                                                                   and time.monotonic() > deadline):
+        if (node_limit is not None and state[2] >= node_limit) or (
+            deadline is not None and time.monotonic() > deadline
+        ):
             return None, int(state[2]), False
 
 
@@ -136,8 +142,10 @@ def run_coursework(instance: Queens, params: dict[str, Any], options: SolveOptio
     if moves is not None:
         out = reached(instance, moves, len(instance.queens) - len(moves), popcount(instance.total))
     elif exhausted:
-        out = Result(Status.INFEASIBLE, message=f"coursework search exhausted after {nodes:,} nodes: K = {instance.k} "
-                                           "is unreachable")
+        out = Result(
+            Status.INFEASIBLE,
+            message=f"coursework search exhausted after {nodes:,} nodes: K = {instance.k} is unreachable",
+        )
     else:
         out = Result(Status.UNKNOWN, message=f"time limit after {nodes:,} nodes without reaching K")
     out.stats.update(stats)

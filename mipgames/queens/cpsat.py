@@ -127,8 +127,9 @@ def build_forest(instance, params: dict[str, Any], options: SolveOptions, timing
     _level_counts(model, prep, root, grown, leaving)
     if params.get("_strategy"):
         order = sorted(leaving.items(), key=lambda item: (item[0][1], item[0][0]))
-        model.add_decision_strategy([a for _, group in order for a in group], cp_model.CHOOSE_FIRST,
-                                    cp_model.SELECT_MAX_VALUE)
+        model.add_decision_strategy(
+            [a for _, group in order for a in group], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
+        )
     remaining = sum(root)
     model.add(remaining >= prep.bound)
     if prep.minimise:

@@ -47,8 +47,14 @@ def captures(geo: Geometry, state: bytearray) -> list[tuple[int, int]]:
     return pairs
 
 
-def search(geo: Geometry, target: int, minimise: bool, deadline: float | None, report: Report,
-           bound: Callable[[Geometry, bytearray], int] = lower_bound):
+def search(
+    geo: Geometry,
+    target: int,
+    minimise: bool,
+    deadline: float | None,
+    report: Report,
+    bound: Callable[[Geometry, bytearray], int] = lower_bound,
+):
     """Returns (best remaining, its capture list, exhausted?).  Stops as soon as ``target`` is reached."""
     state = initial_state(geo)
     count = sum(1 for e in state if e)
@@ -106,8 +112,13 @@ def reached(instance: Queens, moves: list[Any], remaining: int, bound: int) -> R
     """A decision answer: optimal only when it meets the bound, else feasible with a pointer to --minimise."""
     if remaining <= bound:
         return Result(Status.OPTIMAL, moves, remaining, bound)
-    return Result(Status.FEASIBLE, moves, remaining, bound,
-                   f"K = {instance.k} reached; --minimise finds and proves the fewest queens that can remain")
+    return Result(
+        Status.FEASIBLE,
+        moves,
+        remaining,
+        bound,
+        f"K = {instance.k} reached; --minimise finds and proves the fewest queens that can remain",
+    )
 
 
 def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
@@ -117,7 +128,11 @@ def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, rep
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     target = root if minimise else instance.k
     if not minimise and root > instance.k:
-        return Result(Status.INFEASIBLE, bound=root, message=f"at least {root} queens always remain (popcount / line-of-sight bound)")
+        return Result(
+            Status.INFEASIBLE,
+            bound=root,
+            message=f"at least {root} queens always remain (popcount / line-of-sight bound)",
+        )
     best, pairs, exhausted = search(geo, target, minimise, deadline, report)
     moves = to_moves(geo, pairs)
     if minimise:

@@ -28,8 +28,12 @@ class Planted:
 
 
 def _board(n: int, queens: dict[tuple[int, int], int], k: int, planted: list[Move] | None = None) -> Queens:
-    return Queens(n, k, tuple(tuple(queens.get((r, c), 0) for c in range(n)) for r in range(n)),
-                  None if planted is None else tuple(planted))
+    return Queens(
+        n,
+        k,
+        tuple(tuple(queens.get((r, c), 0) for c in range(n)) for r in range(n)),
+        None if planted is None else tuple(planted),
+    )
 
 
 def _split_targets(n: int, queens: dict, r: int, c: int) -> list[tuple[int, int]]:
@@ -70,8 +74,9 @@ def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) 
     return Planted(_board(n, queens, k, splits[::-1]), splits[::-1])
 
 
-def unsolvable(n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200,
-               relocations: int = 40) -> Queens:
+def unsolvable(
+    n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200, relocations: int = 40
+) -> Queens:
     """A position with popcount(S) ≤ K that the cheap bounds do not refute but an exact method proves unsolvable.
 
     Start from a planted position and move queens, one at a time, to random
@@ -131,8 +136,9 @@ def prove_unsolvable(instance: Queens, options) -> bool:
 
     start = time.monotonic()
     share = None if options.time_limit is None else options.time_limit / 2
-    found, exhausted = search_forest(geometry(instance), instance.k, None if share is None else start + share,
-                                     options.seed)
+    found, exhausted = search_forest(
+        geometry(instance), instance.k, None if share is None else start + share, options.seed
+    )
     if found is not None:
         return False
     if exhausted:
@@ -149,12 +155,24 @@ def prove_unsolvable(instance: Queens, options) -> bool:
 def add_arguments(parser) -> None:
     parser.add_argument("--n", type=int_in(1, MAX_N), default=8, help="board size N")
     parser.add_argument("--k", type=int_in(0, MAX_N * MAX_N), default=1, help="K: at most K queens may remain")
-    parser.add_argument("--moves", type=int_in(0, MAX_N * MAX_N), default=10, help="splits (= moves of the planted solution)")
-    parser.add_argument("--exponent", type=int_in(0, MAX_TOTAL.bit_length() - 2), default=None, help="starting queens' exponent (planted)")
+    parser.add_argument(
+        "--moves", type=int_in(0, MAX_N * MAX_N), default=10, help="splits (= moves of the planted solution)"
+    )
+    parser.add_argument(
+        "--exponent",
+        type=int_in(0, MAX_TOTAL.bit_length() - 2),
+        default=None,
+        help="starting queens' exponent (planted)",
+    )
     parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0)
-    parser.add_argument("--unsolvable", action="store_true",
-                        help="K + moves queens whose K is proved unreachable (popcount(S) <= K all the same)")
-    parser.add_argument("--proof-time", type=number_in(0, 86400, open_low=True), default=60.0, help="seconds per unsolvability proof")
+    parser.add_argument(
+        "--unsolvable",
+        action="store_true",
+        help="K + moves queens whose K is proved unreachable (popcount(S) <= K all the same)",
+    )
+    parser.add_argument(
+        "--proof-time", type=number_in(0, 86400, open_low=True), default=60.0, help="seconds per unsolvability proof"
+    )
 
 
 def from_args(args) -> Queens:

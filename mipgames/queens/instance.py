@@ -53,8 +53,9 @@ def is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
 
-def check_board(n: int, rows: Sequence[Sequence[int]], path: str | Path | None, lines: Sequence[int | None]) -> tuple[
-        tuple[int, ...], ...]:
+def check_board(
+    n: int, rows: Sequence[Sequence[int]], path: str | Path | None, lines: Sequence[int | None]
+) -> tuple[tuple[int, ...], ...]:
     """The board's rules (powers of two, total below 2^60), each error on the row's line; rows already have n values."""
     total = 0
     for row, line in zip(rows, lines):

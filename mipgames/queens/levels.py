@@ -83,8 +83,10 @@ class ForestSearch:
             if parent[i] is not None or root[i]:
                 continue
             li = level[i]
-            if not any(parent[j] is None and not root[j] and level[j] <= li and not any(root[k] for k in between[i, j])
-                       for j in self.geo.neighbours[i]):
+            if not any(
+                parent[j] is None and not root[j] and level[j] <= li and not any(root[k] for k in between[i, j])
+                for j in self.geo.neighbours[i]
+            ):
                 stuck += 1
                 power += 1 << li
         return stuck + popcount(self.left - power)
@@ -146,14 +148,16 @@ class ForestSearch:
         """Keep the queen that sees more queens of the next level; the mover with fewer squares to clear."""
         c, p = pair
         nxt = self.level[p] + 1
-        sees = sum(1 for u in self.geo.neighbours[p] if self.level[u] == nxt and self.parent[u] is None
-                   and not self.root[u])
+        sees = sum(
+            1 for u in self.geo.neighbours[p] if self.level[u] == nxt and self.parent[u] is None and not self.root[u]
+        )
         return (-sees, len(self.geo.between[c, p]))
 
     def position(self) -> bytearray:
         """Exponent + 1 of every square still in play (neither gone nor fixed as a survivor)."""
-        return bytearray(0 if self.root[i] or self.parent[i] is not None else self.level[i] + 1
-                         for i in range(self.geo.size))
+        return bytearray(
+            0 if self.root[i] or self.parent[i] is not None else self.level[i] + 1 for i in range(self.geo.size)
+        )
 
     def edges_for(self, c: int, p: int) -> tuple[list[tuple[int, int]], int] | None:
         """Adds the precedences of capture c→p (and their closure); (edges, trail mark) for ``undo``, or None
@@ -220,7 +224,11 @@ class ForestSearch:
         adj = self.partner_graph(mask)
         if self.roots + self.survivors_bound(adj) > self.k:
             return False
-        if self.bound is not None and self.nodes % self.every == 0 and self.roots + self.bound(self.geo, self.position()) > self.k:
+        if (
+            self.bound is not None
+            and self.nodes % self.every == 0
+            and self.roots + self.bound(self.geo, self.position()) > self.k
+        ):
             return False
         if not pending:
             higher = [lvl for lvl in self.tokens if lvl > m and self.tokens[lvl]]
@@ -305,8 +313,9 @@ def luby(i: int) -> int:
         i -= (1 << (k - 1)) - 1
 
 
-def search_forest(geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000,
-                  compiled: bool = True) -> tuple[list[tuple[int, int]] | None, bool]:
+def search_forest(
+    geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000, compiled: bool = True
+) -> tuple[list[tuple[int, int]] | None, bool]:
     """(captures, exhausted): captures reaching at most k queens, or None; exhausted = the search space was covered.
 
     Randomised restarts with node limits first_limit × Luby (heavy-tailed dives: an

@@ -195,11 +195,49 @@ def _lower_bound(q, level, settled, nbr_start, nbr, uf, reach, total, best):
 
 
 @njit(cache=True)
-def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, budget,
-        level, root, parent, last_arrival, after_count, mask, trail_x, trail_rows, edges_u, edges_v,
-        tok, tok_len, pend, frame_m, frame_t, frame_phase, opt_c, opt_p, opt_len, opt_idx,
-        applied, applied_c, applied_p, applied_before, applied_edges, applied_trail, scalars,
-        adjm, adj_len):
+def run(
+    q,
+    k,
+    exps,
+    nbr_start,
+    nbr,
+    pid,
+    btw_start,
+    btw,
+    jitter,
+    alt,
+    limit,
+    budget,
+    level,
+    root,
+    parent,
+    last_arrival,
+    after_count,
+    mask,
+    trail_x,
+    trail_rows,
+    edges_u,
+    edges_v,
+    tok,
+    tok_len,
+    pend,
+    frame_m,
+    frame_t,
+    frame_phase,
+    opt_c,
+    opt_p,
+    opt_len,
+    opt_idx,
+    applied,
+    applied_c,
+    applied_p,
+    applied_before,
+    applied_edges,
+    applied_trail,
+    scalars,
+    adjm,
+    adj_len,
+):
     """Runs the level search from the state in the arrays for at most ``budget`` more nodes.
 
     scalars = [depth, nodes, roots, left, n_edges, n_trail, mode]; mode ENTER: frame ``depth``
@@ -245,9 +283,14 @@ def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, bud
                         continue
                     for x in range(nbr_start[i], nbr_start[i + 1]):
                         j = nbr[x]
-                        if j > i and not settled[j] and (
+                        if (
+                            j > i
+                            and not settled[j]
+                            and (
                                 _acyclic(i, j, mask, root, last_arrival, pid, btw_start, btw)
-                                or _acyclic(j, i, mask, root, last_arrival, pid, btw_start, btw)):
+                                or _acyclic(j, i, mask, root, last_arrival, pid, btw_start, btw)
+                            )
+                        ):
                             adjm[i, adj_len[i]] = j
                             adj_len[i] += 1
                             adjm[j, adj_len[j]] = i
@@ -367,9 +410,16 @@ def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, bud
                 # insertion sort of the partners by (squares between, options, jitter)
                 for a in range(1, ncand):
                     b = a
-                    while b > 0 and (keys[b, 0] < keys[b - 1, 0] or (keys[b, 0] == keys[b - 1, 0] and (
-                            keys[b, 1] < keys[b - 1, 1] or (keys[b, 1] == keys[b - 1, 1]
-                                                            and keys[b, 2] < keys[b - 1, 2])))):
+                    while b > 0 and (
+                        keys[b, 0] < keys[b - 1, 0]
+                        or (
+                            keys[b, 0] == keys[b - 1, 0]
+                            and (
+                                keys[b, 1] < keys[b - 1, 1]
+                                or (keys[b, 1] == keys[b - 1, 1] and keys[b, 2] < keys[b - 1, 2])
+                            )
+                        )
+                    ):
                         for z in range(3):
                             keys[b, z], keys[b - 1, z] = keys[b - 1, z], keys[b, z]
                         cand[b], cand[b - 1] = cand[b - 1], cand[b]
@@ -378,12 +428,15 @@ def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, bud
                 for a in range(ncand):
                     u = cand[a]
                     # survivor order of (t, u) and (u, t)
-                    k1 = _survivor_key(t, u, m, alt, level, parent, root, nbr_start, nbr, adjm, adj_len, pid,
-                                       btw_start, jitter)
-                    k2 = _survivor_key(u, t, m, alt, level, parent, root, nbr_start, nbr, adjm, adj_len, pid,
-                                       btw_start, jitter)
-                    first_tu = not (k2[0] < k1[0] or (k2[0] == k1[0] and (k2[1] < k1[1] or (
-                        k2[1] == k1[1] and k2[2] < k1[2]))))
+                    k1 = _survivor_key(
+                        t, u, m, alt, level, parent, root, nbr_start, nbr, adjm, adj_len, pid, btw_start, jitter
+                    )
+                    k2 = _survivor_key(
+                        u, t, m, alt, level, parent, root, nbr_start, nbr, adjm, adj_len, pid, btw_start, jitter
+                    )
+                    first_tu = not (
+                        k2[0] < k1[0] or (k2[0] == k1[0] and (k2[1] < k1[1] or (k2[1] == k1[1] and k2[2] < k1[2])))
+                    )
                     if first_tu:
                         opt_c[depth, nopt], opt_p[depth, nopt] = t, u
                         opt_c[depth, nopt + 1], opt_p[depth, nopt + 1] = u, t
@@ -449,8 +502,9 @@ def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, bud
                 if result == OVERFLOW:
                     break
                 if not ok:
-                    n_edges, n_trail = _undo(mark_e, mark_t, n_edges, n_trail, edges_u, after_count, mask,
-                                             trail_x, trail_rows)
+                    n_edges, n_trail = _undo(
+                        mark_e, mark_t, n_edges, n_trail, edges_u, after_count, mask, trail_x, trail_rows
+                    )
             if not ok:
                 continue
             applied[depth] = PAIR
@@ -503,8 +557,17 @@ def run(q, k, exps, nbr_start, nbr, pid, btw_start, btw, jitter, alt, limit, bud
             level[p] = m
             last_arrival[p] = applied_before[depth]
             parent[c] = -1
-            n_edges, n_trail = _undo(applied_edges[depth], applied_trail[depth], n_edges, n_trail, edges_u,
-                                     after_count, mask, trail_x, trail_rows)
+            n_edges, n_trail = _undo(
+                applied_edges[depth],
+                applied_trail[depth],
+                n_edges,
+                n_trail,
+                edges_u,
+                after_count,
+                mask,
+                trail_x,
+                trail_rows,
+            )
         elif applied[depth] == ROOT:
             t = applied_c[depth]
             root[t] = False
@@ -627,7 +690,7 @@ class Compiled:
             self.mask[u, u >> 6] = np.uint64(1) << np.uint64(u & 63)
         self.tok_len[:] = 0
         for e, members in self.tokens.items():
-            self.tok[e, :len(members)] = members
+            self.tok[e, : len(members)] = members
             self.tok_len[e] = len(members)
         first = min(self.tokens)
         self.pend[0, :] = False
@@ -644,13 +707,49 @@ class Compiled:
         jit = np.array(jitter, dtype=np.int64)
         while True:
             budget = self.BUDGET if limit <= 0 else min(self.BUDGET, limit + 1 - int(self.scalars[1]))
-            code = run(self.q, self.k, self.exps, self.nbr_start, self.nbr, self.pid, self.btw_start, self.btw, jit,
-                       alt, limit, max(1, budget), self.level, self.root, self.parent, self.last_arrival,
-                       self.after_count, self.mask, self.trail_x, self.trail_rows, self.edges_u, self.edges_v,
-                       self.tok, self.tok_len, self.pend, self.frame_m, self.frame_t, self.frame_phase, self.opt_c,
-                       self.opt_p, self.opt_len, self.opt_idx, self.applied, self.applied_c, self.applied_p,
-                       self.applied_before, self.applied_edges, self.applied_trail, self.scalars, self.adjm,
-                       self.adj_len)
+            code = run(
+                self.q,
+                self.k,
+                self.exps,
+                self.nbr_start,
+                self.nbr,
+                self.pid,
+                self.btw_start,
+                self.btw,
+                jit,
+                alt,
+                limit,
+                max(1, budget),
+                self.level,
+                self.root,
+                self.parent,
+                self.last_arrival,
+                self.after_count,
+                self.mask,
+                self.trail_x,
+                self.trail_rows,
+                self.edges_u,
+                self.edges_v,
+                self.tok,
+                self.tok_len,
+                self.pend,
+                self.frame_m,
+                self.frame_t,
+                self.frame_phase,
+                self.opt_c,
+                self.opt_p,
+                self.opt_len,
+                self.opt_idx,
+                self.applied,
+                self.applied_c,
+                self.applied_p,
+                self.applied_before,
+                self.applied_edges,
+                self.applied_trail,
+                self.scalars,
+                self.adjm,
+                self.adj_len,
+            )
             if code == FOUND:
                 return "found"
             if code == EXHAUSTED:
@@ -670,7 +769,7 @@ class Compiled:
         from mipgames.queens.levels import departure_order
 
         after: list[list[int]] = [[] for _ in range(self.q)]
-        for u, v in zip(self.edges_u[:self.scalars[4]], self.edges_v[:self.scalars[4]]):
+        for u, v in zip(self.edges_u[: self.scalars[4]], self.edges_v[: self.scalars[4]]):
             after[int(u)].append(int(v))
         parent = [int(p) if p >= 0 else None for p in self.parent]
         return departure_order(parent, after)

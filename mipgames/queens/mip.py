@@ -65,7 +65,7 @@ def build_time_indexed(instance, params: dict[str, Any], options: SolveOptions) 
                     model += leaving <= now, f"busy_{i}_{e}_{t}"
                 model += state(i, e, t + 1) == now - leaving + pulp.lpSum(hit[i, e - 1, t]), f"flow_{i}_{e}_{t}"
     blocked = defaultdict(list)
-    for (i, j, e, t), var in m.items():
+    for (i, j, _e, t), var in m.items():
         for k in prep.between(i, j):
             blocked[k, t].append(var)
     for (k, t), vars_ in blocked.items():

@@ -25,8 +25,9 @@ LEVELS_SHARE = 0.8
 MINIMUM_SHARE, MINIMUM_CAP = 0.1, 5.0
 
 
-def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None,
-                 hint: list[Move] | None = None) -> Result:
+def solve_forest(
+    instance: Queens, minimise: bool, options: SolveOptions, time_limit: float | None, hint: list[Move] | None = None
+) -> Result:
     """Builds and solves the forest model in-process; the decoded moves are replayed by the caller (the runner)."""
     from dataclasses import replace
 
@@ -56,8 +57,9 @@ def solve_forest(instance: Queens, minimise: bool, options: SolveOptions, time_l
         return Result(Status.FEASIBLE, moves, remaining, built.stats["bound"])
     bound = round(solver.best_objective_bound)
     optimal = code == cp_model.OPTIMAL
-    return Result(Status.OPTIMAL if optimal else Status.FEASIBLE, moves, remaining, bound,
-                  proved_by=prover if optimal else "")
+    return Result(
+        Status.OPTIMAL if optimal else Status.FEASIBLE, moves, remaining, bound, proved_by=prover if optimal else ""
+    )
 
 
 def add_forest_hint(built, moves: list[Move]) -> None:
@@ -116,13 +118,21 @@ def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: 
     k = instance.k
     budget = MINIMUM_CAP if limit is None else min(MINIMUM_CAP, MINIMUM_SHARE * limit, max(0.0, left or 0.0))
     if budget <= 0.05:
-        return Result(Status.INFEASIBLE, bound=proof.bound, message=f"K = {k} is unreachable (proved)",
-                      proved_by=proof.proved_by)
-    best = run_levels(instance, {"minimise": True}, SolveOptions(time_limit=budget, seed=options.seed),
-                      lambda *_: None)
+        return Result(
+            Status.INFEASIBLE, bound=proof.bound, message=f"K = {k} is unreachable (proved)", proved_by=proof.proved_by
+        )
+    best = run_levels(instance, {"minimise": True}, SolveOptions(time_limit=budget, seed=options.seed), lambda *_: None)
     if best.status == "optimal":
-        return Result(Status.INFEASIBLE, bound=best.objective, proved_by=proof.proved_by,
-                      message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain")
+        return Result(
+            Status.INFEASIBLE,
+            bound=best.objective,
+            proved_by=proof.proved_by,
+            message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain",
+        )
     floor = int(max(k + 1, best.bound or 0, proof.bound or 0))
-    return Result(Status.INFEASIBLE, bound=floor, proved_by=proof.proved_by,
-                  message=f"K = {k} is unreachable (proved): at least {floor} queens always remain")
+    return Result(
+        Status.INFEASIBLE,
+        bound=floor,
+        proved_by=proof.proved_by,
+        message=f"K = {k} is unreachable (proved): at least {floor} queens always remain",
+    )

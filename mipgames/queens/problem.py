@@ -75,15 +75,24 @@ PROBLEM = Problem(
     objective=lambda params: ("queens remaining", "min"),
     formulations={
         "time-indexed": Formulation(
-            "time-indexed", "mip", _build("mip", "build_time_indexed"), _decode("decode_time_indexed"),
+            "time-indexed",
+            "mip",
+            _build("mip", "build_time_indexed"),
+            _decode("decode_time_indexed"),
             "power per starting square per step; one capture per step; clear-line and popcount cuts",
         ),
         "time-indexed-cp": Formulation(
-            "time-indexed-cp", "cpsat", _build("cpsat", "build_time_indexed"), _decode("decode_time_indexed"),
+            "time-indexed-cp",
+            "cpsat",
+            _build("cpsat", "build_time_indexed"),
+            _decode("decode_time_indexed"),
             "native CP-SAT: occupancy and captures received per square per step, enforced equal powers",
         ),
         "forest": Formulation(
-            "forest", "cpsat", _build("cpsat", "build_forest"), _decode("decode_forest"),
+            "forest",
+            "cpsat",
+            _build("cpsat", "build_forest"),
+            _decode("decode_forest"),
             "native CP-SAT: each square survives or leaves once into a parent; departure order as precedences",
         ),
     },

@@ -47,14 +47,27 @@ def render(instance: Queens, params: dict[str, Any], moves: list[Move] | None, p
         ax = axes[0][0]
         gap = 0.38 * size * 72 * 0.8 / n  # a queen's radius in points: arrows end at the circle, heads visible
         for step, (r1, c1, r2, c2) in enumerate(moves, start=1):
-            ax.annotate("", xy=(c2, r2), xytext=(c1, r1), zorder=4,
-                        arrowprops={"arrowstyle": "->", "color": "crimson", "lw": 1.2, "shrinkA": gap, "shrinkB": gap})
+            ax.annotate(
+                "",
+                xy=(c2, r2),
+                xytext=(c1, r1),
+                zorder=4,
+                arrowprops={"arrowstyle": "->", "color": "crimson", "lw": 1.2, "shrinkA": gap, "shrinkB": gap},
+            )
             # The step number sits beside the arrow's middle, off the line, where no queen's value is.
             length = max(1e-9, ((c2 - c1) ** 2 + (r2 - r1) ** 2) ** 0.5)
             side_c, side_r = -(r2 - r1) / length * 0.3, (c2 - c1) / length * 0.3
-            ax.text((c1 + c2) / 2 + side_c, (r1 + r2) / 2 + side_r, str(step), color="crimson",
-                    fontsize=max(4, font - 3), zorder=5, ha="center", va="center",
-                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
+            ax.text(
+                (c1 + c2) / 2 + side_c,
+                (r1 + r2) / 2 + side_r,
+                str(step),
+                color="crimson",
+                fontsize=max(4, font - 3),
+                zorder=5,
+                ha="center",
+                va="center",
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
+            )
     fig.tight_layout()
     fig.savefig(str(path), dpi=100)
     plt.close(fig)

@@ -17,11 +17,13 @@ evenly between workers.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.samegame import simulate
 from mipgames.samegame.instance import Board
 
@@ -80,13 +82,16 @@ class Setup:
         """The colour-count bound of the board (``simulate.Rules.bound``)."""
         return self.rules.bound(simulate.colour_counts(simulate.encode(self.board)))
 
-    def verified(self, cells: list[int], status: str, bound: int | None, message: str,
-                 stats: dict[str, Any] | None = None) -> Result:
+    def verified(
+        self, cells: list[int], status: Status, bound: int | None, message: str, stats: dict[str, Any] | None = None
+    ) -> Result:
         """The game replayed by the simulator as a Result (``error`` if a search ever produced an illegal game)."""
         solution = self.moves(cells)
         verdict = simulate.evaluate(self.board, self.params, solution)
         if not verdict.legal:
-            return Result("error", solution, None, None, f"internal search produced an illegal game: {verdict.reason}")
+            return Result(
+                Status.ERROR, solution, None, None, f"internal search produced an illegal game: {verdict.reason}"
+            )
         return Result(status, solution, verdict.objective, self.natural(bound), message, stats=dict(stats or {}))
 
     def on_game(self) -> Callable[[Any], None]:
@@ -99,6 +104,7 @@ class Setup:
                 self.report(self.natural(found.value), None, self.moves(found.cells))
             else:
                 self.report(self.natural(found.value), None)
+
         return hook
 
 
@@ -114,8 +120,13 @@ def _takes_solution(report: Report) -> bool:
     return len(positional) >= 3 or any(p.kind is p.VAR_POSITIONAL for p in params)
 
 
-def setup(board: Board, params: dict[str, Any], options: SolveOptions, report: Report,
-          default_time: float | None = DEFAULT_TIME_S) -> Setup:
+def setup(
+    board: Board,
+    params: dict[str, Any],
+    options: SolveOptions,
+    report: Report,
+    default_time: float | None = DEFAULT_TIME_S,
+) -> Setup:
     from mipgames.samegame.kernel import to_array
 
     began = time.monotonic()
@@ -124,20 +135,44 @@ def setup(board: Board, params: dict[str, Any], options: SolveOptions, report: R
     if limit is None and budget is None and default_time is not None:
         limit = default_time
     root, shape = to_array(board)
-    return Setup(board, params, options, report, simulate.rules_of(params), root, shape,
-                 None if limit is None else began + limit, budget, began)
+    return Setup(
+        board,
+        params,
+        options,
+        report,
+        simulate.rules_of(params),
+        root,
+        shape,
+        None if limit is None else began + limit,
+        budget,
+        began,
+    )
 
 
 # ---------------------------------------------------------------- tasks (what one worker runs)
 def beam_task(s: Setup, worker: int, workers: int, width: int = 0) -> Callable:
-    from mipgames.samegame.beam import Beam, widening, weights_for
+    from mipgames.samegame.beam import Beam, weights_for, widening
 
     def task(send: Callable) -> dict[str, Any]:
         beam = Beam(s.shape)
-        out, nodes = widening(beam, s.root, s.score_mode, weights_for(s.score_mode, worker), send, s.work_deadline,
-                              s.share(workers), width=width, target=s.colour_bound())
-        return {"nodes": nodes, "exhaustive": bool(out and out.exhaustive),
-                "proved": bool(out and out.exhaustive), "value": None if out is None else out.value}
+        out, nodes = widening(
+            beam,
+            s.root,
+            s.score_mode,
+            weights_for(s.score_mode, worker),
+            send,
+            s.work_deadline,
+            s.share(workers),
+            width=width,
+            target=s.colour_bound(),
+        )
+        return {
+            "nodes": nodes,
+            "exhaustive": bool(out and out.exhaustive),
+            "proved": bool(out and out.exhaustive),
+            "value": None if out is None else out.value,
+        }
+
     return task
 
 
@@ -145,8 +180,20 @@ def nmcs_task(s: Setup, worker: int, workers: int, level: int) -> Callable:
     from mipgames.samegame.nmcs import nmcs_search
 
     def task(send: Callable) -> dict[str, Any]:
-        return {"playouts": nmcs_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.work_deadline,
-                                        s.share(workers), target=s.colour_bound())}
+        return {
+            "playouts": nmcs_search(
+                s.root,
+                s.shape,
+                s.score_mode,
+                level,
+                s.seed(worker),
+                send,
+                s.work_deadline,
+                s.share(workers),
+                target=s.colour_bound(),
+            )
+        }
+
     return task
 
 
@@ -161,11 +208,24 @@ def nrpa_task(s: Setup, worker: int, workers: int, level: int, warm_beam: bool =
         if warm_beam:
             from mipgames.samegame.beam import Beam, weights_for
 
-            quick = Beam(s.shape).run(s.root, WARM_BEAM_WIDTH, weights_for(s.score_mode, 0), s.score_mode,
-                                      deadline=s.work_deadline)
+            quick = Beam(s.shape).run(
+                s.root, WARM_BEAM_WIDTH, weights_for(s.score_mode, 0), s.score_mode, deadline=s.work_deadline
+            )
             send(quick.value, quick.cells, f"beam width {WARM_BEAM_WIDTH}")
-        return {"playouts": nrpa_search(s.root, s.shape, s.score_mode, level, s.seed(worker), send, s.work_deadline,
-                                        s.share(workers), target=s.colour_bound())}
+        return {
+            "playouts": nrpa_search(
+                s.root,
+                s.shape,
+                s.score_mode,
+                level,
+                s.seed(worker),
+                send,
+                s.work_deadline,
+                s.share(workers),
+                target=s.colour_bound(),
+            )
+        }
+
     return task
 
 
@@ -178,11 +238,13 @@ def exact_task(s: Setup, workers: int) -> Callable:
         send(quick.value, quick.cells, "beam width 16 (incumbent of the exact search)")
         tiles = s.board.tiles()
         search = ExactSearch(s.shape, table_bits=max(12, min(21, 2 * tiles.bit_length() + 4)))
-        out = search.solve(s.root, s.score_mode, incumbent=quick.value, deadline=s.work_deadline,
-                           max_nodes=s.share(workers))
+        out = search.solve(
+            s.root, s.score_mode, incumbent=quick.value, deadline=s.work_deadline, max_nodes=s.share(workers)
+        )
         if out.cells is not None:
             send(out.value, out.cells, "exact search")
         return {"proved": out.proved, "bound": out.bound, "nodes": out.nodes}
+
     return task
 
 
@@ -204,7 +266,7 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     out = parallel.run(tasks, s.work_deadline, s.on_game())
     if out.best is None:
         reason = "; ".join(out.errors) or "no game found"
-        return Result("error" if out.errors else "unknown", None, None, None, f"{name}: {reason}")
+        return Result(Status.ERROR if out.errors else Status.UNKNOWN, None, None, None, f"{name}: {reason}")
     if polish and not out.proved:
         from mipgames.samegame.exact import polish as polish_game
 
@@ -212,8 +274,12 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
         nodes = POLISH_NODES if s.budget is None else max(1000, s.budget // 10)
         gain, cells, _ = polish_game(s.shape, s.root, out.best.cells, s.score_mode, deadline, nodes)
         if gain > 0:
-            out.best = parallel.Found(out.best.value + gain, cells, out.best.worker,
-                                      f"{out.best.note}, end improved by {gain} by exact search")
+            out.best = parallel.Found(
+                out.best.value + gain,
+                cells,
+                out.best.worker,
+                f"{out.best.note}, end improved by {gain} by exact search",
+            )
             s.on_game()(out.best)
     stats = {"workers": len(tasks)}
     for key in ("nodes", "playouts"):
@@ -229,7 +295,7 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     elif out.errors:
         note = (note + "; " if note else "") + f"{len(out.errors)} worker(s) failed"
     message = ", ".join(p for p in (note, out.best.note, _counts(stats)) if p)
-    result = s.verified(out.best.cells, "optimal" if proved else "feasible", bound, message, stats)
+    result = s.verified(out.best.cells, Status.OPTIMAL if proved else Status.FEASIBLE, bound, message, stats)
     if proved and name != "exact":  # say which part proved it: the exact member, or the colour-count bound reached
         result.proved_by = "exact (portfolio member)" if out.proved else "the colour-count bound"
     return result
@@ -290,8 +356,9 @@ def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Rep
         note = "exact search" + (" with heuristics on the other cores" if n > 1 else "")
     else:
         tasks = heuristic_tasks(s, n, offset=0, total=n)
-        note = (f"board too large for an exact proof ({tiles} tiles > {limit}): compiled heuristic search, "
-                "no bound claimed")
+        note = (
+            f"board too large for an exact proof ({tiles} tiles > {limit}): compiled heuristic search, no bound claimed"
+        )
     return finish(s, tasks, "portfolio", note, polish=tiles > limit)
 
 
@@ -316,28 +383,33 @@ def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Calla
 
 ALGORITHMS = {
     "portfolio": Algorithm(
-        "portfolio", run_portfolio,
+        "portfolio",
+        run_portfolio,
         "exact search when the board is small enough for a proof; compiled NRPA (score) or beam search "
         "(min-remaining) on the other cores, and on all cores on larger boards; the end of the best game "
         "re-solved exactly",
     ),
     "exact": Algorithm(
-        "exact", run_exact,
+        "exact",
+        run_exact,
         "compiled depth-first branch and bound with a transposition table and the colour-count bound "
         "(proves optima on small boards)",
         exact=True,
     ),
     "beam": Algorithm(
-        "beam", run_beam,
+        "beam",
+        run_beam,
         "compiled beam search with a colour-aware (tabu-colour) evaluation, merging transpositions; "
         "--beam-width W fixes the width, 0 widens it while the time limit lasts; one beam per core",
     ),
     "nmcs": Algorithm(
-        "nmcs", run_nmcs,
+        "nmcs",
+        run_nmcs,
         "compiled nested Monte-Carlo search with tabu-colour playouts (--level, default 2), restarted per core",
     ),
     "nrpa": Algorithm(
-        "nrpa", run_nrpa,
+        "nrpa",
+        run_nrpa,
         "compiled nested rollout policy adaptation with the tabu-colour selective policy (--level, default 3)",
     ),
     "greedy": Algorithm("greedy", run_greedy, "one move at a time, the one the beam evaluation likes best"),

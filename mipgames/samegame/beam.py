@@ -33,14 +33,21 @@ finished greedily, so a game always comes back.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    MAX_CODES, Scratch, Shape, board_hash, click, count_colours, find_groups, remove_hashed,
+    MAX_CODES,
+    Scratch,
+    Shape,
+    board_hash,
+    click,
+    count_colours,
+    find_groups,
+    remove_hashed,
     zobrist_table,
 )
 from mipgames.samegame.simulate import CLEAR_BONUS
@@ -98,8 +105,9 @@ def weights_for(score_mode: bool, worker: int) -> Weights:
 
 # ------------------------------------------------------------------ compiled layer
 @njit(cache=True)
-def evaluate_position(board, cols, stride, score, cw, weights, score_mode,
-                      label, stack, gsize, gcolour, gcell, glast, counts, pieces):
+def evaluate_position(
+    board, cols, stride, score, cw, weights, score_mode, label, stack, gsize, gcolour, gcell, glast, counts, pieces
+):
     """(evaluation, terminal value or NOT_FINAL when a move is left) of a position with ``score`` points so far.
 
     ``cw[code]`` weighs each colour's (n - 2)^2; ``weights`` is ``Weights.array()``.
@@ -141,10 +149,41 @@ def evaluate_position(board, cols, stride, score, cw, weights, score_mode,
 
 
 @njit(cache=True)
-def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, score_mode,
-           label, stack, gsize, gcolour, gcell, glast, clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces,
-           child,
-           c_eval, c_parent, c_cell, c_hash, c_score, ncand, best):
+def expand(
+    boards,
+    scores,
+    start,
+    n,
+    cols,
+    stride,
+    zobrist,
+    tabu,
+    cw,
+    weights,
+    score_mode,
+    label,
+    stack,
+    gsize,
+    gcolour,
+    gcell,
+    glast,
+    clabel,
+    cstack,
+    cgsize,
+    cgcolour,
+    cgcell,
+    cglast,
+    counts,
+    pieces,
+    child,
+    c_eval,
+    c_parent,
+    c_cell,
+    c_hash,
+    c_score,
+    ncand,
+    best,
+):
     """Children of positions ``start..n-1`` into the candidate buffer from ``ncand`` on.
 
     Stops early when the buffer might overflow; returns (candidates, next
@@ -174,8 +213,23 @@ def expand(boards, scores, start, n, cols, stride, zobrist, tabu, cw, weights, s
             h, h2 = remove_hashed(board, child, cols, stride, label, g, gcell[g], glast[g], zobrist, ph, ph2)
             built += 1
             cscore = scores[p] + ((s - 2) * (s - 2) if score_mode else 0)
-            value, final = evaluate_position(child, cols, stride, cscore, cw, weights, score_mode,
-                                             clabel, cstack, cgsize, cgcolour, cgcell, cglast, counts, pieces)
+            value, final = evaluate_position(
+                child,
+                cols,
+                stride,
+                cscore,
+                cw,
+                weights,
+                score_mode,
+                clabel,
+                cstack,
+                cgsize,
+                cgcolour,
+                cgcell,
+                cglast,
+                counts,
+                pieces,
+            )
             if final != NOT_FINAL:
                 if best[1] < 0 or final > best[0]:
                     best[0] = final
@@ -256,8 +310,22 @@ def compact(c_eval, c_parent, c_cell, c_hash, c_score, order, taken):
 
 
 @njit(cache=True)
-def build_layer(boards, new_boards, new_scores, order, taken, c_parent, c_cell, c_score,
-                cols, stride, label, stack, par_row, cell_row):
+def build_layer(
+    boards,
+    new_boards,
+    new_scores,
+    order,
+    taken,
+    c_parent,
+    c_cell,
+    c_score,
+    cols,
+    stride,
+    label,
+    stack,
+    par_row,
+    cell_row,
+):
     """Play the selected candidates into the next layer; records each one's parent and click."""
     for k in range(taken):
         i = order[k]
@@ -359,8 +427,23 @@ class Beam:
         sc, cs = self.scratch, self.child_scratch
         self.boards[0, :] = root
         self.scores[0] = start_score
-        _, final = evaluate_position(root, cols, stride, start_score, cw, wts, score_mode, sc.label,
-                                     sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, sc.counts, sc.pieces)
+        _, final = evaluate_position(
+            root,
+            cols,
+            stride,
+            start_score,
+            cw,
+            wts,
+            score_mode,
+            sc.label,
+            sc.stack,
+            sc.gsize,
+            sc.gcolour,
+            sc.gcell,
+            sc.glast,
+            sc.counts,
+            sc.pieces,
+        )
         if final != NOT_FINAL:
             return BeamOutcome(int(final), [], width, 0, True, True)
         best = np.array([0, -1, 0], dtype=np.int64)
@@ -376,10 +459,40 @@ class Beam:
             ncand, start = 0, 0
             while True:
                 ncand, start, built = expand(
-                    self.boards, self.scores, start, n, cols, stride, self.zobrist, tabu, cw, wts, score_mode,
-                    sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast,
-                    cs.label, cs.stack, cs.gsize, cs.gcolour, cs.gcell, cs.glast, cs.counts, cs.pieces, self.child,
-                    self.c_eval, self.c_parent, self.c_cell, self.c_hash, self.c_score, ncand, best)
+                    self.boards,
+                    self.scores,
+                    start,
+                    n,
+                    cols,
+                    stride,
+                    self.zobrist,
+                    tabu,
+                    cw,
+                    wts,
+                    score_mode,
+                    sc.label,
+                    sc.stack,
+                    sc.gsize,
+                    sc.gcolour,
+                    sc.gcell,
+                    sc.glast,
+                    cs.label,
+                    cs.stack,
+                    cs.gsize,
+                    cs.gcolour,
+                    cs.gcell,
+                    cs.glast,
+                    cs.counts,
+                    cs.pieces,
+                    self.child,
+                    self.c_eval,
+                    self.c_parent,
+                    self.c_cell,
+                    self.c_hash,
+                    self.c_score,
+                    ncand,
+                    best,
+                )
                 nodes += built
                 if start >= n:
                     break
@@ -394,9 +507,22 @@ class Beam:
             if taken == width and ncand > width:
                 exhaustive = False  # conservative: the others may all have been duplicates
             depth += 1
-            build_layer(self.boards, self.next_boards, self.next_scores, self.order, taken, self.c_parent,
-                        self.c_cell, self.c_score, cols, stride, sc.label, sc.stack,
-                        self.par[depth], self.cells[depth])
+            build_layer(
+                self.boards,
+                self.next_boards,
+                self.next_scores,
+                self.order,
+                taken,
+                self.c_parent,
+                self.c_cell,
+                self.c_score,
+                cols,
+                stride,
+                sc.label,
+                sc.stack,
+                self.par[depth],
+                self.cells[depth],
+            )
             self.boards, self.next_boards = self.next_boards, self.boards
             self.scores, self.next_scores = self.next_scores, self.scores
             n = taken

@@ -34,8 +34,11 @@ def parse_moves(text: str, path: str = "<string>") -> list[Move]:
             raise InputError("the moves JSON is not a list of [x, y] pairs", path)
         moves = []
         for i, item in enumerate(data, 1):
-            if not (isinstance(item, list) and len(item) == 2
-                    and all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
+            if not (
+                isinstance(item, list)
+                and len(item) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+            ):
                 raise InputError(f"item {i} is not a pair of integers [x, y]", path)
             if any(abs(v) > MAX_MOVE_COORDINATE for v in item):
                 raise InputError(f"item {i}: a coordinate is out of range (at most {MAX_MOVE_COORDINATE:,})", path)
@@ -57,8 +60,15 @@ def read_moves(path: str | Path) -> list[Move]:
     return parse_moves(read_text(path, "moves file"), str(path))
 
 
-def play(board_path: str, moves_path: str, out: TextIO, err: TextIO, png: str | None = None,
-         gif: str | None = None, origin: str = "bottom") -> int:
+def play(
+    board_path: str,
+    moves_path: str,
+    out: TextIO,
+    err: TextIO,
+    png: str | None = None,
+    gif: str | None = None,
+    origin: str = "bottom",
+) -> int:
     """Print the replay move by move and the final board; 1 on an illegal click, 4 on bad files.
 
     Moves are read and printed in ``origin`` coordinates (row 0 at the bottom or at the top).
@@ -81,12 +91,16 @@ def play(board_path: str, moves_path: str, out: TextIO, err: TextIO, png: str | 
         out.write(f"move {i:3d}: ({move[0]},{move[1]}) removes {removed:3d} tiles, scores {score}\n")
     out.write("final board:\n" + format_board(result.final))
     bonus = " incl. clear bonus" if result.cleared else ""
-    out.write(f"remaining {result.remaining}, score {result.score}{bonus} "
-              f"(rule standard: {SCORE_RULES['standard'].description})\n")
+    out.write(
+        f"remaining {result.remaining}, score {result.score}{bonus} "
+        f"(rule standard: {SCORE_RULES['standard'].description})\n"
+    )
     if result.terminal:
         out.write("game over: no group of two or more tiles left\n")
     else:
-        (x, y), size = open_group(result.final)
+        group = open_group(result.final)
+        assert group is not None  # not terminal: a group of two or more is left
+        (x, y), size = group
         if origin == "top":
             y = board.rows - 1 - y
         out.write(f"game not over: group of {size} at ({x},{y}) left\n")
@@ -120,30 +134,45 @@ def warmup(out: TextIO) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``samegame`` (with its sub-subcommands ``play`` and ``warmup``) to the CLI's subcommands."""
-    parser = subparsers.add_parser("samegame", help="classic SameGame tools (play: replay a move list; "
-                                   "warmup: compile the searches)", description="Classic SameGame tools.")
+    parser = subparsers.add_parser(
+        "samegame",
+        help="classic SameGame tools (play: replay a move list; warmup: compile the searches)",
+        description="Classic SameGame tools.",
+    )
     tools = parser.add_subparsers(dest="samegame_command", metavar="TOOL")
     tools.required = True
     add_play(tools)
-    tools.add_parser("warmup", help="compile the search kernels now (the first solve would otherwise do it)",
-                     description="Compile every compiled SameGame search (about a minute the first time, "
-                                 "cached afterwards).").set_defaults(func=lambda args: warmup(sys.stdout))
+    tools.add_parser(
+        "warmup",
+        help="compile the search kernels now (the first solve would otherwise do it)",
+        description="Compile every compiled SameGame search (about a minute the first time, cached afterwards).",
+    ).set_defaults(func=lambda args: warmup(sys.stdout))
 
 
 def add_play(tools: Any) -> argparse.ArgumentParser:
     play_parser = tools.add_parser(
-        "play", help="replay a move list on a board",
+        "play",
+        help="replay a move list on a board",
         description="Replay clicks (x from the left, y from the bottom unless --origin top, at the time of the "
-                    "click) on a board with the Same Game 2 engine: per-move removals and scores, the final board.")
-    play_parser.add_argument("board", metavar="BOARD", help="board file (rows top first, 0-9a-z colours, '.' empty; "
-                                                            "a first line 'empty 0' makes 0 the empty cell)")
+        "click) on a board with the Same Game 2 engine: per-move removals and scores, the final board.",
+    )
+    play_parser.add_argument(
+        "board",
+        metavar="BOARD",
+        help="board file (rows top first, 0-9a-z colours, '.' empty; a first line 'empty 0' makes 0 the empty cell)",
+    )
     play_parser.add_argument("moves", metavar="MOVES", help="moves file: 'x y' per line, or a JSON list of [x, y]")
     play_parser.add_argument("--png", metavar="PATH", help="also draw the game as a strip of boards")
     play_parser.add_argument("--gif", metavar="PATH", help="also draw the game as an animated GIF")
-    play_parser.add_argument("--origin", choices=ORIGINS, default="bottom",
-                             help="row 0 of the moves: bottom (default) or top (the formal model's convention)")
-    play_parser.set_defaults(func=lambda args: play(args.board, args.moves, sys.stdout, sys.stderr,
-                                                    args.png, args.gif, args.origin))
+    play_parser.add_argument(
+        "--origin",
+        choices=ORIGINS,
+        default="bottom",
+        help="row 0 of the moves: bottom (default) or top (the formal model's convention)",
+    )
+    play_parser.set_defaults(
+        func=lambda args: play(args.board, args.moves, sys.stdout, sys.stderr, args.png, args.gif, args.origin)
+    )
     return play_parser
 
 

@@ -36,7 +36,6 @@ from mipgames.samegame.decode import HPair, VPair, geometry, trajectory
 from mipgames.samegame.mip import flow_tree, touching, warm_start
 from mipgames.samegame.simulate import CLEAR_BONUS, Rules, rules_of
 
-
 ALONE_CUT = False
 """The MIP's per-step colour-count cut: n*T rows of n_c terms.  CP-SAT's presolve spends
 most of a 6x6 board's time on them and search does not need them; off by default."""
@@ -50,7 +49,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
     n, T = geo.n, geo.steps()
     colours = sorted(c for c, k in geo.counts.items() if k >= 2)
     same = {c: [i for i in range(n) if geo.colour[i] == c] for c in geo.counts}
-    pairs = [p for p in (*geo.vpairs, *geo.hpairs) if p.i not in geo.stuck]
+    pairs = [p for p in geo.pairs if p.i not in geo.stuck]
     model = cp_model.CpModel()
 
     true = model.new_bool_var("true")

@@ -10,8 +10,9 @@ the same-coloured pairs that can ever touch; ``trajectory`` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from mipgames.samegame.simulate import colour_counts, encode, from_bottom
 
@@ -60,8 +61,13 @@ class Geometry:
         """Moves in any game: each removes >= 2 tiles of one colour."""
         return sum(n // 2 for n in self.counts.values() if n >= 2)
 
+    @property
+    def pairs(self) -> list[VPair | HPair]:
+        """Every pair, the vertical ones first."""
+        return [*self.vpairs, *self.hpairs]
+
     def pairs_of(self, tile: int) -> list[VPair | HPair]:
-        return [p for p in (*self.vpairs, *self.hpairs) if tile in (p.i, p.j)]
+        return [p for p in self.pairs if tile in (p.i, p.j)]
 
 
 def geometry(board) -> Geometry:

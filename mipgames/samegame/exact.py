@@ -26,7 +26,14 @@ import numpy as np
 from numba import njit
 
 from mipgames.samegame.kernel import (
-    MAX_CODES, Scratch, Shape, board_hash, click, click_hashed, count_colours, find_groups,
+    MAX_CODES,
+    Scratch,
+    Shape,
+    board_hash,
+    click,
+    click_hashed,
+    count_colours,
+    find_groups,
     zobrist_table,
 )
 from mipgames.samegame.simulate import CLEAR_BONUS
@@ -59,9 +66,35 @@ def _probe(keys, h1, h2):
 
 
 @njit(cache=True)
-def search(board, h1, h2, depth, need, score_mode, cols, stride, zobrist, keys, values, exact_flags, best_moves,
-           boards, counts, child_counts, order_keys, order_cells, order_gain, order_opt, label, stack, gsize, gcolour,
-           gcell, glast, budget):
+def search(
+    board,
+    h1,
+    h2,
+    depth,
+    need,
+    score_mode,
+    cols,
+    stride,
+    zobrist,
+    keys,
+    values,
+    exact_flags,
+    best_moves,
+    boards,
+    counts,
+    child_counts,
+    order_keys,
+    order_cells,
+    order_gain,
+    order_opt,
+    label,
+    stack,
+    gsize,
+    gcolour,
+    gcell,
+    glast,
+    budget,
+):
     """Future value of ``boards``-workspace position ``board`` with hash words ``h1, h2`` (fail-soft against
     ``need``), or ABORT."""
     slot = _probe(keys, h1, h2)
@@ -138,9 +171,35 @@ def search(board, h1, h2, depth, need, score_mode, cols, stride, zobrist, keys, 
         cell = order_cells[depth, i]
         _, c1, c2 = click_hashed(board, child, cols, stride, cell, label, stack, zobrist, h1, h2)
         count_colours(child, cols, stride, counts[depth + 1])
-        v = search(child, c1, c2, depth + 1, floor - gain, score_mode, cols, stride, zobrist, keys, values, exact_flags,
-                   best_moves, boards, counts, child_counts, order_keys, order_cells, order_gain, order_opt, label,
-                   stack, gsize, gcolour, gcell, glast, budget)
+        v = search(
+            child,
+            c1,
+            c2,
+            depth + 1,
+            floor - gain,
+            score_mode,
+            cols,
+            stride,
+            zobrist,
+            keys,
+            values,
+            exact_flags,
+            best_moves,
+            boards,
+            counts,
+            child_counts,
+            order_keys,
+            order_cells,
+            order_gain,
+            order_opt,
+            label,
+            stack,
+            gsize,
+            gcolour,
+            gcell,
+            glast,
+            budget,
+        )
         if v == ABORT:
             return ABORT
         v += gain
@@ -199,15 +258,47 @@ class ExactSearch:
         count_colours(self.boards[0], self.shape.cols, self.shape.stride, self.counts[0])
         left = np.array([budget], dtype=np.int64)
         h1, h2 = board_hash(self.boards[0], self.shape.cols, self.shape.stride, self.zobrist)
-        v = search(self.boards[0], h1, h2, 0, need, self.score_mode, self.shape.cols, self.shape.stride, self.zobrist,
-                   self.keys, self.values, self.exact, self.moves, self.boards, self.counts, self.child_counts,
-                   self.order_keys, self.order_cells, self.order_gain, self.order_opt, sc.label, sc.stack, sc.gsize,
-                   sc.gcolour, sc.gcell, sc.glast, left)
+        v = search(
+            self.boards[0],
+            h1,
+            h2,
+            0,
+            need,
+            self.score_mode,
+            self.shape.cols,
+            self.shape.stride,
+            self.zobrist,
+            self.keys,
+            self.values,
+            self.exact,
+            self.moves,
+            self.boards,
+            self.counts,
+            self.child_counts,
+            self.order_keys,
+            self.order_cells,
+            self.order_gain,
+            self.order_opt,
+            sc.label,
+            sc.stack,
+            sc.gsize,
+            sc.gcolour,
+            sc.gcell,
+            sc.glast,
+            left,
+        )
         self.nodes += budget - max(int(left[0]), 0)
         return None if v == ABORT else int(v)
 
-    def solve(self, root: np.ndarray, score_mode: bool, incumbent: int | None = None,
-              deadline: float | None = None, max_nodes: int | None = None, chunk: int = 20_000) -> ExactOutcome:
+    def solve(
+        self,
+        root: np.ndarray,
+        score_mode: bool,
+        incumbent: int | None = None,
+        deadline: float | None = None,
+        max_nodes: int | None = None,
+        chunk: int = 20_000,
+    ) -> ExactOutcome:
         """The optimum from ``root``, or the best proved bound when the deadline or node budget comes first.
 
         ``incumbent`` (the value of a game the caller holds) lets the search
@@ -251,8 +342,9 @@ class ExactSearch:
             return int(self.moves[slot])
         return -1
 
-    def line(self, root: np.ndarray, value: int, deadline: float | None = None,
-             chunk: int = 20_000) -> list[int] | None:
+    def line(
+        self, root: np.ndarray, value: int, deadline: float | None = None, chunk: int = 20_000
+    ) -> list[int] | None:
         """A move sequence achieving the exact future ``value`` from ``root`` (children re-searched from the table,
         the table's best move first), or None when the deadline comes first: the lossy table may have lost
         entries, and re-proving a child can take as long as the search did."""
@@ -261,7 +353,9 @@ class ExactSearch:
         child = np.zeros_like(board)
         cells: list[int] = []
         while True:
-            ng = find_groups(board, shape.cols, shape.stride, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast)
+            ng = find_groups(
+                board, shape.cols, shape.stride, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast
+            )
             moves = [(int(sc.gcell[g]), int(sc.gsize[g])) for g in range(ng) if sc.gsize[g] >= 2]
             if not moves:
                 return cells
@@ -288,8 +382,14 @@ POLISH_TILES = (90, 100, 110, 120, 135, 150)
 """Tiles left at the positions from which ``polish`` re-solves a game's end exactly, smallest first."""
 
 
-def polish(shape: Shape, root: np.ndarray, cells: list[int], score_mode: bool, deadline: float | None = None,
-           max_nodes: int = 1_000_000) -> tuple[int, list[int], int]:
+def polish(
+    shape: Shape,
+    root: np.ndarray,
+    cells: list[int],
+    score_mode: bool,
+    deadline: float | None = None,
+    max_nodes: int = 1_000_000,
+) -> tuple[int, list[int], int]:
     """Improve the end of a game by exact search: from the last position with at most 90, 100, ... tiles,
     search for a better continuation than the game's own (its value is the incumbent), while time lasts.
 
@@ -304,8 +404,9 @@ def polish(shape: Shape, root: np.ndarray, cells: list[int], score_mode: bool, d
     board, child = root.copy(), np.zeros_like(root)
     points = 0
     for k, cell in enumerate(cells):
-        positions.append((count_colours(board, shape.cols, shape.stride, np.zeros(MAX_CODES + 1, np.int32)), k,
-                          board.copy(), points))
+        positions.append(
+            (count_colours(board, shape.cols, shape.stride, np.zeros(MAX_CODES + 1, np.int32)), k, board.copy(), points)
+        )
         removed = click(board, child, shape.cols, shape.stride, cell, sc.label, sc.stack)
         board, child = child, board
         if score_mode:

@@ -130,13 +130,15 @@ def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: boo
             elif tile_line is not None:
                 raise InputError(
                     f"column {x}: empty cell below the tile on line {tile_line} (tiles must rest on the bottom)",
-                    path, number,
+                    path,
+                    number,
                 )
     bottom_line, bottom = rows[-1]
     for x in range(1, width):
         if bottom[x - 1] == EMPTY and bottom[x] != EMPTY:
-            raise InputError(f"column {x - 1} is empty but column {x} is not (empty columns must be on the right)",
-                             path, bottom_line)
+            raise InputError(
+                f"column {x - 1} is empty but column {x} is not (empty columns must be on the right)", path, bottom_line
+            )
     return Board(tuple(tuple(row) for _, row in rows))
 
 
@@ -155,8 +157,9 @@ def _header(lines: Lines, path: str) -> tuple[Lines, bool]:
         number, text = lines[0]
         if " ".join(text.split()) == ZERO_EMPTY:
             return lines[1:], True
-        raise InputError(f"unknown header {excerpt(text)} (the one header is '{ZERO_EMPTY}': 0 is an empty cell)",
-                         path, number)
+        raise InputError(
+            f"unknown header {excerpt(text)} (the one header is '{ZERO_EMPTY}': 0 is an empty cell)", path, number
+        )
     return lines, False
 
 
@@ -171,8 +174,11 @@ def parse_board(text: str, path: str = "<string>") -> Board:
         raw = text.splitlines()
         for (before, _), (after, _) in zip(lines, lines[1:]):
             if any(not raw[k].strip() for k in range(before, after - 1)):
-                raise InputError("blank line between rows: several boards in one file "
-                                 "(read them with read_standard_set)", path, after)
+                raise InputError(
+                    "blank line between rows: several boards in one file (read them with read_standard_set)",
+                    path,
+                    after,
+                )
     return _board_of(lines, path, zero_empty=zero_empty)
 
 

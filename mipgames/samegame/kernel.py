@@ -77,10 +77,9 @@ def to_array(board: Board) -> tuple[np.ndarray, Shape]:
 
 def to_board(arr: np.ndarray, shape: Shape) -> Board:
     """The kernel array back as a Board (rows top first, -1 empty)."""
-    return Board(tuple(
-        tuple(int(arr[shape.index(x, y)]) - 1 for x in range(shape.cols))
-        for y in range(shape.rows - 1, -1, -1)
-    ))
+    return Board(
+        tuple(tuple(int(arr[shape.index(x, y)]) - 1 for x in range(shape.cols)) for y in range(shape.rows - 1, -1, -1))
+    )
 
 
 def zobrist_table(shape: Shape, seed: int = 0x5A3E) -> np.ndarray:
@@ -110,7 +109,7 @@ class Scratch:
     pieces: np.ndarray
 
     @classmethod
-    def of(cls, shape: Shape) -> "Scratch":
+    def of(cls, shape: Shape) -> Scratch:
         n = shape.size
         return cls(
             label=np.full(n, -1, dtype=np.int32),

@@ -96,7 +96,7 @@ def touching(geo: Geometry, alive: list[bool], pair: VPair | HPair) -> bool:
 def flow_tree(geo: Geometry, alive: list[bool], group: list[int]) -> dict[tuple[int, int], int]:
     """Flow along a BFS tree of the group from its lowest-index tile: arc (u, v) carries v's subtree size."""
     member = set(group)
-    pairs = [p for p in (*geo.vpairs, *geo.hpairs) if p.i in member and p.j in member and touching(geo, alive, p)]
+    pairs = [p for p in geo.pairs if p.i in member and p.j in member and touching(geo, alive, p)]
     nbrs: dict[int, list[int]] = {t: [] for t in group}
     for p in pairs:
         nbrs[p.i].append(p.j)
@@ -180,6 +180,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
         """Linear expression >= 1 whenever the pair does not touch on row r after s moves (0 if it does)."""
         if isinstance(pair, VPair):
             return pulp.lpSum(alive[s, b] for b in pair.between) + 2 - alive[s, pair.i] - alive[s, pair.j]
+        assert r is not None  # a pair in two columns touches on a given row
         return pulp.lpSum(full[s, c] for c in pair.between) + 2 - pos[s, pair.i, r] - pos[s, pair.j, r]
 
     def touching0(pair: VPair | HPair) -> bool:
@@ -203,17 +204,17 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
             lower = [j for j in same[geo.colour[i]] if j < i]
             prob += root[t, i] >= removed(t, i) - pulp.lpSum(removed(t, j) for j in lower), f"root_min_{t}_{i}"
         prob += pulp.lpSum(root[t, i] for i in range(n) if i not in geo.stuck) == move[t], f"one_root_{t}"
-        for k, pair in enumerate((*geo.vpairs, *geo.hpairs)):
+        for k, pair in enumerate(geo.pairs):
             if pair.i in geo.stuck:
                 continue
             if (s == 0 and not touching0(pair)) or s < pair.need:
                 continue  # cannot touch yet
             i, j = pair.i, pair.j
-            rows = [None] if s == 0 or isinstance(pair, VPair) else list(pair.rows)
-            for r in rows:
-                gap = 0 if s == 0 else apart(s, pair, r)
-                prob += removed(t, i) - removed(t, j) <= gap, f"max_a_{t}_{k}_{r}"
-                prob += removed(t, j) - removed(t, i) <= gap, f"max_b_{t}_{k}_{r}"
+            rows: list[int | None] = [None] if s == 0 or isinstance(pair, VPair) else list(pair.rows)
+            for at in rows:
+                gap = 0 if s == 0 else apart(s, pair, at)
+                prob += removed(t, i) - removed(t, j) <= gap, f"max_a_{t}_{k}_{at}"
+                prob += removed(t, j) - removed(t, i) <= gap, f"max_b_{t}_{k}_{at}"
             M = big_m[geo.colour[i]]
             fij = pulp.LpVariable(f"flow_{t}_{i}_{j}", 0, M, cat=pulp.LpInteger)
             fji = pulp.LpVariable(f"flow_{t}_{j}_{i}", 0, M, cat=pulp.LpInteger)
@@ -234,7 +235,7 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
                         prob += both <= M * (1 - pos[s, i, r] + pos[s, j, r]), f"flow_r_{t}_{k}_{r}"
                         prob += both <= M * (1 - pos[s, j, r] + pos[s, i, r]), f"flow_q_{t}_{k}_{r}"
         outflow: dict[int, list] = {i: [] for i in range(n)}
-        for (tt, a, b), var in flow.items():
+        for (tt, a, _b), var in flow.items():
             if tt == t:
                 outflow[a].append(var)
         for i in range(n):
@@ -247,14 +248,14 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
             )
 
     # game over after T moves
-    for k, pair in enumerate((*geo.vpairs, *geo.hpairs)):
+    for k, pair in enumerate(geo.pairs):
         if pair.i in geo.stuck:
             continue
         rows = [None] if isinstance(pair, VPair) else list(pair.rows)
-        for r in rows:
+        for at in rows:
             if T == 0 or T < pair.need:
                 continue
-            prob += apart(T, pair, r) >= 1, f"over_{k}_{r}"
+            prob += apart(T, pair, at) >= 1, f"over_{k}_{at}"
     # colour-count bound: a tile alone in its colour never leaves
     for s in range(1, T):
         for i in range(n):

@@ -12,7 +12,7 @@ Levels 1 and 2 are compiled; higher levels are not worth their cost on
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -35,8 +35,25 @@ def _moves_of(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell, gl
 
 
 @njit(cache=True)
-def nmcs(board, cols, stride, score, tabu, score_mode, level, rng,
-         label, stack, gsize, gcolour, gcell, glast, moves, best_seq, budget):
+def nmcs(
+    board,
+    cols,
+    stride,
+    score,
+    tabu,
+    score_mode,
+    level,
+    rng,
+    label,
+    stack,
+    gsize,
+    gcolour,
+    gcell,
+    glast,
+    moves,
+    best_seq,
+    budget,
+):
     """Level ``level`` (0, 1 or 2) NMCS from ``board`` with ``score`` points so far.
 
     Writes the best game's clicks into ``best_seq`` and returns (value,
@@ -47,8 +64,25 @@ def nmcs(board, cols, stride, score, tabu, score_mode, level, rng,
     work = np.zeros(size, dtype=np.int8)
     if level == 0:
         budget[0] -= 1
-        return playout(board, work, cols, stride, score, tabu, score_mode, rng,
-                       label, stack, gsize, gcolour, gcell, glast, moves, best_seq, 0)
+        return playout(
+            board,
+            work,
+            cols,
+            stride,
+            score,
+            tabu,
+            score_mode,
+            rng,
+            label,
+            stack,
+            gsize,
+            gcolour,
+            gcell,
+            glast,
+            moves,
+            best_seq,
+            0,
+        )
     cur = board.copy()
     child = np.zeros(size, dtype=np.int8)
     sub = np.empty(best_seq.shape[0], dtype=np.int32)
@@ -71,23 +105,74 @@ def nmcs(board, cols, stride, score, tabu, score_mode, level, rng,
                 cscore = score + ((s - 2) * (s - 2) if score_mode else 0)
                 if level == 1:
                     budget[0] -= 1
-                    value, length = playout(child, work, cols, stride, cscore, tabu, score_mode, rng,
-                                            label, stack, gsize, gcolour, gcell, glast, moves, sub, 0)
+                    value, length = playout(
+                        child,
+                        work,
+                        cols,
+                        stride,
+                        cscore,
+                        tabu,
+                        score_mode,
+                        rng,
+                        label,
+                        stack,
+                        gsize,
+                        gcolour,
+                        gcell,
+                        glast,
+                        moves,
+                        sub,
+                        0,
+                    )
                 else:
-                    value, length = nmcs(child, cols, stride, cscore, tabu, score_mode, level - 1, rng,
-                                         label, stack, gsize, gcolour, gcell, glast, moves, sub, budget)
+                    value, length = nmcs(
+                        child,
+                        cols,
+                        stride,
+                        cscore,
+                        tabu,
+                        score_mode,
+                        level - 1,
+                        rng,
+                        label,
+                        stack,
+                        gsize,
+                        gcolour,
+                        gcell,
+                        glast,
+                        moves,
+                        sub,
+                        budget,
+                    )
                 if value > best:
                     best = value
                     best_seq[depth] = cells[k]
-                    best_seq[depth + 1: depth + 1 + length] = sub[:length]
+                    best_seq[depth + 1 : depth + 1 + length] = sub[:length]
                     best_len = depth + 1 + length
                 if budget[0] <= 0:
                     break
         if best_len <= depth:
             # nothing tried yet (budget spent before the first child): play a random game from here
-            value, length = playout(cur, work, cols, stride, score, tabu, score_mode, rng,
-                                    label, stack, gsize, gcolour, gcell, glast, moves, sub, 0)
-            best_seq[depth: depth + length] = sub[:length]
+            value, length = playout(
+                cur,
+                work,
+                cols,
+                stride,
+                score,
+                tabu,
+                score_mode,
+                rng,
+                label,
+                stack,
+                gsize,
+                gcolour,
+                gcell,
+                glast,
+                moves,
+                sub,
+                0,
+            )
+            best_seq[depth : depth + length] = sub[:length]
             return value, depth + length
         cell = best_seq[depth]
         removed = click(cur, child, cols, stride, cell, label, stack)
@@ -119,9 +204,18 @@ def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int 
     return max(1, cap)
 
 
-def nmcs_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, seed: int,
-                send: Callable[[int, list[int], str], None], deadline: float | None = None,
-                max_playouts: int | None = None, restarts: bool = True, target: int | None = None) -> int:
+def nmcs_search(
+    root: np.ndarray,
+    shape: Shape,
+    score_mode: bool,
+    level: int,
+    seed: int,
+    send: Callable[[int, list[int], str], None],
+    deadline: float | None = None,
+    max_playouts: int | None = None,
+    restarts: bool = True,
+    target: int | None = None,
+) -> int:
     """NMCS of ``level`` >= 1 from ``root`` with its top level driven here (deadline checks between
     compiled level-(n-1) searches), restarted with fresh random games while time and budget last.
 
@@ -142,18 +236,22 @@ def nmcs_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
     best_all = None
 
     def out_of_time() -> bool:
-        return (deadline is not None and time.monotonic() > deadline) or (
-            max_playouts is not None and spent >= max_playouts) or (
-            target is not None and best_all is not None and best_all >= target)
+        return (
+            (deadline is not None and time.monotonic() > deadline)
+            or (max_playouts is not None and spent >= max_playouts)
+            or (target is not None and best_all is not None and best_all >= target)
+        )
 
     while True:
         spent_before = spent
         cur = root.copy()
         score, depth = 0, 0
-        best, best_seq = None, []
+        best: int | None = None
+        best_seq: list[int] = []
         while True:
-            cells, _, tiles = _moves_of(cur, cols, stride, tabu, sc.label, sc.stack, sc.gsize, sc.gcolour,
-                                        sc.gcell, sc.glast, moves)
+            cells, _, tiles = _moves_of(
+                cur, cols, stride, tabu, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, moves
+            )
             if len(cells) == 0:
                 value = int(final_value(tiles, score, score_mode))
                 if best is None or value > best:
@@ -171,8 +269,25 @@ def nmcs_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
                 budget = np.array([budget_for(rate, deadline, left)], dtype=np.int64)
                 given = int(budget[0])
                 began = time.monotonic()
-                value, length = nmcs(child, cols, stride, cscore, tabu, score_mode, level - 1, rng,
-                                     sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, moves, sub, budget)
+                value, length = nmcs(
+                    child,
+                    cols,
+                    stride,
+                    cscore,
+                    tabu,
+                    score_mode,
+                    level - 1,
+                    rng,
+                    sc.label,
+                    sc.stack,
+                    sc.gsize,
+                    sc.gcolour,
+                    sc.gcell,
+                    sc.glast,
+                    moves,
+                    sub,
+                    budget,
+                )
                 used = given - max(int(budget[0]), 0)
                 spent += used
                 rate.add(used, time.monotonic() - began)

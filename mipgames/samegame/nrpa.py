@@ -20,19 +20,24 @@ the policy to the best sequence needs no replay of the board.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
 
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import (
-    MAX_CODES, Scratch, Shape, copy_board, rand_unit, remove_inplace, rng_state,
+    MAX_CODES,
+    Scratch,
+    Shape,
+    copy_board,
+    rand_unit,
+    remove_inplace,
+    rng_state,
 )
 from mipgames.samegame.nmcs import Rate, budget_for
 from mipgames.samegame.playout import legal_groups
 from mipgames.samegame.simulate import CLEAR_BONUS
-
 
 ALPHA = 0.5
 """Learning rate: 0.5 beat Rosin's 1.0 by 12 % on the first 8 standard boards at 100k playouts (RESULTS.md)."""
@@ -44,8 +49,29 @@ def code_count(size: int) -> int:
 
 
 @njit(cache=True)
-def policy_playout(board, work, cols, stride, score, tabu, score_mode, pol, rng,
-                   label, stack, gsize, gcolour, gcell, glast, moves, seq, chosen, codes, offsets, probs):
+def policy_playout(
+    board,
+    work,
+    cols,
+    stride,
+    score,
+    tabu,
+    score_mode,
+    pol,
+    rng,
+    label,
+    stack,
+    gsize,
+    gcolour,
+    gcell,
+    glast,
+    moves,
+    seq,
+    chosen,
+    codes,
+    offsets,
+    probs,
+):
     """One game drawn from the policy ``pol``; returns (value, moves played).
 
     ``seq`` gets the click cells, ``chosen`` the codes played, ``codes``
@@ -117,8 +143,28 @@ def adapt(pol, chosen, codes, offsets, length, alpha, probs):
 
 
 @njit(cache=True)
-def nrpa(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng,
-         label, stack, gsize, gcolour, gcell, glast, moves, probs, best_seq, budget):
+def nrpa(
+    level,
+    board,
+    cols,
+    stride,
+    tabu,
+    score_mode,
+    pol,
+    iterations,
+    alpha,
+    rng,
+    label,
+    stack,
+    gsize,
+    gcolour,
+    gcell,
+    glast,
+    moves,
+    probs,
+    best_seq,
+    budget,
+):
     """Level ``level`` >= 1 NRPA from ``board`` starting with policy ``pol`` (left untouched).
 
     Writes the best game's clicks into ``best_seq``; returns (value, length).
@@ -128,13 +174,59 @@ def nrpa(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, r
     chosen = np.zeros(depth_max, dtype=np.int32)
     codes = np.zeros(depth_max * (board.shape[0] // 2 + 1), dtype=np.int32)
     offsets = np.zeros(depth_max + 1, dtype=np.int32)
-    return nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng,
-                      label, stack, gsize, gcolour, gcell, glast, moves, probs, best_seq, chosen, codes, offsets, budget)
+    return nrpa_level(
+        level,
+        board,
+        cols,
+        stride,
+        tabu,
+        score_mode,
+        pol,
+        iterations,
+        alpha,
+        rng,
+        label,
+        stack,
+        gsize,
+        gcolour,
+        gcell,
+        glast,
+        moves,
+        probs,
+        best_seq,
+        chosen,
+        codes,
+        offsets,
+        budget,
+    )
 
 
 @njit(cache=True)
-def nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, alpha, rng,
-               label, stack, gsize, gcolour, gcell, glast, moves, probs, seq, chosen, codes, offsets, budget):
+def nrpa_level(
+    level,
+    board,
+    cols,
+    stride,
+    tabu,
+    score_mode,
+    pol,
+    iterations,
+    alpha,
+    rng,
+    label,
+    stack,
+    gsize,
+    gcolour,
+    gcell,
+    glast,
+    moves,
+    probs,
+    seq,
+    chosen,
+    codes,
+    offsets,
+    budget,
+):
     """``nrpa`` that also hands back the best game's chosen and legal codes (for the level above's adapt)."""
     size = board.shape[0]
     depth_max = seq.shape[0]
@@ -149,30 +241,83 @@ def nrpa_level(level, board, cols, stride, tabu, score_mode, pol, iterations, al
     for _ in range(iterations):
         if level == 1:
             budget[0] -= 1
-            value, length = policy_playout(board, work, cols, stride, 0, tabu, score_mode, pol, rng,
-                                           label, stack, gsize, gcolour, gcell, glast, moves, cur_seq, cur_chosen,
-                                           cur_codes, cur_offsets, probs)
+            value, length = policy_playout(
+                board,
+                work,
+                cols,
+                stride,
+                0,
+                tabu,
+                score_mode,
+                pol,
+                rng,
+                label,
+                stack,
+                gsize,
+                gcolour,
+                gcell,
+                glast,
+                moves,
+                cur_seq,
+                cur_chosen,
+                cur_codes,
+                cur_offsets,
+                probs,
+            )
         else:
-            value, length = nrpa_level(level - 1, board, cols, stride, tabu, score_mode, pol, iterations, alpha,
-                                       rng, label, stack, gsize, gcolour, gcell, glast, moves, probs, cur_seq,
-                                       cur_chosen, cur_codes, cur_offsets, budget)
+            value, length = nrpa_level(
+                level - 1,
+                board,
+                cols,
+                stride,
+                tabu,
+                score_mode,
+                pol,
+                iterations,
+                alpha,
+                rng,
+                label,
+                stack,
+                gsize,
+                gcolour,
+                gcell,
+                glast,
+                moves,
+                probs,
+                cur_seq,
+                cur_chosen,
+                cur_codes,
+                cur_offsets,
+                budget,
+            )
         if value >= best:
             best = value
             best_len = length
             seq[:length] = cur_seq[:length]
             chosen[:length] = cur_chosen[:length]
-            offsets[:length + 1] = cur_offsets[:length + 1]
-            codes[:cur_offsets[length]] = cur_codes[:cur_offsets[length]]
+            offsets[: length + 1] = cur_offsets[: length + 1]
+            codes[: cur_offsets[length]] = cur_codes[: cur_offsets[length]]
         if budget[0] <= 0:
             break
         pol = adapt(pol, chosen, codes, offsets, best_len, alpha, probs)
     return best, best_len
 
 
-def nrpa_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, seed: int,
-                send: Callable[[int, list[int], str], None], deadline: float | None = None,
-                max_playouts: int | None = None, iterations: int = 100, alpha: float = ALPHA,
-                restarts: bool = True, target: int | None = None, tabu_rank: int = 0) -> int:
+def nrpa_search(
+    root: np.ndarray,
+    shape: Shape,
+    score_mode: bool,
+    level: int,
+    seed: int,
+    send: Callable[[int, list[int], str], None],
+    deadline: float | None = None,
+    max_playouts: int | None = None,
+    iterations: int = 100,
+    alpha: float = ALPHA,
+    restarts: bool = True,
+    target: int | None = None,
+    tabu_rank: int = 0,
+) -> int:
     """NRPA of ``level`` >= 1 from ``root``, its top level driven here so that the deadline is checked
     between compiled level-(n-1) searches; restarted from a blank policy while time and budget last.
 
@@ -198,9 +343,11 @@ def nrpa_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
     best_all = None
 
     def out_of_time() -> bool:
-        return (deadline is not None and time.monotonic() > deadline) or (
-            max_playouts is not None and spent >= max_playouts) or (
-            target is not None and best_all is not None and best_all >= target)
+        return (
+            (deadline is not None and time.monotonic() > deadline)
+            or (max_playouts is not None and spent >= max_playouts)
+            or (target is not None and best_all is not None and best_all >= target)
+        )
 
     while True:
         pol = np.zeros(code_count(shape.size), dtype=np.float64)
@@ -212,22 +359,63 @@ def nrpa_search(root: np.ndarray, shape: Shape, score_mode: bool, level: int, se
             began = time.monotonic()
             if level == 1:
                 budget[0] -= 1
-                value, length = policy_playout(root, np.zeros(shape.size, dtype=np.int8), cols, stride, 0, tabu,
-                                               score_mode, pol, rng, sc.label, sc.stack, sc.gsize,
-                                               sc.gcolour, sc.gcell, sc.glast, moves, seq, chosen, codes, offsets,
-                                               probs)
+                value, length = policy_playout(
+                    root,
+                    np.zeros(shape.size, dtype=np.int8),
+                    cols,
+                    stride,
+                    0,
+                    tabu,
+                    score_mode,
+                    pol,
+                    rng,
+                    sc.label,
+                    sc.stack,
+                    sc.gsize,
+                    sc.gcolour,
+                    sc.gcell,
+                    sc.glast,
+                    moves,
+                    seq,
+                    chosen,
+                    codes,
+                    offsets,
+                    probs,
+                )
             else:
-                value, length = nrpa_level(level - 1, root, cols, stride, tabu, score_mode, pol, iterations, alpha,
-                                           rng, sc.label, sc.stack, sc.gsize, sc.gcolour, sc.gcell, sc.glast, moves,
-                                           probs, seq, chosen, codes, offsets, budget)
+                value, length = nrpa_level(
+                    level - 1,
+                    root,
+                    cols,
+                    stride,
+                    tabu,
+                    score_mode,
+                    pol,
+                    iterations,
+                    alpha,
+                    rng,
+                    sc.label,
+                    sc.stack,
+                    sc.gsize,
+                    sc.gcolour,
+                    sc.gcell,
+                    sc.glast,
+                    moves,
+                    probs,
+                    seq,
+                    chosen,
+                    codes,
+                    offsets,
+                    budget,
+                )
             used = given - max(int(budget[0]), 0)
             spent += used
             rate.add(used, time.monotonic() - began)
             if best is None or value >= best:
                 best, best_len = int(value), int(length)
                 best_chosen[:length] = chosen[:length]
-                best_offsets[:length + 1] = offsets[:length + 1]
-                best_codes[:offsets[length]] = codes[:offsets[length]]
+                best_offsets[: length + 1] = offsets[: length + 1]
+                best_codes[: offsets[length]] = codes[: offsets[length]]
                 if best_all is None or best > best_all:
                     best_all = best
                     send(best, [int(c) for c in seq[:length]], f"NRPA level {level}")

@@ -21,9 +21,10 @@ from __future__ import annotations
 import os
 import time
 import traceback
-from multiprocessing.connection import Connection, wait
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Any
 
 Send = Callable[[int, list[int], str], None]
 Task = Callable[[Send], Any]

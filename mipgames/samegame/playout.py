@@ -57,8 +57,25 @@ def legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell,
 
 
 @njit(cache=True)
-def playout(board, work, cols, stride, score, tabu, score_mode, rng,
-            label, stack, gsize, gcolour, gcell, glast, moves, out, out_start):
+def playout(
+    board,
+    work,
+    cols,
+    stride,
+    score,
+    tabu,
+    score_mode,
+    rng,
+    label,
+    stack,
+    gsize,
+    gcolour,
+    gcell,
+    glast,
+    moves,
+    out,
+    out_start,
+):
     """Play random tabu-colour moves from ``board`` (left untouched; ``work`` is the game board) to the end.
 
     Writes the click cells into ``out`` from ``out_start``; returns (value, moves played).

@@ -7,6 +7,7 @@ from typing import Any
 from mipgames.core.errors import UsageError
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
+from mipgames.core.status import Sense
 from mipgames.samegame import codec
 from mipgames.samegame import instance as inst
 from mipgames.samegame.simulate import OBJECTIVES, ORIGINS, evaluate
@@ -22,24 +23,40 @@ def _bounded(hi: int):
         if not 0 <= value <= hi:
             raise ValueError(f"must be between 0 and {hi}, got {value}")
         return value
+
     return parse
 
 
 PARAMS = (
-    Param("objective", "min-remaining", "min-remaining (tiles left, Clickomania) or score ((n-2)^2 a move, +1000 on a clear)",
-          choices=OBJECTIVES),
-    Param("origin", "bottom", "row 0 of click coordinates: bottom (the spec's, default) or top (the formal model's "
-          "y = 0 at the top row); solutions are read and written in it", choices=ORIGINS),
+    Param(
+        "objective",
+        "min-remaining",
+        "min-remaining (tiles left, Clickomania) or score ((n-2)^2 a move, +1000 on a clear)",
+        choices=OBJECTIVES,
+    ),
+    Param(
+        "origin",
+        "bottom",
+        "row 0 of click coordinates: bottom (the spec's, default) or top (the formal model's "
+        "y = 0 at the top row); solutions are read and written in it",
+        choices=ORIGINS,
+    ),
     Param("beam_width", 0, "beam search width; 0 widens the beam while the time limit lasts", _bounded(MAX_BEAM_WIDTH)),
-    Param("node_budget", 0, "stop the compiled searches after this many nodes/playouts in all (0: the time limit "
-          "decides); with a budget a run is deterministic given --seed", _bounded(MAX_NODE_BUDGET)),
-    Param("level", 0, "nesting level of nmcs (default 2) and nrpa (default 3); 0 takes the default",
-          _bounded(MAX_LEVEL)),
+    Param(
+        "node_budget",
+        0,
+        "stop the compiled searches after this many nodes/playouts in all (0: the time limit "
+        "decides); with a budget a run is deterministic given --seed",
+        _bounded(MAX_NODE_BUDGET),
+    ),
+    Param(
+        "level", 0, "nesting level of nmcs (default 2) and nrpa (default 3); 0 takes the default", _bounded(MAX_LEVEL)
+    ),
 )
 _LIMITS = {"beam_width": MAX_BEAM_WIDTH, "node_budget": MAX_NODE_BUDGET, "level": MAX_LEVEL}
 
 
-def _objective(params: dict[str, Any]) -> tuple[str, str]:
+def _objective(params: dict[str, Any]) -> tuple[str, Sense]:
     if params.get("objective", "min-remaining") == "score":
         return ("score (standard rule)", "max")
     return ("tiles remaining", "min")
@@ -67,7 +84,9 @@ def _describe(board: inst.Board, params: dict[str, Any], moves: Any, verdict: Ve
         return "\n".join(lines)
     lines.append("final board:")
     lines.extend("  " + row for row in str(m.get("final", "")).splitlines())
-    lines.append(f"{m.get('remaining')} tiles left, score {m.get('score')} (standard rule: (n-2)^2 a move, +1000 on a clear)")
+    lines.append(
+        f"{m.get('remaining')} tiles left, score {m.get('score')} (standard rule: (n-2)^2 a move, +1000 on a clear)"
+    )
     return "\n".join(lines)
 
 
@@ -121,11 +140,17 @@ PROBLEM = Problem(
     objective=_objective,
     formulations={
         "time-indexed": Formulation(
-            "time-indexed", "mip", _build_mip, _decode,
+            "time-indexed",
+            "mip",
+            _build_mip,
+            _decode,
             "alive[t, tile] over T = sum floor(n_c/2) steps, rows by counts, flow connectivity, colour-count cut",
         ),
         "cpsat": Formulation(
-            "cpsat", "cpsat", _build_cpsat, _decode,
+            "cpsat",
+            "cpsat",
+            _build_cpsat,
+            _decode,
             "alive[t, tile] with reified touching literals, depth-labelled spanning tree, element scoring",
         ),
     },

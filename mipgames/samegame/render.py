@@ -2,19 +2,51 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from mipgames.samegame.instance import EMPTY, Board
 from mipgames.samegame.simulate import SCORE_RULES, Move, apply_move, group_at
 
 # Ten well-separated colours first (the standard set uses 5), then more for up to 36.
 PALETTE = (
-    "#e6194b", "#3cb44b", "#4363d8", "#ffe119", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
-    "#bfef45", "#469990", "#9a6324", "#800000", "#aaffc3", "#808000", "#000075", "#a9a9a9",
-    "#fabed4", "#ffd8b1", "#fffac8", "#dcbeff", "#7f7f7f", "#1f77b4", "#ff7f0e", "#2ca02c",
-    "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf", "#393b79", "#637939",
-    "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+    "#e6194b",
+    "#3cb44b",
+    "#4363d8",
+    "#ffe119",
+    "#f58231",
+    "#911eb4",
+    "#42d4f4",
+    "#f032e6",
+    "#bfef45",
+    "#469990",
+    "#9a6324",
+    "#800000",
+    "#aaffc3",
+    "#808000",
+    "#000075",
+    "#a9a9a9",
+    "#fabed4",
+    "#ffd8b1",
+    "#fffac8",
+    "#dcbeff",
+    "#7f7f7f",
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#bcbd22",
+    "#17becf",
+    "#393b79",
+    "#637939",
+    "#8c6d31",
+    "#843c39",
+    "#7b4173",
+    "#3182bd",
 )
 BACKGROUND = "#f4f4f4"
 
@@ -49,8 +81,16 @@ def _draw(ax: Any, board: Board, highlight: frozenset[Move] = frozenset(), title
             if colour == EMPTY:
                 continue
             marked = (x, y) in highlight
-            ax.add_patch(Rectangle((x + 0.05, y + 0.05), 0.9, 0.9, facecolor=PALETTE[colour],
-                                   edgecolor="black" if marked else "white", linewidth=2.0 if marked else 0.5))
+            ax.add_patch(
+                Rectangle(
+                    (x + 0.05, y + 0.05),
+                    0.9,
+                    0.9,
+                    facecolor=PALETTE[colour],
+                    edgecolor="black" if marked else "white",
+                    linewidth=2.0 if marked else 0.5,
+                )
+            )
             if marked:
                 ax.plot([x + 0.25, x + 0.75], [y + 0.25, y + 0.75], color="black", linewidth=1.5)
     if title:
@@ -69,8 +109,7 @@ def render_board(board: Board, path: str | Path, title: str | None = None) -> No
     plt.close(fig)
 
 
-def render_game(board: Board, moves: Sequence[Move], path: str | Path, gif: bool = False,
-                per_row: int = 6) -> None:
+def render_game(board: Board, moves: Sequence[Move], path: str | Path, gif: bool = False, per_row: int = 6) -> None:
     """One frame per move (the clicked group outlined) and the final board; a grid PNG or an animated GIF."""
     frames = _frames(board, moves)
     if gif:
@@ -84,8 +123,12 @@ def render_game(board: Board, moves: Sequence[Move], path: str | Path, gif: bool
     ncols = min(per_row, len(frames))
     nrows = -(-len(frames) // ncols)
     size = 0.22
-    fig, axes = plt.subplots(nrows, ncols, squeeze=False,
-                             figsize=(ncols * max(1.8, board.cols * size), nrows * max(1.8, board.rows * size + 0.3)))
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        squeeze=False,
+        figsize=(ncols * max(1.8, board.cols * size), nrows * max(1.8, board.rows * size + 0.3)),
+    )
     for ax in axes.flat:
         ax.axis("off")
     for ax, (frame, group, caption) in zip(axes.flat, frames):
@@ -113,8 +156,7 @@ def _render_gif(frames: list[tuple[Board, frozenset[Move], str]], path: str | Pa
                 top = 16 + (frame.rows - 1 - y) * cell
                 box = (x * cell + 1, top + 1, (x + 1) * cell - 2, top + cell - 2)
                 marked = (x, y) in group
-                draw.rectangle(box, fill=PALETTE[colour], outline="black" if marked else None,
-                               width=3 if marked else 1)
+                draw.rectangle(box, fill=PALETTE[colour], outline="black" if marked else None, width=3 if marked else 1)
         draw.text((2, 2), caption, fill="black")
         images.append(image)
     images[0].save(path, save_all=True, append_images=images[1:], duration=700, loop=0)

@@ -18,8 +18,9 @@ convention a solution uses (it is stored in certificates).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, cast
 
 from mipgames.core.files import excerpt
 from mipgames.core.problem import Verdict
@@ -42,8 +43,12 @@ class ScoreRule:
 
 
 SCORE_RULES: dict[str, ScoreRule] = {
-    "standard": ScoreRule("standard", lambda n: (n - 2) ** 2, CLEAR_BONUS,
-                          "(n-2)^2 per move removing n tiles, +1000 for clearing the board"),
+    "standard": ScoreRule(
+        "standard",
+        lambda n: (n - 2) ** 2,
+        CLEAR_BONUS,
+        "(n-2)^2 per move removing n tiles, +1000 for clearing the board",
+    ),
 }
 OBJECTIVES = ("min-remaining", "score")
 
@@ -69,12 +74,7 @@ def _shown(move: Any) -> str:
 def tile_dict(board: Board) -> dict[Move, int]:
     """(x, y) -> colour for every tile."""
     top = board.rows - 1
-    return {
-        (x, top - k): c
-        for k, row in enumerate(board.cells)
-        for x, c in enumerate(row)
-        if c != EMPTY
-    }
+    return {(x, top - k): c for k, row in enumerate(board.cells) for x, c in enumerate(row) if c != EMPTY}
 
 
 def to_plane(board: Board) -> Plane:
@@ -83,11 +83,9 @@ def to_plane(board: Board) -> Plane:
 
 
 def from_plane(plane: Plane, rows: int, cols: int) -> Board:
-    get = plane.balls.get
-    return Board(tuple(
-        tuple(get((x, y), EMPTY) for x in range(cols))
-        for y in range(rows - 1, -1, -1)
-    ))
+    # the plane holds the board's int colours (to_plane put them there); Plane types colours as any Hashable
+    get = cast(dict[Move, int], plane.balls).get
+    return Board(tuple(tuple(get((x, y), EMPTY) for x in range(cols)) for y in range(rows - 1, -1, -1)))
 
 
 # -- rules ----------------------------------------------------------------
@@ -108,8 +106,12 @@ def _groups(balls: dict[Move, int]) -> list[tuple[Move, int]]:
             continue
         x, y = cell
         colour = balls[cell]
-        if (get((x + 1, y)) != colour and get((x, y + 1)) != colour
-                and get((x - 1, y)) != colour and get((x, y - 1)) != colour):
+        if (
+            get((x + 1, y)) != colour
+            and get((x, y + 1)) != colour
+            and get((x - 1, y)) != colour
+            and get((x, y - 1)) != colour
+        ):
             continue
         group = flood(balls, cell)
         seen.update(group)
@@ -117,7 +119,7 @@ def _groups(balls: dict[Move, int]) -> list[tuple[Move, int]]:
     return found
 
 
-def _stuck(balls: dict[Move, int]) -> bool:
+def _stuck(balls: Mapping[Move, Hashable]) -> bool:
     """No two adjacent tiles share a colour (the game is over)."""
     get = balls.get
     for (x, y), colour in balls.items():
@@ -138,8 +140,10 @@ def legal_moves(board: Board) -> list[Move]:
 
 
 def _as_move(move: Any) -> Move | None:
-    if isinstance(move, (tuple, list)) and len(move) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in move
+    if (
+        isinstance(move, (tuple, list))
+        and len(move) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in move)
     ):
         return (move[0], move[1])
     return None
@@ -202,7 +206,7 @@ def replay(board: Board, moves: Iterable[Move], rule: str = "standard") -> Repla
     )
 
 
-def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None) -> Verdict:
+def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Any] | None) -> Verdict:
     """The verdict on a click sequence (in the coordinates of the ``origin`` param); never raises on a bad sequence.
 
     Objective: tiles left (``min-remaining``) or the standard score
@@ -232,7 +236,9 @@ def evaluate(board: Board, params: dict[str, Any], moves: Sequence[Move] | None)
         "rule": "standard",
     }
     if not result.terminal:
-        (x, y), size = open_group(result.final)
+        group = open_group(result.final)
+        assert group is not None  # not terminal: a group of two or more is left
+        (x, y), size = group
         if origin == "top":
             y = board.rows - 1 - y
         return Verdict(False, None, f"game not over: group of {size} at ({x},{y}) left", measured)
@@ -249,7 +255,7 @@ def to_bottom(board: Board, moves: Sequence[Any], origin: str) -> list[Any]:
     return [(m[0], top - m[1]) if _as_move(m) is not None else m for m in moves]
 
 
-def from_bottom(board: Board, moves: Sequence[Move], origin: str) -> list[list[int]]:
+def from_bottom(board: Board, moves: Sequence[Sequence[int]], origin: str) -> list[list[int]]:
     """Bottom-origin moves as [x, y] pairs in ``origin`` coordinates (the inverse of ``to_bottom``)."""
     if origin == "bottom":
         return [[int(x), int(y)] for x, y in moves]

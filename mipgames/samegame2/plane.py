@@ -29,9 +29,9 @@ changes between two queries cost one flood per touched block.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 
-from sortedcontainers import SortedList  # type: ignore[import-untyped]
+from sortedcontainers import SortedList
 
 Cell = tuple[int, int]
 Colour = Hashable
@@ -43,7 +43,7 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     return (x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)
 
 
-def _spread(balls: dict[Cell, Colour], start: Cell, seen: set[Cell]) -> None:
+def _spread(balls: Mapping[Cell, Colour], start: Cell, seen: set[Cell]) -> None:
     """Adds to ``seen`` every ball 4-connected to ``start`` through its colour."""
     colour = balls[start]
     stack = [start]
@@ -56,14 +56,14 @@ def _spread(balls: dict[Cell, Colour], start: Cell, seen: set[Cell]) -> None:
                 stack.append(nb)
 
 
-def flood(balls: dict[Cell, Colour], start: Cell) -> list[Cell]:
+def flood(balls: Mapping[Cell, Colour], start: Cell) -> list[Cell]:
     """The block of ``start`` (which holds a ball): 4-connected, same colour."""
     seen = {start}
     _spread(balls, start, seen)
     return list(seen)
 
 
-def count_blocks(balls: dict[Cell, Colour]) -> int:
+def count_blocks(balls: Mapping[Cell, Colour]) -> int:
     """Full recount by flood fill over every ball (the reference for ``n``)."""
     seen: set[Cell] = set()
     count = 0
@@ -92,7 +92,7 @@ class Plane:
         self._next_id = 0
 
     @classmethod
-    def from_balls(cls, balls: dict[Cell, Colour], track_blocks: bool = True) -> Plane:
+    def from_balls(cls, balls: Mapping[Cell, Colour], track_blocks: bool = True) -> Plane:
         """A plane holding exactly ``balls`` (the dict is copied): faster than one ``put`` per ball."""
         plane = cls(track_blocks)
         plane.balls = dict(balls)

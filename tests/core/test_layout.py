@@ -10,8 +10,19 @@ import pytest
 from mipgames import registry
 
 PACKAGE = Path(__file__).resolve().parents[2] / "mipgames"
-PARTS = ("__init__.py", "instance.py", "codec.py", "simulate.py", "mip.py", "cpsat.py", "decode.py", "baselines.py",
-         "generate.py", "render.py", "problem.py")
+PARTS = (
+    "__init__.py",
+    "instance.py",
+    "codec.py",
+    "simulate.py",
+    "mip.py",
+    "cpsat.py",
+    "decode.py",
+    "baselines.py",
+    "generate.py",
+    "render.py",
+    "problem.py",
+)
 LIGHT = ("problem.py", "instance.py", "codec.py", "simulate.py")
 HEAVY = ("pulp", "ortools", "numba", "matplotlib", "highspy", "pyscipopt", "swiglpk")
 
@@ -65,7 +76,7 @@ def test_no_import_cycles_at_module_level():
         state[node] = 1
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycle = trail[trail.index(nxt):] + [nxt] if nxt in trail else [node, nxt]
+                cycle = trail[trail.index(nxt) :] + [nxt] if nxt in trail else [node, nxt]
                 raise AssertionError(f"import cycle: {' -> '.join(cycle)}")
             if nxt not in state:
                 visit(nxt, trail + [nxt])

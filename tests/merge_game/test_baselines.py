@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game.baselines import destroy_all_dp, greedy_cover
 from mipgames.merge_game.exhaustive import (
     _exhaustive_one_hp,
@@ -18,6 +17,7 @@ from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import rules
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 OPTS = SolveOptions(threads=1, time_limit=20)
 PRESETS = ("up", "vertical", "up3", "right3")
@@ -70,8 +70,11 @@ def dp_games(draw):
     heroes = draw(st.integers(2, min(10, width * height - 1)))
     stones = draw(st.integers(1, min(5, width * height - heroes)))
     inst = random_map(width, height, heroes, stones, hp=(1, draw(st.integers(1, 4))), seed=draw(st.integers(0, 10**6)))
-    return inst, {"attack": draw(st.sampled_from(("up3", "right3"))), "destroy_all": True,
-                  "max_level": draw(st.sampled_from([2, 3, 4, None]))}
+    return inst, {
+        "attack": draw(st.sampled_from(("up3", "right3"))),
+        "destroy_all": True,
+        "max_level": draw(st.sampled_from([2, 3, 4, None])),
+    }
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -86,8 +89,15 @@ def test_dp_matches_milp_on_destroy_all(game):
 def test_dp_needs_fodder_to_merge_up():
     # One hero under a hp-2 stone must reach level 3: it needs 3 more heroes of its type, one of them at d=1.
     from mipgames.merge_game.instance import Hero, Instance, Stone
-    inst = Instance(6, 3, (Hero(1, 1, 1), Hero(3, 1, 1), Hero(5, 1, 1), Hero(6, 1, 1)), (Stone(1, 2, 2),),
-                    attack="up3", destroy_all=True)
+
+    inst = Instance(
+        6,
+        3,
+        (Hero(1, 1, 1), Hero(3, 1, 1), Hero(5, 1, 1), Hero(6, 1, 1)),
+        (Stone(1, 2, 2),),
+        attack="up3",
+        destroy_all=True,
+    )
     assert run(inst, "dp", {}).status == "optimal"
     assert sorted(destroy_all_dp(inst, {})) == [0, 0, 1, 2]
     assert run(inst, "dp", {"max_level": 2}).status == "infeasible"
@@ -96,8 +106,14 @@ def test_dp_needs_fodder_to_merge_up():
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(simple_games(), st.sampled_from(("cross", "up3")), st.integers(1, 3))
 def test_one_hp_subset_search_agrees_with_state_search(inst, attack, types):
-    inst = random_map(inst.width, inst.height, min(len(inst.heroes), 7), min(len(inst.stones), 6), types=types,
-                      seed=len(inst.heroes) * 31 + len(inst.stones))
+    inst = random_map(
+        inst.width,
+        inst.height,
+        min(len(inst.heroes), 7),
+        min(len(inst.stones), 6),
+        types=types,
+        seed=len(inst.heroes) * 31 + len(inst.stones),
+    )
     rule = rules(inst, {"attack": attack})
     h = hits(inst, rule)
     a = _exhaustive_one_hp(inst, rule, h, float("inf"), lambda *_: None)
@@ -111,12 +127,15 @@ def test_exhaustive_time_limit_is_not_an_error():
     assert out.status == "feasible" and out.bound is not None and out.objective <= out.bound
 
 
-@pytest.mark.parametrize("solver, params, words", [
-    ("greedy", {"destroy_all": True}, "attack vectors"),
-    ("greedy", {"attack": "up"}, "--destroy-all"),
-    ("dp", {"destroy_all": True}, "up3 or right3"),
-    ("dp", {"attack": "up3"}, "--destroy-all"),
-])
+@pytest.mark.parametrize(
+    "solver, params, words",
+    [
+        ("greedy", {"destroy_all": True}, "attack vectors"),
+        ("greedy", {"attack": "up"}, "--destroy-all"),
+        ("dp", {"destroy_all": True}, "up3 or right3"),
+        ("dp", {"attack": "up3"}, "--destroy-all"),
+    ],
+)
 def test_algorithms_refuse_clearly(solver, params, words):
     inst = random_map(5, 5, 6, 6, seed=1)
     with pytest.raises(UsageError, match=words):

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game.exhaustive import (
     components,
     run_theorem3,
@@ -18,6 +17,7 @@ from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import Hero, Instance, Stone, rules
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 OPTS = SolveOptions(threads=1, time_limit=20)
 ATTACKS = ("cross", "up", "vertical", "up3", "right3", "1,1;-1,-1;0,2")
@@ -42,8 +42,9 @@ def games(draw):
     heroes = draw(st.integers(1, min(9, width * height - 1)))
     stones = draw(st.integers(1, min(6, width * height - heroes)))
     types = draw(st.integers(1, 3))
-    inst = random_map(width, height, heroes, stones, types=types, hp=(1, draw(st.integers(1, 4))),
-                      seed=draw(st.integers(0, 10**6)))
+    inst = random_map(
+        width, height, heroes, stones, types=types, hp=(1, draw(st.integers(1, 4))), seed=draw(st.integers(0, 10**6))
+    )
     per_type = draw(st.dictionaries(st.integers(1, types), st.sampled_from(ATTACKS), max_size=types))
     inst = Instance(inst.width, inst.height, inst.heroes, inst.stones, type_attack=per_type)
     params = {"max_level": draw(st.sampled_from([None, 2, 3]))}

@@ -15,8 +15,12 @@ from mipgames.merge_game.instance import Hero, Instance, Stone, read
 FOLDER = Path(__file__).resolve().parents[2] / "instances" / "merge_game"
 BUNDLED = sorted(p for p in FOLDER.iterdir() if p.suffix in (".txt", ".json", ".graph"))
 SMALL = Instance(2, 1, (Hero(1, 1, 1),), (Stone(2, 1, 1),))
-FAST = settings(max_examples=150, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FAST = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 def reads_or_refuses(path: Path) -> None:
@@ -35,7 +39,7 @@ def mutate(text: str, rng: random.Random) -> str:
     if kind == 1:
         return "".join(lines[:i] + [lines[i]] + lines[i:])
     if kind == 2:
-        return "".join(lines[:i] + lines[i + 1:])
+        return "".join(lines[:i] + lines[i + 1 :])
     if kind == 3:
         return text.replace("1", "9" * rng.choice([2, 19, 30, 5000]), 1)
     if kind == 4:
@@ -71,12 +75,28 @@ def test_mutated_bundled_instances(tmp_path, source, seed, rounds):
     reads_or_refuses(path)
 
 
-JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
-                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                      max_size=4),
-                       max_leaves=20)
-KEYS = st.sampled_from(["width", "height", "size", "heroes", "stones", "attack", "type_attack", "target",
-                        "destroy_all", "max_level", "optimum", "meta", "name"])
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+KEYS = st.sampled_from(
+    [
+        "width",
+        "height",
+        "size",
+        "heroes",
+        "stones",
+        "attack",
+        "type_attack",
+        "target",
+        "destroy_all",
+        "max_level",
+        "optimum",
+        "meta",
+        "name",
+    ]
+)
 
 
 @settings(FAST, max_examples=80)

@@ -41,8 +41,13 @@ def test_json_and_ascii_round_trip(tmp_path):
 
 
 def test_json_accepts_objects_and_size(tmp_path):
-    data = {"size": 3, "heroes": [{"x": 1, "y": 1, "type": 2}], "stones": [[2, 1, 4]],
-            "attack": [[0, 1], [1, 0]], "destroy_all": True}
+    data = {
+        "size": 3,
+        "heroes": [{"x": 1, "y": 1, "type": 2}],
+        "stones": [[2, 1, 4]],
+        "attack": [[0, 1], [1, 0]],
+        "destroy_all": True,
+    }
     inst = from_json(data)
     assert inst.heroes == (Hero(1, 1, 2),) and inst.stones == (Stone(2, 1, 4),)
     assert rules(inst, {}).attack == ((0, 1), (1, 0))
@@ -51,23 +56,26 @@ def test_json_accepts_objects_and_size(tmp_path):
 
 def test_params_override_file_values():
     inst = Instance(3, 3, (Hero(1, 1, 1),), (Stone(2, 1, 1), Stone(3, 3, 2)), "up", 1, False, 2)
-    assert rules(inst, {}) .attack == ((0, 1),) and rules(inst, {}).target == 1 and rules(inst, {}).max_level == 2
+    assert rules(inst, {}).attack == ((0, 1),) and rules(inst, {}).target == 1 and rules(inst, {}).max_level == 2
     r = rules(inst, {"attack": "right3", "target": 0, "max_level": 5})
     assert r.attack == parse_attack("right3") and r.target == 0 and r.max_level == 5
     assert rules(inst, {"destroy_all": True}).target == 2
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("a.\n.0\n", 2, "hp 0"),
-    ("a.\n.X\n", 2, "unknown symbol 'X'"),
-    ("a..\n.1\n", 2, "2 cells"),
-    ("colour: red\na.\n", 1, "unknown header key"),
-    ("attack: diagonal\na1\n", 1, "bad attack vector"),
-    ("max_level: 0\na1\n", 1, "max_level must be between 1 and"),
-    ("target: many\na1\n", 1, "target must be an integer"),
-    ("destroy_all: maybe\na1\n", 1, "yes or no"),
-    ("a1\nattack: up\n", 2, "after the map rows"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("a.\n.0\n", 2, "hp 0"),
+        ("a.\n.X\n", 2, "unknown symbol 'X'"),
+        ("a..\n.1\n", 2, "2 cells"),
+        ("colour: red\na.\n", 1, "unknown header key"),
+        ("attack: diagonal\na1\n", 1, "bad attack vector"),
+        ("max_level: 0\na1\n", 1, "max_level must be between 1 and"),
+        ("target: many\na1\n", 1, "target must be an integer"),
+        ("destroy_all: maybe\na1\n", 1, "yes or no"),
+        ("a1\nattack: up\n", 2, "after the map rows"),
+    ],
+)
 def test_bad_ascii_names_the_line(tmp_path, text, line, words):
     path = tmp_path / "bad.txt"
     path.write_text(text)
@@ -102,18 +110,21 @@ def _dump(data):
     return "\n".join(lines + ["}"]) + "\n"
 
 
-@pytest.mark.parametrize("change, line, words", [
-    ({"heroes": [[1, 1, 1], [3, 1, 1]]}, 9, "overlaps hero 1"),
-    ({"heroes": [[1, 1, 1], [2, 3, 1]]}, 6, "off the 3x2 map"),
-    ({"stones": [[3, 1, 0]]}, 9, "hp must be between 1 and"),
-    ({"heroes": [[1, 1, 1], [2, 2, 0]]}, 6, "type must be between 1 and"),
-    ({"heroes": [[1, 1, 1], [2, 2]]}, 6, "must be"),
-    ({"heroes": [[1, 1, 1], [2, 2, "a"]]}, 6, "must be an integer"),
-    ({"attack": "sideways"}, 11, "bad attack vector"),
-    ({"colour": 1}, 11, "unknown key"),
-    ({"max_level": 0}, 11, "max_level must be between 1 and"),
-    ({"destroy_all": "yes"}, 11, "true or false"),
-])
+@pytest.mark.parametrize(
+    "change, line, words",
+    [
+        ({"heroes": [[1, 1, 1], [3, 1, 1]]}, 9, "overlaps hero 1"),
+        ({"heroes": [[1, 1, 1], [2, 3, 1]]}, 6, "off the 3x2 map"),
+        ({"stones": [[3, 1, 0]]}, 9, "hp must be between 1 and"),
+        ({"heroes": [[1, 1, 1], [2, 2, 0]]}, 6, "type must be between 1 and"),
+        ({"heroes": [[1, 1, 1], [2, 2]]}, 6, "must be"),
+        ({"heroes": [[1, 1, 1], [2, 2, "a"]]}, 6, "must be an integer"),
+        ({"attack": "sideways"}, 11, "bad attack vector"),
+        ({"colour": 1}, 11, "unknown key"),
+        ({"max_level": 0}, 11, "max_level must be between 1 and"),
+        ({"destroy_all": "yes"}, 11, "true or false"),
+    ],
+)
 def test_bad_json_names_the_line(tmp_path, change, line, words):
     path = tmp_path / "bad.json"
     data = dict(GOOD)
@@ -166,15 +177,18 @@ def test_attack_vector_per_type(tmp_path):
     assert to_json(inst)["type_attack"] == {"2": "right3", "3": "0,-1"}
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("attack b: up\nattack b: up3\na1\n", 2, "given twice"),
-    ("attack b: sideways\na1\n", 1, "bad attack vector"),
-    ("attack 0: up\na1\n", 1, "between 1 and"),
-    ("attack: 0,99999999999999999999999999999\na1\n", 1, "got a number of"),
-    ("target: 100000000000000000000000000000\na1\n", 1, "got a number of"),
-    ("target: -1\na1\n", 1, "between 0 and"),
-    ("name: x\nname: y\na1\n", 2, "given twice"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("attack b: up\nattack b: up3\na1\n", 2, "given twice"),
+        ("attack b: sideways\na1\n", 1, "bad attack vector"),
+        ("attack 0: up\na1\n", 1, "between 1 and"),
+        ("attack: 0,99999999999999999999999999999\na1\n", 1, "got a number of"),
+        ("target: 100000000000000000000000000000\na1\n", 1, "got a number of"),
+        ("target: -1\na1\n", 1, "between 0 and"),
+        ("name: x\nname: y\na1\n", 2, "given twice"),
+    ],
+)
 def test_bad_headers_name_the_line(tmp_path, text, line, words):
     path = tmp_path / "bad.txt"
     path.write_text(text)
@@ -183,15 +197,18 @@ def test_bad_headers_name_the_line(tmp_path, text, line, words):
     assert err.value.line == line and words in str(err.value), str(err.value)
 
 
-@pytest.mark.parametrize("change, words", [
-    ({"type_attack": {"x": "up"}}, "keys are hero types"),
-    ({"type_attack": {"2": 7}}, "preset name or a list"),
-    ({"type_attack": ["up"]}, "must be an object"),
-    ({"attack": [[0, 10**29]]}, "between"),
-    ({"width": 10**29}, "between 1 and"),
-    ({"stones": [[3, 1, 10**12]]}, "between"),
-    ({"name": 5}, '"name" must be a string'),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"type_attack": {"x": "up"}}, "keys are hero types"),
+        ({"type_attack": {"2": 7}}, "preset name or a list"),
+        ({"type_attack": ["up"]}, "must be an object"),
+        ({"attack": [[0, 10**29]]}, "between"),
+        ({"width": 10**29}, "between 1 and"),
+        ({"stones": [[3, 1, 10**12]]}, "between"),
+        ({"name": 5}, '"name" must be a string'),
+    ],
+)
 def test_bad_json_values_are_refused(change, words):
     data = dict(GOOD)
     data.update(change)

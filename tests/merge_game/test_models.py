@@ -4,12 +4,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import Hero, Instance, Stone
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simulate import evaluate, replay, rules
+from mipgames.run.runner import solve
 
 OPTS = SolveOptions(threads=1, time_limit=20)
 ATTACKS = ("cross", "up", "vertical", "up3", "right3", "1,1;-1,-1;0,2")
@@ -24,8 +24,15 @@ def small_games(draw):
     width, height = draw(st.integers(2, 5)), draw(st.integers(2, 5))
     heroes = draw(st.integers(1, min(8, width * height - 1)))
     stones = draw(st.integers(1, min(6, width * height - heroes)))
-    inst = random_map(width, height, heroes, stones, types=draw(st.integers(1, 3)),
-                      hp=(1, draw(st.integers(1, 4))), seed=draw(st.integers(0, 10**6)))
+    inst = random_map(
+        width,
+        height,
+        heroes,
+        stones,
+        types=draw(st.integers(1, 3)),
+        hp=(1, draw(st.integers(1, 4))),
+        seed=draw(st.integers(0, 10**6)),
+    )
     params = {"attack": draw(st.sampled_from(ATTACKS)), "max_level": draw(st.sampled_from([None, 2, 3]))}
     return inst, params
 

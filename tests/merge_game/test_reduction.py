@@ -1,4 +1,5 @@
-"""The thesis's reduction: planar drawings, the map it builds, and the toolkit's answer against an independent vertex cover."""
+"""The thesis's reduction: planar drawings, the map it builds, and the toolkit's answer against an
+independent vertex cover."""
 
 import itertools
 
@@ -8,7 +9,6 @@ from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.merge_game import reduction
 from mipgames.merge_game.generate import reduction_map
 from mipgames.merge_game.graphs import graph_path, odd_cycle, random_drawing, read_graph
@@ -16,6 +16,7 @@ from mipgames.merge_game.instance import read, rules, write
 from mipgames.merge_game.problem import PROBLEM
 from mipgames.merge_game.simple import reduce
 from mipgames.merge_game.simulate import hits
+from mipgames.run.runner import solve
 
 OPTS = SolveOptions(threads=1, time_limit=60)
 
@@ -105,8 +106,10 @@ def test_minimum_hero_count_is_vertex_cover_plus_l_brute_force(n, seed):
     tau = brute_vertex_cover(d.n, d.edges)
     yes = reduction.build(d, tau, "yes", {})
     no = reduction.build(d, tau - 1, "no", {})
-    assert yes.meta["L"] == no.meta["L"] and yes.meta["min_heroes_if_cover_k"] == tau + yes.meta["L"] + yes.meta[
-        "pendants"]
+    assert (
+        yes.meta["L"] == no.meta["L"]
+        and yes.meta["min_heroes_if_cover_k"] == tau + yes.meta["L"] + yes.meta["pendants"]
+    )
     for solver, formulation in (("cpsat", None), ("cbc", "set-cover"), ("highs", None)):
         assert answer(yes, solver, formulation) and not answer(no, solver, formulation)
 
@@ -125,9 +128,13 @@ def test_kernel_unfolds_to_a_cover_of_every_stone():
     inst = reduction_map(60, seed=3)
     kernel = reduce(inst, {})
     assert kernel.budget >= 0 and not kernel.uncoverable
-    tau_kernel = brute_vertex_cover(len(kernel.vertices), [(kernel.vertices.index(a), kernel.vertices.index(b))
-                                                           for a, b in kernel.edges]) if len(kernel.vertices) <= 14 \
+    tau_kernel = (
+        brute_vertex_cover(
+            len(kernel.vertices), [(kernel.vertices.index(a), kernel.vertices.index(b)) for a, b in kernel.edges]
+        )
+        if len(kernel.vertices) <= 14
         else None
+    )
     if tau_kernel is not None:
         assert tau_kernel == kernel.budget  # the budget is exactly tau: the map is a tight yes
 

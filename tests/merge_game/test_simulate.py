@@ -8,8 +8,9 @@ from mipgames.merge_game.instance import Hero, Instance, Stone
 from mipgames.merge_game.simulate import evaluate
 
 # Row y=1: a a b a ; stone hp 2 at (2, 2) above the second hero, stone hp 1 at (4, 2).
-INST = Instance(4, 2, (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 1)),
-                (Stone(2, 2, 2), Stone(4, 2, 1)), attack="up")
+INST = Instance(
+    4, 2, (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 1)), (Stone(2, 2, 2), Stone(4, 2, 1)), attack="up"
+)
 
 
 def test_legal_sequence_counts_stones_and_levels():
@@ -30,13 +31,16 @@ def test_four_heroes_reach_level_three():
     assert not cap.legal and "merge 3" in cap.reason and "level cap 2" in cap.reason
 
 
-@pytest.mark.parametrize("merges, words", [
-    (((0, 2),), "merge 1: heroes 0 and 2 have different types (1 vs 2)"),
-    (((0, 0),), "merge 1: hero 0 cannot merge with itself"),
-    (((0, 7),), "merge 1: hero 7 does not exist"),
-    (((0, 1), (0, 3)), "merge 2: hero 0 is gone (merged into hero 1 at merge 1)"),
-    (((-1, 1),), "does not exist"),
-])
+@pytest.mark.parametrize(
+    "merges, words",
+    [
+        (((0, 2),), "merge 1: heroes 0 and 2 have different types (1 vs 2)"),
+        (((0, 0),), "merge 1: hero 0 cannot merge with itself"),
+        (((0, 7),), "merge 1: hero 7 does not exist"),
+        (((0, 1), (0, 3)), "merge 2: hero 0 is gone (merged into hero 1 at merge 1)"),
+        (((-1, 1),), "does not exist"),
+    ],
+)
 def test_illegal_merges(merges, words):
     v = evaluate(INST, {}, merges)
     assert not v.legal and v.objective is None and words in v.reason
@@ -65,8 +69,14 @@ def test_solution_json():
 
 def test_each_type_attacks_with_its_own_vector(tmp_path):
     # a at (1, 1) hits up only; b at (3, 1) hits right3 only: (4, 2) yes, (3, 2) above it no
-    inst = Instance(4, 2, (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 2)),
-                    (Stone(1, 2, 1), Stone(3, 2, 1), Stone(4, 2, 1)), attack="up", type_attack={2: "right3"})
+    inst = Instance(
+        4,
+        2,
+        (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 2)),
+        (Stone(1, 2, 1), Stone(3, 2, 1), Stone(4, 2, 1)),
+        attack="up",
+        type_attack={2: "right3"},
+    )
     v = evaluate(inst, {}, ((1, 0), (3, 2)))
     assert v.legal and v.measured["destroyed"] == [0, 2]
     assert evaluate(inst, {"attack": "up"}, ((1, 0), (3, 2))).measured["destroyed"] == [0, 1]
@@ -79,12 +89,32 @@ def test_certificate_embeds_the_attack_vectors_and_verifies(tmp_path):
     from mipgames.merge_game.codec import instance_from_json
     from mipgames.merge_game.instance import write
 
-    inst = Instance(4, 2, (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 2)),
-                    (Stone(1, 2, 1), Stone(3, 2, 1), Stone(4, 2, 1)), attack="up", type_attack={2: "right3"})
+    inst = Instance(
+        4,
+        2,
+        (Hero(1, 1, 1), Hero(2, 1, 1), Hero(3, 1, 2), Hero(4, 1, 2)),
+        (Stone(1, 2, 1), Stone(3, 2, 1), Stone(4, 2, 1)),
+        attack="up",
+        type_attack={2: "right3"},
+    )
     write(inst, tmp_path / "typed.txt")
     cert = tmp_path / "cert.json"
-    assert cli(["solve", str(tmp_path / "typed.txt"), "--problem", "merge-game", "--solver", "cbc", "--out", str(cert),
-                "--quiet"]) == 0
+    assert (
+        cli(
+            [
+                "solve",
+                str(tmp_path / "typed.txt"),
+                "--problem",
+                "merge-game",
+                "--solver",
+                "cbc",
+                "--out",
+                str(cert),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     data = json.loads(cert.read_text())
     assert data["objective"] == 2 and data["instance"]["type_attack"] == {"2": "right3"}
     assert instance_from_json(data["instance"]).type_attack == {2: "right3"}

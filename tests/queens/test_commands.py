@@ -72,9 +72,9 @@ def test_solve_without_solver_uses_the_queens_default(tmp_path):
 
 
 def test_the_python_api_uses_the_default_solver_too():
-    from mipgames.run.runner import solve
     from mipgames.queens.instance import read
     from mipgames.queens.problem import PROBLEM
+    from mipgames.run.runner import solve
 
     r = solve(PROBLEM, read(SPEC), options=SolveOptions(time_limit=20), isolate=False)
     assert (r.solver, r.status, r.objective) == ("portfolio", "optimal", 1)

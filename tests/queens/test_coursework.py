@@ -6,12 +6,12 @@ from hypothesis import strategies as st
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.queens.coursework import search_compiled, search_reference
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import Queens, parse
 from mipgames.queens.problem import PROBLEM
 from mipgames.queens.simulate import evaluate
+from mipgames.run.runner import solve
 from tests.queens.test_models import positions
 
 
@@ -56,5 +56,11 @@ def test_same_verdicts_as_the_improved_dfs(instance):
 
 def test_it_decides_k_only():
     with pytest.raises(UsageError, match="decides K"):
-        solve(PROBLEM, parse("2\n1\n1 1\n0 0\n"), solver="coursework-dfs", params={"minimise": True},
-              options=SolveOptions(time_limit=5), isolate=False)
+        solve(
+            PROBLEM,
+            parse("2\n1\n1 1\n0 0\n"),
+            solver="coursework-dfs",
+            params={"minimise": True},
+            options=SolveOptions(time_limit=5),
+            isolate=False,
+        )

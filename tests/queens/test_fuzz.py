@@ -12,8 +12,12 @@ from mipgames.queens.instance import Queens, read, read_moves
 
 FOLDER = Path(__file__).resolve().parents[2] / "instances" / "queens"
 BUNDLED = sorted(FOLDER.glob("*.txt")) + sorted(FOLDER.glob("*.moves"))
-FAST = settings(max_examples=150, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FAST = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 SMALL = Queens(2, 1, ((1, 1), (0, 0)))
 
 
@@ -33,7 +37,7 @@ def mutate(text: str, rng: random.Random) -> str:
     if kind == 1:
         return "".join(lines[:i] + [lines[i]] + lines[i:])
     if kind == 2:
-        return "".join(lines[:i] + lines[i + 1:])
+        return "".join(lines[:i] + lines[i + 1 :])
     if kind == 3:
         return text.replace("1", rng.choice(["9" * 30, str(1 << 62), "1" * 5000, "0x10"]), 1)
     if kind == 4:
@@ -66,16 +70,24 @@ def test_mutated_bundled_files(tmp_path, source, seed, rounds):
     reads_or_refuses(path)
 
 
-JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=4),
-                       lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner,
-                                                                                      max_size=4),
-                       max_leaves=25)
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=25,
+)
 
 
 @settings(FAST, max_examples=80)
-@given(st.fixed_dictionaries({"n": st.integers(-2, 4) | JSONISH, "k": st.integers(-1, 3) | JSONISH,
-                              "board": st.lists(st.lists(st.integers(-1, 9) | JSONISH, max_size=4), max_size=4)})
-       | JSONISH)
+@given(
+    st.fixed_dictionaries(
+        {
+            "n": st.integers(-2, 4) | JSONISH,
+            "k": st.integers(-1, 3) | JSONISH,
+            "board": st.lists(st.lists(st.integers(-1, 9) | JSONISH, max_size=4), max_size=4),
+        }
+    )
+    | JSONISH
+)
 def test_instance_json_of_any_shape(data):
     try:
         instance_from_json(data)
@@ -84,7 +96,7 @@ def test_instance_json_of_any_shape(data):
 
 
 @settings(FAST, max_examples=80)
-@given(JSONISH | st.lists(st.lists(st.integers(-10**30, 10**30), max_size=5), max_size=4))
+@given(JSONISH | st.lists(st.lists(st.integers(-(10**30), 10**30), max_size=5), max_size=4))
 def test_solution_json_of_any_shape(data):
     try:
         solution_from_json(SMALL, data)

@@ -94,8 +94,10 @@ def dive_both(instance, k, jitter, alt, limit):
         outcome = "restart"
     compiled = Compiled(geo, k)
     got = compiled.dive(list(jitter), alt, limit or 0, None)
-    return ((outcome, search.nodes, search.moves() if outcome == "found" else None),
-            (got, compiled.nodes, compiled.moves() if got == "found" else None))
+    return (
+        (outcome, search.nodes, search.moves() if outcome == "found" else None),
+        (got, compiled.nodes, compiled.moves() if got == "found" else None),
+    )
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)

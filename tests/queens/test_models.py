@@ -5,10 +5,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.queens.instance import Queens, parse, read
 from mipgames.queens.problem import PROBLEM
 from mipgames.queens.simulate import apply, board_of, coursework_accepts, move_error
+from mipgames.run.runner import solve
 
 OPTIONS = SolveOptions(time_limit=20, threads=1)
 SPEC = read("instances/queens/spec_example.txt")
@@ -36,14 +36,27 @@ def brute_minimum(instance: Queens) -> int:
 
 
 def run(instance, solver, formulation=None, minimise=False):
-    result = solve(PROBLEM, instance, solver=solver, formulation=formulation, params={"minimise": minimise},
-                   options=OPTIONS, isolate=False)
+    result = solve(
+        PROBLEM,
+        instance,
+        solver=solver,
+        formulation=formulation,
+        params={"minimise": minimise},
+        options=OPTIONS,
+        isolate=False,
+    )
     assert result.status != "error", result.message
     return result
 
 
-METHODS = [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("cbc", "time-indexed"), ("dfs", None),
-           ("levels", None), ("portfolio", None)]
+METHODS = [
+    ("cpsat", "forest"),
+    ("cpsat", "time-indexed-cp"),
+    ("cbc", "time-indexed"),
+    ("dfs", None),
+    ("levels", None),
+    ("portfolio", None),
+]
 
 
 @pytest.mark.parametrize("solver, formulation", METHODS)
@@ -69,8 +82,13 @@ HAND_MADE = [
 def test_hand_made_minima(text, minimum):
     instance = parse(text)
     assert brute_minimum(instance) == minimum
-    for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("cbc", "time-indexed"),
-                                ("dfs", None), ("levels", None)]:
+    for solver, formulation in [
+        ("cpsat", "forest"),
+        ("cpsat", "time-indexed-cp"),
+        ("cbc", "time-indexed"),
+        ("dfs", None),
+        ("levels", None),
+    ]:
         result = run(instance, solver, formulation, minimise=True)
         assert (result.status, result.objective) == ("optimal", minimum), (solver, formulation)
     decision = run(Queens(instance.n, minimum - 1, instance.board), "cpsat", "forest")
@@ -80,8 +98,7 @@ def test_hand_made_minima(text, minimum):
 @st.composite
 def positions(draw):
     n = draw(st.integers(2, 4))
-    cells = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=1, max_size=7,
-                          unique=True))
+    cells = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=1, max_size=7, unique=True))
     powers = draw(st.lists(st.integers(0, 2), min_size=len(cells), max_size=len(cells)))
     k = draw(st.integers(1, 3))
     board = [[0] * n for _ in range(n)]
@@ -98,8 +115,13 @@ def test_models_prove_the_exhaustive_minimum(instance):
         result = run(instance, solver, formulation, minimise=True)
         assert (result.status, result.objective) == ("optimal", minimum), (solver, formulation)
     reachable = minimum <= instance.k
-    for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("dfs", None), ("levels", None),
-                                ("portfolio", None)]:
+    for solver, formulation in [
+        ("cpsat", "forest"),
+        ("cpsat", "time-indexed-cp"),
+        ("dfs", None),
+        ("levels", None),
+        ("portfolio", None),
+    ]:
         result = run(instance, solver, formulation)
         assert (result.status != "infeasible") == reachable, (solver, formulation)
         if reachable:

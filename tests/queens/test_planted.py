@@ -5,12 +5,12 @@ from pathlib import Path
 import pytest
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.queens.codec import instance_from_json, instance_to_json
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import moves_path, read, read_moves, write
 from mipgames.queens.problem import PROBLEM
 from mipgames.queens.simulate import coursework_accepts, evaluate
+from mipgames.run.runner import solve
 
 FOLDER = Path(__file__).resolve().parents[2] / "instances" / "queens"
 PLANTED = sorted(FOLDER.glob("planted_*.txt")) + [FOLDER / "spec_example.txt"]

@@ -4,8 +4,16 @@ from mipgames.queens.instance import parse, read
 from mipgames.queens.simulate import coursework_accepts, evaluate, replay
 
 SPEC_MOVES = [
-    (2, 1, 1, 1), (0, 1, 1, 0), (5, 6, 5, 4), (3, 1, 2, 2), (5, 4, 1, 0),
-    (1, 1, 1, 0), (1, 3, 1, 6), (1, 0, 1, 2), (1, 6, 1, 2), (2, 2, 1, 2),
+    (2, 1, 1, 1),
+    (0, 1, 1, 0),
+    (5, 6, 5, 4),
+    (3, 1, 2, 2),
+    (5, 4, 1, 0),
+    (1, 1, 1, 0),
+    (1, 3, 1, 6),
+    (1, 0, 1, 2),
+    (1, 6, 1, 2),
+    (2, 2, 1, 2),
 ]
 ROW = parse("3\n1\n1 0 1\n2 0 0\n0 0 2\n")  # (0,0)=1 (0,2)=1 (1,0)=2 (2,2)=2
 

@@ -32,8 +32,30 @@ SEEDS = [p.read_text() for p in BUNDLED] + [
 if STANDARD.exists():
     SEEDS.append("\n".join(STANDARD.read_text().splitlines()[:40]) + "\n")
 
-WEIRD = ["", "\x00", "é", "😀", "-1", "-99999999999999999999", "9" * 40, "1e9", "0x10", ".", "#", "empty 0",
-         "empty", "[", "]", "{}", "nan", " " * 50, "\t", "\r", "1 " * 70, "z" * 70]
+WEIRD = [
+    "",
+    "\x00",
+    "é",
+    "😀",
+    "-1",
+    "-99999999999999999999",
+    "9" * 40,
+    "1e9",
+    "0x10",
+    ".",
+    "#",
+    "empty 0",
+    "empty",
+    "[",
+    "]",
+    "{}",
+    "nan",
+    " " * 50,
+    "\t",
+    "\r",
+    "1 " * 70,
+    "z" * 70,
+]
 
 
 @st.composite

@@ -8,7 +8,13 @@ import pytest
 
 from mipgames.core.errors import InputError
 from mipgames.samegame.instance import (
-    EMPTY, Board, format_board, parse_board, read_board, read_standard_set, write_board,
+    EMPTY,
+    Board,
+    format_board,
+    parse_board,
+    read_board,
+    read_standard_set,
+    write_board,
 )
 
 STANDARD = Path("/work/shared/benchmarks/samegame/standard_20.txt")
@@ -45,23 +51,26 @@ def test_standard_set() -> None:
     assert info.value.line == 17
 
 
-@pytest.mark.parametrize("text,line,message", [
-    ("", None, "empty board file"),
-    ("# only a comment\n\n", None, "empty board file"),
-    ("12\n123\n", 2, "ragged row: 3 cells, the first row has 2"),
-    ("12\n1*\n", 2, "unknown symbol '*'"),
-    ("12\n1A\n", 2, "unknown symbol 'A'"),
-    ("1.\n..\n", 2, "column 0: empty cell below the tile on line 1"),
-    ("# c\n.1\n.2\n", 3, "column 0 is empty but column 1 is not"),
-    ("3 40\n1 1\n", 1, "colour must be between -1 and 35, got 40"),
-    ("3 x\n1 1\n", 1, "colour must be an integer, got 'x'"),
-    ("3 " + "9" * 30 + "\n1 1\n", 1, "a number of 30 digits"),
-    ("empty 1\n12\n", 1, "unknown header 'empty 1'"),
-    ("empty 0\n1.\n", 2, "unknown symbol '.'"),
-    ("empty 0\n3 -1\n1 1\n", 2, "colour must be between 0 and 35, got -1"),
-    ("1" * 65 + "\n", 1, "row of 65 cells; at most 64 columns"),
-    ("1\n" * 65, 65, "65 rows; at most 64 are read"),
-])
+@pytest.mark.parametrize(
+    "text,line,message",
+    [
+        ("", None, "empty board file"),
+        ("# only a comment\n\n", None, "empty board file"),
+        ("12\n123\n", 2, "ragged row: 3 cells, the first row has 2"),
+        ("12\n1*\n", 2, "unknown symbol '*'"),
+        ("12\n1A\n", 2, "unknown symbol 'A'"),
+        ("1.\n..\n", 2, "column 0: empty cell below the tile on line 1"),
+        ("# c\n.1\n.2\n", 3, "column 0 is empty but column 1 is not"),
+        ("3 40\n1 1\n", 1, "colour must be between -1 and 35, got 40"),
+        ("3 x\n1 1\n", 1, "colour must be an integer, got 'x'"),
+        ("3 " + "9" * 30 + "\n1 1\n", 1, "a number of 30 digits"),
+        ("empty 1\n12\n", 1, "unknown header 'empty 1'"),
+        ("empty 0\n1.\n", 2, "unknown symbol '.'"),
+        ("empty 0\n3 -1\n1 1\n", 2, "colour must be between 0 and 35, got -1"),
+        ("1" * 65 + "\n", 1, "row of 65 cells; at most 64 columns"),
+        ("1\n" * 65, 65, "65 rows; at most 64 are read"),
+    ],
+)
 def test_bad_boards_name_the_line(text: str, line: int | None, message: str) -> None:
     with pytest.raises(InputError) as info:
         parse_board(text, "b.txt")

@@ -46,8 +46,9 @@ def play_both(board: Board, seed: int) -> int:
         g = next(g for g in range(ng) if shape.cell(int(sc.gcell[g])) == cell)
         parent = K.board_hash(arr, shape.cols, shape.stride, zobrist)
         hashed = np.zeros_like(arr)
-        h1, h2 = K.remove_hashed(arr, hashed, shape.cols, shape.stride, sc.label, g, sc.gcell[g], sc.glast[g],
-                                 zobrist, *parent)
+        h1, h2 = K.remove_hashed(
+            arr, hashed, shape.cols, shape.stride, sc.label, g, sc.gcell[g], sc.glast[g], zobrist, *parent
+        )
         assert np.array_equal(hashed, out) and (h1, h2) == K.board_hash(out, shape.cols, shape.stride, zobrist)
         inplace = arr.copy()
         K.remove_inplace(inplace, shape.cols, shape.stride, sc.label, g, sc.gcell[g], sc.glast[g])
@@ -78,7 +79,6 @@ def test_standard_size_games_agree_and_score_the_same(seed: int) -> None:
     rng = random.Random(seed)
     arr, shape = K.to_array(board)
     sc = K.Scratch.of(shape)
-    zobrist = K.zobrist_table(shape)
     out = np.zeros_like(arr)
     clicks, score = [], 0
     while True:

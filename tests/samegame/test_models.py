@@ -9,9 +9,9 @@ from mipgames.core.problem import SolveOptions
 from mipgames.run.runner import solve
 from mipgames.samegame import cpsat, decode, mip, simulate
 from mipgames.samegame.exact import ExactSearch
-from mipgames.samegame.kernel import to_array
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import parse_board
+from mipgames.samegame.kernel import to_array
 from mipgames.samegame.problem import PROBLEM
 
 OBJECTIVES = ("min-remaining", "score")
@@ -125,8 +125,9 @@ def test_edge_boards_with_both_models():
         board = parse_board(text)
         for solver in ("cbc", "cpsat"):
             for objective, want in (("min-remaining", left), ("score", score)):
-                res = solve(PROBLEM, board, solver=solver, params={"objective": objective}, options=OPTIONS,
-                            isolate=False)
+                res = solve(
+                    PROBLEM, board, solver=solver, params={"objective": objective}, options=OPTIONS, isolate=False
+                )
                 assert (res.status, res.objective) == ("optimal", want), (text, solver, objective, res.message)
 
 
@@ -159,6 +160,13 @@ def test_model_sizes_are_reported():
 def test_mip_is_integral_and_runs_on_cpsat_by_translation():
     board = random_board(3, 4, 3, 2)
     for objective in OBJECTIVES:
-        res = solve(PROBLEM, board, solver="cpsat", formulation="time-indexed", params={"objective": objective},
-                    options=OPTIONS, isolate=False)
+        res = solve(
+            PROBLEM,
+            board,
+            solver="cpsat",
+            formulation="time-indexed",
+            params={"objective": objective},
+            options=OPTIONS,
+            isolate=False,
+        )
         assert (res.status, res.objective) == ("optimal", exact(board, objective))

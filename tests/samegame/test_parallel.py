@@ -31,6 +31,7 @@ def test_best_game_of_all_workers_and_failures_reported() -> None:
             send(value - 5, [1], "first")
             send(value, [1, 2], "better")
             return {"nodes": value}
+
         return task
 
     def bad(send):

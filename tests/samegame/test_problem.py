@@ -23,8 +23,13 @@ BUNDLED = sorted((ROOT / "instances" / "samegame").glob("*.txt"))
 
 def test_protocol_surface():
     assert PROBLEM.name == "samegame" and PROBLEM.folder == "samegame"
-    assert PROBLEM.default_params() == {"objective": "min-remaining", "origin": "bottom", "beam_width": 0,
-                                        "node_budget": 0, "level": 0}
+    assert PROBLEM.default_params() == {
+        "objective": "min-remaining",
+        "origin": "bottom",
+        "beam_width": 0,
+        "node_budget": 0,
+        "level": 0,
+    }
     assert PROBLEM.objective({"objective": "min-remaining"}) == ("tiles remaining", "min")
     assert PROBLEM.objective({"objective": "score"}) == ("score (standard rule)", "max")
     assert {f.kind for f in PROBLEM.formulations.values()} == {"mip", "cpsat"}
@@ -55,8 +60,25 @@ def test_json_round_trips():
     assert PROBLEM.solution_from_json(board, PROBLEM.solution_to_json(moves)) == moves
 
 
-@pytest.mark.parametrize("data", [None, 3, "12", {"x": 1}, [[0]], [[0, 1, 2]], [[0, "1"]], [[True, 0]], [[0.5, 1]],
-                                  [[0, 2**40]], [[0, -(2**40)]], [[0, 10**5000]], [(0, 1)], [[0, 1]] * 3000])
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        3,
+        "12",
+        {"x": 1},
+        [[0]],
+        [[0, 1, 2]],
+        [[0, "1"]],
+        [[True, 0]],
+        [[0.5, 1]],
+        [[0, 2**40]],
+        [[0, -(2**40)]],
+        [[0, 10**5000]],
+        [(0, 1)],
+        [[0, 1]] * 3000,
+    ],
+)
 def test_solution_json_refuses_malformed_input_with_input_errors(data):
     with pytest.raises(InputError):
         PROBLEM.solution_from_json(random_board(3, 3, 2, 0), data)
@@ -102,19 +124,24 @@ def test_bundled_boards_are_the_generators_and_exact_search_solves_them():
     assert len(BUNDLED) >= 6
     for path in BUNDLED:
         board = PROBLEM.read(path)
-        r, c, k, seed = (int(v) for v in path.stem.replace("random-", "").replace("x", " ").replace("-k", " ")
-                         .replace("-seed", " ").split())
+        r, c, k, seed = (
+            int(v)
+            for v in path.stem.replace("random-", "").replace("x", " ").replace("-k", " ").replace("-seed", " ").split()
+        )
         assert board == random_board(r, c, k, seed)
         assert 3 <= r <= 6 and 2 <= k <= 4
         res = solve(PROBLEM, board, solver="exact", options=SolveOptions(time_limit=30), isolate=False)
         assert res.status == "optimal"
 
 
-@pytest.mark.parametrize("text, fragment, line", [
-    ("112\n12\n", "ragged row", 2),
-    ("11\n1?\n", "unknown symbol", 2),
-    ("1.\n.1\n", "empty cell below", 2),
-])
+@pytest.mark.parametrize(
+    "text, fragment, line",
+    [
+        ("112\n12\n", "ragged row", 2),
+        ("11\n1?\n", "unknown symbol", 2),
+        ("1.\n.1\n", "empty cell below", 2),
+    ],
+)
 def test_malformed_files_name_file_and_line(tmp_path, text, fragment, line):
     path = tmp_path / "bad.txt"
     path.write_text(text)
@@ -132,7 +159,9 @@ def test_describe_names_the_rule_and_final_board():
 
 
 def test_problem_module_imports_no_solver():
-    code = ("import sys; import mipgames.samegame.problem; "
-            "print(any(m.split('.')[0] in ('pulp', 'ortools', 'matplotlib') for m in sys.modules))")
+    code = (
+        "import sys; import mipgames.samegame.problem; "
+        "print(any(m.split('.')[0] in ('pulp', 'ortools', 'matplotlib') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"

@@ -28,7 +28,7 @@ def brute_force(board: Board, objective: str) -> int:
     """Best natural objective by trying every game with the simulator (no code shared with the searches)."""
     score = objective == "score"
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def best(b: Board) -> int:
         moves = simulate.legal_moves(b)
         if not moves:
@@ -152,8 +152,9 @@ def test_widening_sends_improving_games_and_respects_its_budget() -> None:
     board = random_board(10, 10, 4, 3)
     root, shape = K.to_array(board)
     sent: list[int] = []
-    best, nodes = widening(Beam(shape), root, True, weights_for(True, 0), lambda v, c, n: sent.append(v), None,
-                           max_nodes=40_000)
+    best, nodes = widening(
+        Beam(shape), root, True, weights_for(True, 0), lambda v, c, n: sent.append(v), None, max_nodes=40_000
+    )
     assert sent == sorted(sent) and len(set(sent)) == len(sent) and sent[-1] == best.value
     assert nodes <= 40_000 + 10 * 10 * 64  # a layer's children past the budget at most
     again, _ = widening(Beam(shape), root, True, weights_for(True, 0), lambda v, c, n: None, None, max_nodes=40_000)
@@ -163,8 +164,9 @@ def test_widening_sends_improving_games_and_respects_its_budget() -> None:
 def runs(search, board: Board, seed: int, budget: int, **kw) -> tuple[list[tuple[int, list[int]]], int]:
     root, shape = K.to_array(board)
     games: list[tuple[int, list[int]]] = []
-    spent = search(root, shape, True, kw.pop("level"), seed, lambda v, c, n: games.append((v, c)),
-                   max_playouts=budget, **kw)
+    spent = search(
+        root, shape, True, kw.pop("level"), seed, lambda v, c, n: games.append((v, c)), max_playouts=budget, **kw
+    )
     return games, spent
 
 
@@ -204,8 +206,14 @@ def test_edge_boards_through_the_runner() -> None:
         board = parse_board(text)
         for solver in PROBLEM.algorithms:
             for objective, want in (("min-remaining", left), ("score", score)):
-                res = solve(PROBLEM, board, solver=solver, params={"objective": objective, "node_budget": 500},
-                            options=SolveOptions(time_limit=5), isolate=False)
+                res = solve(
+                    PROBLEM,
+                    board,
+                    solver=solver,
+                    params={"objective": objective, "node_budget": 500},
+                    options=SolveOptions(time_limit=5),
+                    isolate=False,
+                )
                 assert res.objective == want, (name, solver, objective, res.message)
                 if solver in provers:
                     assert res.status == "optimal", (name, solver, objective, res.message)
@@ -222,23 +230,44 @@ def test_solvers_say_optimal_only_with_a_proof() -> None:
 
 def test_exact_under_a_time_limit_returns_the_incumbent_with_a_bound() -> None:
     board = random_board(15, 15, 5, 0)
-    res = solve(PROBLEM, board, solver="exact", params={"objective": "score"},
-                options=SolveOptions(time_limit=1.0), isolate=False)
+    res = solve(
+        PROBLEM,
+        board,
+        solver="exact",
+        params={"objective": "score"},
+        options=SolveOptions(time_limit=1.0),
+        isolate=False,
+    )
     assert res.status == "feasible" and res.objective is not None
     assert res.bound is not None and res.bound >= res.objective
 
 
 def test_exact_proves_min_remaining_on_a_12x12_four_colour_board() -> None:
     board = random_board(12, 12, 4, 2)
-    res = solve(PROBLEM, board, solver="exact", params={"objective": "min-remaining"},
-                options=SolveOptions(time_limit=60), isolate=False)
+    res = solve(
+        PROBLEM,
+        board,
+        solver="exact",
+        params={"objective": "min-remaining"},
+        options=SolveOptions(time_limit=60),
+        isolate=False,
+    )
     assert (res.status, res.objective) == ("optimal", 0)
 
 
 def test_portfolio_on_two_cores_is_deterministic_with_a_node_budget() -> None:
     board = random_board(15, 15, 5, 4)
     params = {"objective": "score", "node_budget": 60_000}
-    first, second = (solve(PROBLEM, board, solver="portfolio", params=params,
-                           options=SolveOptions(time_limit=60, threads=2, seed=5), isolate=False) for _ in range(2))
+    first, second = (
+        solve(
+            PROBLEM,
+            board,
+            solver="portfolio",
+            params=params,
+            options=SolveOptions(time_limit=60, threads=2, seed=5),
+            isolate=False,
+        )
+        for _ in range(2)
+    )
     assert first.status == "feasible" and first.solution == second.solution and first.objective == second.objective
     assert "too large for an exact proof" in first.message

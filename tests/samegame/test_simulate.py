@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from mipgames.samegame.commands import parse_moves, play
 from mipgames.samegame.instance import Board, parse_board, read_standard_set
 from mipgames.samegame.simulate import (
-    IllegalMove, apply_move, evaluate, group_at, legal_moves, replay,
+    IllegalMove,
+    apply_move,
+    evaluate,
+    group_at,
+    legal_moves,
+    replay,
 )
 
 STANDARD = Path("/work/shared/benchmarks/samegame/standard_20.txt")
@@ -108,8 +113,9 @@ def simple_click(board: Board, x: int, y: int) -> tuple[Board, int]:
     columns = [[c for cy, c in enumerate(col) if c != -1 and (cx, cy) not in group] for cx, col in enumerate(grid)]
     columns = [col for col in columns if col]
     columns += [[]] * (cols - len(columns))
-    cells = tuple(tuple(columns[cx][cy] if cy < len(columns[cx]) else -1 for cx in range(cols))
-                  for cy in range(rows - 1, -1, -1))
+    cells = tuple(
+        tuple(columns[cx][cy] if cy < len(columns[cx]) else -1 for cx in range(cols)) for cy in range(rows - 1, -1, -1)
+    )
     return Board(cells), len(group)
 
 
