@@ -19,6 +19,7 @@ $(BIN)/mipgames: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[cluster,test]"
 	$(BIN)/mipgames solvers
+	$(BIN)/mipgames warmup
 	touch $@
 
 # ruff (lint and format) and mypy, configured in pyproject.toml; `make test` runs it first.

@@ -745,9 +745,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")
     p.set_defaults(func=cmd_problems)
 
+    p = sub.add_parser(
+        "warmup", help="compile every problem's compiled searches now (the first solve would do it)", parents=[common]
+    )
+    p.add_argument("--quiet", action="store_true", help="print nothing")
+    p.set_defaults(func=cmd_warmup)
+
     for register in registry.command_registrars():
         register(sub)
     return parser
+
+
+def cmd_warmup(args: argparse.Namespace) -> int:
+    """Compile each problem's kernels once; numba caches them beside the sources, so later solves load them."""
+    for name in registry.PROBLEMS:
+        problem = registry.load(name)
+        if problem.warmup is None:
+            continue
+        began = time.monotonic()
+        problem.warmup()
+        if not args.quiet:
+            print(f"{name:14s} compiled searches ready ({time.monotonic() - began:.1f} s)", flush=True)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None, started: float | None = None) -> int:

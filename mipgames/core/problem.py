@@ -251,6 +251,9 @@ class Problem:
     allow (a decision target dropped, say): ``verify --reprove`` proves "nothing is better" under these."""
     commands: Callable[[Any], None] | None = None
     """Adds the problem's own subcommands to the CLI's subparsers (``register(subparsers)``)."""
+    warmup: Callable[[], None] | None = None
+    """Compiles (or loads from numba's cache) the problem's compiled searches: a solve's deadline counts
+    compile time, so ``mipgames warmup`` (run by ``make install``) pays it once, ahead."""
 
     def default_params(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}

@@ -28,3 +28,13 @@ PORTFOLIO = Algorithm(
 )
 
 ALGORITHMS = {a.name: a for a in (PORTFOLIO, LEVELS, DFS, COURSEWORK)}
+
+
+def compile_kernels() -> None:
+    """Compile (or load from numba's cache) the level search and the coursework DFS on a small planted position."""
+    from mipgames.core.problem import SolveOptions
+    from mipgames.queens.generate import planted
+
+    position = planted(8, 1, 6, 0).instance
+    for algorithm in (LEVELS, COURSEWORK):
+        algorithm.run(position, {}, SolveOptions(time_limit=None), lambda *a: None)

@@ -106,4 +106,5 @@ PROBLEM = Problem(
     bound=_bound,
     optimise_params=lambda params: {**params, "minimise": True},
     commands=lazy("mipgames.queens.commands:register"),
+    warmup=lazy("mipgames.queens.baselines:compile_kernels"),
 )

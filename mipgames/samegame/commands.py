@@ -114,7 +114,7 @@ def play(
     return 0
 
 
-def warmup(out: TextIO) -> int:
+def compile_kernels(out: TextIO | None = None) -> None:
     """Compile (or load from the cache) every compiled search, so that later solves start at once."""
     import time
 
@@ -127,7 +127,13 @@ def warmup(out: TextIO) -> int:
     for name, algorithm in ALGORITHMS.items():
         for objective in ("score", "min-remaining"):
             algorithm.run(board, {"objective": objective, "node_budget": 500}, SolveOptions(), lambda *a: None)
-        out.write(f"{name:10s} ready after {time.monotonic() - began:5.1f} s\n")
+        if out is not None:
+            out.write(f"{name:10s} ready after {time.monotonic() - began:5.1f} s\n")
+
+
+def warmup(out: TextIO) -> int:
+    """``mipgames samegame warmup``: compile the searches, saying how long each took."""
+    compile_kernels(out)
     out.write("the compiled kernels are cached: later runs load them in about a second\n")
     return 0
 

@@ -163,5 +163,6 @@ PROBLEM = Problem(
     check_params=_check_params,
     integral=True,
     commands=lazy("mipgames.samegame.commands:register"),
+    warmup=lazy("mipgames.samegame.commands:compile_kernels"),
     default_solver="portfolio",
 )

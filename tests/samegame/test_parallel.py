@@ -22,7 +22,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def children() -> list[psutil.Process]:
-    return psutil.Process().children(recursive=True)
+    """Children of this process, less the helpers multiprocessing keeps for the whole session (its resource
+    tracker and forkserver, started by other tests' process pools): a worker left behind is what counts."""
+    helpers = ("resource_tracker", "forkserver")
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            line = " ".join(child.cmdline())
+        except psutil.Error:
+            continue  # gone while we looked: not left behind
+        if not any(name in line for name in helpers):
+            found.append(child)
+    return found
 
 
 def test_best_game_of_all_workers_and_failures_reported() -> None:
