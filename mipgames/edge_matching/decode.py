@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Value
-from mipgames.edge_matching.instance import Instance, turned
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import turned
 
 
 def decode(inst: Instance, params: dict[str, Any], handles: Any, value: Value) -> list[tuple[int, int]]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mipgames.edge_matching.instance import Instance, turned
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import turned
 
 
 def planted(rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: int, seed: int) -> tuple[Instance, list[tuple[int, int]]]:

@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Built, SolveOptions
-from mipgames.edge_matching import board
-from mipgames.edge_matching.instance import Instance, allowed_turns, turned
-from mipgames.edge_matching.simulate import colour_count_bound, mode_of
+from mipgames.edge_matching import candidates
+from mipgames.edge_matching.candidates import allowed_turns
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import colour_count_bound, inner_edges, mode_of, turned
 
 
 def _assignment(prob, inst: Instance, cands: list[list[tuple[int, int]]]):
@@ -57,7 +58,7 @@ def build_baseline(inst: Instance, params: dict[str, Any], options: SolveOptions
             prob += pulp.lpSum(banned) == 0, f"rules_{i}"  # frame and hints (an explicit row: every backend keeps it)
     colours = inst.colours()
     mism = []
-    for e in board.inner_edges(inst):
+    for e in inner_edges(inst):
         d = 0 if decision else pulp.LpVariable(f"{'h' if e.sa == 1 else 'v'}_{e.a}", cat="Binary")
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
         for l in colours:
@@ -83,10 +84,10 @@ def build_decision(inst: Instance, params: dict[str, Any], options: SolveOptions
     (the SAT encodings' shared edge colours), over pruned, typed, symmetry-broken candidates."""
     import pulp
 
-    cands = board.prune(inst, board.candidates(inst))
+    cands = candidates.prune(inst, candidates.candidates(inst))
     prob = pulp.LpProblem("edge_matching_decision", pulp.LpMinimize)
     x = _assignment(prob, inst, cands)
-    for k, e in enumerate(board.inner_edges(inst)):
+    for k, e in enumerate(inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
         z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
         prob += pulp.lpSum(z.values()) == 1, f"edge_{k}"
@@ -110,11 +111,11 @@ def _zero_objective(x, inst: Instance):
 def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) -> None:
     if not options.warm_start:
         return
-    from mipgames.edge_matching.baselines import heuristic_placement
+    from mipgames.edge_matching.anneal import heuristic_placement
 
     start = heuristic_placement(inst, seed=options.seed, time_limit=0.1 * options.time_limit if options.time_limit else 5.0)
     if canonical:
-        start = board.canonical(inst, start)
+        start = candidates.canonical(inst, start)
     built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
 
 
@@ -152,11 +153,11 @@ def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions, l
     decision = mode_of(params) == "decision"
     if decision:
         return build_decision(inst, params, options)
-    cands = board.candidates(inst)
+    cands = candidates.candidates(inst)
     prob = pulp.LpProblem("edge_matching_typed", pulp.LpMinimize)
     x = _assignment(prob, inst, cands)
     mism = []
-    for k, e in enumerate(board.inner_edges(inst)):
+    for k, e in enumerate(inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
         if sides:
             ya, yb = _side_vars(prob, f"{k}a", ya), _side_vars(prob, f"{k}b", yb)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mipgames.edge_matching.instance import Instance, turned
-from mipgames.edge_matching.simulate import evaluate, mode_of
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import evaluate, mode_of, turned
 
 
 _HUES = list(range(0, 20, 2)) + list(range(1, 20, 2))

@@ -1,5 +1,6 @@
 from mipgames.edge_matching.generate import planted
-from mipgames.edge_matching.instance import Hint, Instance, turned
+from mipgames.edge_matching.instance import Hint, Instance
+from mipgames.edge_matching.simulate import turned
 from mipgames.edge_matching.simulate import colour_count_bound, evaluate
 
 from .helpers import coursework, rot, score

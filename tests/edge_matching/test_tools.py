@@ -7,7 +7,7 @@ import pytest
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
 from mipgames.core.runner import solve
-from mipgames.edge_matching import board
+from mipgames.edge_matching import candidates as board
 from mipgames.edge_matching.generate import add_arguments, generate, planted, shuffle
 from mipgames.edge_matching.instance import Instance, read
 from mipgames.edge_matching.problem import PROBLEM

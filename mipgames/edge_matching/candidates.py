@@ -1,38 +1,32 @@
-"""Board geometry and symmetry shared by the MILP, CP-SAT and search models.
+"""Candidates: the (tile, turns) each cell may hold, shared by the MILP and CP-SAT models.
 
-Why a module: every model names inner edges, side colour sets and the
-symmetry-breaking rule the same way, so their decoders and warm starts agree.
+Why a module: every model applies frame typing, hints, the symmetry-breaking
+rule and decision-mode pruning the same way, so their decoders and warm
+starts agree.  (The search kernel has its own typed view in ``search.py``.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
-from mipgames.edge_matching.instance import Instance, Placement, allowed_turns, boundary_sides, distinct_turns, turned
+from mipgames.edge_matching.instance import Instance, Placement
+from mipgames.edge_matching.simulate import Edge, boundary_sides, distinct_turns, fits_frame, inner_edges, turned
 
 
-@dataclass(frozen=True)
-class Edge:
-    """Inner edge between side ``sa`` of cell ``a`` and side ``sb`` of cell ``b`` (cells row-major)."""
-
-    a: int
-    sa: int
-    b: int
-    sb: int
-
-
-def inner_edges(inst: Instance) -> list[Edge]:
-    R, C = inst.rows, inst.cols
-    out = []
-    for r in range(R):
-        for c in range(C):
-            i = r * C + c
-            if c + 1 < C:
-                out.append(Edge(i, 1, i + 1, 3))
-            if r + 1 < R:
-                out.append(Edge(i, 2, i + C, 0))
-    return out
+def allowed_turns(inst: Instance, r: int, c: int, t: int) -> list[int]:
+    """Distinct turns of tile t that cell (r, c) may hold (frame rule and hints applied)."""
+    here = {(h.tile, h.turns) for h in inst.hints if (h.row, h.col) == (r, c)}
+    if here:
+        if len(here) > 1 or next(iter(here))[0] != t:
+            return []  # contradictory hints: the model becomes infeasible, as it should
+        cands = [next(iter(here))[1]]
+    else:
+        if any(h.tile == t for h in inst.hints):
+            return []
+        cands = distinct_turns(inst.tiles[t])
+    if inst.frame:
+        cands = [a for a in cands if fits_frame(inst, r, c, turned(inst.tiles[t], a))]
+    return cands
 
 
 def symmetry_free(inst: Instance) -> bool:
