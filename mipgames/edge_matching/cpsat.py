@@ -88,11 +88,11 @@ def build(inst: Instance, params: dict[str, Any], options: SolveOptions, f: Feat
     built = Built(m, handles, has_objective=not decision, stats={"candidates": sum(map(len, cands))},
                   cpsat_parameters=search_parameters(options) if decision and f.strategy else None)
     if options.warm_start:
-        from mipgames.edge_matching.anneal import heuristic_placement
+        from mipgames.edge_matching.lns import heuristic_placement
 
         start = heuristic_placement(inst, seed=options.seed, time_limit=_warm_time(options))
         start = candidates.canonical(inst, start) if start and not typed else start
-        built.hint = _hint(inst, handles, start, f.table) if start else None
+        built.hint = hint(inst, handles, start, f.table) if start else None
     return built
 
 
@@ -281,7 +281,8 @@ def _scan_order(inst: Instance, kind: str = "rim") -> list[int]:
     return order
 
 
-def _hint(inst, handles, placement, table: bool):
+def hint(inst, handles, placement, table: bool):
+    """Hint values of a model's handles for a placement (typed models: by tile type and colouring)."""
     if table:
         out = {}
         for i, (t, a) in enumerate(placement):

@@ -111,7 +111,7 @@ def _zero_objective(x, inst: Instance):
 def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) -> None:
     if not options.warm_start:
         return
-    from mipgames.edge_matching.anneal import heuristic_placement
+    from mipgames.edge_matching.lns import heuristic_placement
 
     start = heuristic_placement(inst, seed=options.seed, time_limit=0.1 * options.time_limit if options.time_limit else 5.0)
     if canonical:

@@ -1,104 +1,134 @@
-"""Forked workers that report through one queue, and never outlive the call that started them.
+"""Forked workers that report through pipes, and never outlive the call that started them.
 
 The backtracker splits one search tree between workers and the portfolio
 runs different methods side by side; both need the same things: fork (the
 compiled kernel and the instance come along), die with the parent, send
 messages while working, and be killed and reaped on any return.
+
+Plain ``os.fork`` and pipes rather than ``multiprocessing``: the algorithm
+may itself run in a daemonic multiprocessing child (which may not start
+children of its own), and a forked worker must leave through ``os._exit``
+so that no inherited exit handler runs twice.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import queue as queue_mod
+import pickle
+import select
+import struct
 import time
 from typing import Any, Callable, Iterator
 
 Message = tuple[int, str, Any]
 """(worker index, kind, payload)."""
+_HEAD = struct.Struct("!I")
 
 
 class Outbox:
     """What a worker writes to: ``send(kind, payload)``."""
 
-    def __init__(self, q: Any, index: int):
-        self.q = q
+    def __init__(self, fd: int, index: int):
+        self.fd = fd
         self.index = index
 
     def send(self, kind: str, payload: Any = None) -> None:
-        self.q.put((self.index, kind, payload))
-
-
-def _main(target: Callable[..., None], q: Any, index: int, args: tuple) -> None:
-    from mipgames.run.processes import die_with_parent
-
-    die_with_parent()
-    out = Outbox(q, index)
-    try:
-        target(out, *args)
-    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which decides
-        out.send("error", f"{type(exc).__name__}: {exc}")
-    finally:
-        out.send("exit")
-        q.close()
-        q.join_thread()
+        data = pickle.dumps((self.index, kind, payload), protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(_HEAD.pack(len(data)) + data)
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
 
 
 class Workers:
-    """A set of forked workers; iterate ``messages(deadline)``, then ``stop()`` (also on exceptions: use ``with``)."""
+    """A set of forked workers; iterate ``messages(deadline)``; ``stop()`` kills and reaps them (use ``with``)."""
 
     def __init__(self) -> None:
-        self.ctx = multiprocessing.get_context("fork")
-        self.q = self.ctx.Queue()
-        self.procs: list[Any] = []
-        self.running: set[int] = set()
+        self.pids: list[int] = []
+        self.fds: dict[int, int] = {}
+        """read end -> worker index, for workers still running"""
+        self.buffers: dict[int, bytes] = {}
+
+    @property
+    def running(self) -> bool:
+        return bool(self.fds)
 
     def start(self, target: Callable[..., None], *args: Any) -> int:
-        index = len(self.procs)
-        p = self.ctx.Process(target=_main, args=(target, self.q, index, args), daemon=True)
-        p.start()
-        self.procs.append(p)
-        self.running.add(index)
+        index = len(self.pids)
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            code = 0
+            try:
+                os.close(read_fd)
+                for fd in self.fds:
+                    os.close(fd)
+                from mipgames.run.processes import die_with_parent
+
+                die_with_parent()
+                out = Outbox(write_fd, index)
+                try:
+                    target(out, *args)
+                except BaseException as exc:  # noqa: BLE001 - reported to the parent, which decides
+                    out.send("error", f"{type(exc).__name__}: {exc}")
+                out.send("exit")
+            except BaseException:  # noqa: BLE001 - a worker never returns into the parent's code
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        self.pids.append(pid)
+        self.fds[read_fd] = index
+        self.buffers[read_fd] = b""
         return index
 
     def messages(self, deadline: float | None, poll: float = 0.2) -> Iterator[Message]:
-        """Messages until every worker has exited or the deadline passes (monotonic clock)."""
-        while self.running:
+        """Messages until every worker has finished or the deadline passes (monotonic clock)."""
+        while self.fds:
             wait = poll if deadline is None else min(poll, deadline - time.monotonic())
             if wait <= 0:
                 return
-            try:
-                index, kind, payload = self.q.get(timeout=wait)
-            except queue_mod.Empty:
-                if not any(p.is_alive() for i, p in enumerate(self.procs) if i in self.running):
-                    self._drain_exits()
-                    return
-                continue
-            if kind == "exit":
-                self.running.discard(index)
-                continue
-            yield index, kind, payload
+            ready, _, _ = select.select(list(self.fds), [], [], wait)
+            for fd in ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    self._close(fd)
+                    continue
+                self.buffers[fd] += chunk
+                for message in self._frames(fd):
+                    if message[1] == "exit":
+                        continue
+                    yield message
 
-    def _drain_exits(self) -> None:
-        try:
-            while True:
-                index, kind, _ = self.q.get_nowait()
-                if kind == "exit":
-                    self.running.discard(index)
-        except queue_mod.Empty:
-            self.running.clear()
+    def _frames(self, fd: int) -> list[Message]:
+        out = []
+        buf = self.buffers[fd]
+        while len(buf) >= _HEAD.size:
+            (size,) = _HEAD.unpack_from(buf)
+            if len(buf) < _HEAD.size + size:
+                break
+            out.append(pickle.loads(buf[_HEAD.size : _HEAD.size + size]))
+            buf = buf[_HEAD.size + size :]
+        self.buffers[fd] = buf
+        return out
+
+    def _close(self, fd: int) -> None:
+        os.close(fd)
+        del self.fds[fd]
+        del self.buffers[fd]
 
     def stop(self) -> None:
         from mipgames.run.processes import kill_tree
 
-        for p in self.procs:
-            if p.is_alive() and p.pid is not None and p.pid != os.getpid():
-                kill_tree(p.pid)
-        for p in self.procs:
-            p.join(timeout=1.0)
-        self.running.clear()
-        self.q.close()
-        self.q.cancel_join_thread()
+        for fd in list(self.fds):
+            self._close(fd)
+        for pid in self.pids:
+            kill_tree(pid)
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        self.pids.clear()
 
     def __enter__(self) -> "Workers":
         return self

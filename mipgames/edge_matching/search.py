@@ -286,6 +286,7 @@ class Search:
         nk = len(order)
         self.keynb, self.keyside, self.chknb, self.chkside = plan(pieces.inst, order, pieces.fixed)
         self.budget = np.array(budget if budget is not None else [0] * nk, dtype=np.int64)
+        self.exact = not optimise and not self.budget.any() and cap == 0
         self.avail = pieces.avail.copy()
         self.col = pieces.col.copy()
         self.ptab, cls_cell, cls_keyside = _classes(pieces, order, self.keyside)
@@ -322,6 +323,11 @@ class Search:
     def run(self, nodes: int = NO_LIMIT) -> int:
         """Search on for at most ``nodes`` placements; returns kernel.RUNNING, EXHAUSTED or FOUND."""
         if self.status == self.k.EXHAUSTED:
+            return self.status
+        if self.exact:
+            self.status = self.k.fill_exact(self.order, self.keynb, self.keyside, self.chknb, self.chkside, self.ptab,
+                                            self.tstart, self.tlist, self.ttype, self.pieces.K, self.pieces.ent_col,
+                                            self.avail, self.col, self.state, self.pr, nodes)
             return self.status
         self.status = self.k.fill(self.order, self.keynb, self.keyside, self.chknb, self.chkside, self.ptab,
                                   self.tstart, self.tlist, self.ttype, self.pieces.K, self.pieces.ent_col, self.avail,
