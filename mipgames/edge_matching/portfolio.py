@@ -16,8 +16,9 @@ once it has a first placement, CP-SAT's optimise model hinted with it; the
 local search finds the placements, CP-SAT the bounds, and its proof that the
 incumbent is optimal ends the run.
 
-With one thread the members take turns: the backtracker, then the local
-search, then CP-SAT hinted with its best.
+With one thread the members take turns: the backtracker, then CP-SAT's
+decision model; then the local search and CP-SAT hinted with its best, in
+slices that double.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from mipgames.edge_matching.simulate import colour_count_bound, evaluate, frame_
 MARGIN = 0.3
 """Seconds kept at the end to stop the members and answer."""
 REPORT_EVERY = 0.2
+FIRST_SLICE = 1.0
+"""Seconds of the first turn of each member when one thread runs them in turns."""
 SMALL = 100
 """Boards of at most this many cells give phase 1 half the time; larger ones a fifth, at most a minute."""
 
@@ -277,12 +280,20 @@ def _turns(best: Best, inst: Instance, params: dict[str, Any], seed: int, until:
             return
         _cpsat(box, inst, params, until, seed, 1, None)
         return
-    mid = None if until is None else now + (0.5 if use_cpsat else 1.0) * (until - now)
-    if until is None:
-        mid = now + 60.0
-    _lns(box, inst, mid, seed, target)
-    if not best.closed and use_cpsat:
-        _cpsat(box, inst, params, until if until is not None else now + 3600.0, seed, 1, best.placement)
+    end = until if until is not None else now + 365 * 86400.0
+    if not use_cpsat:
+        _lns(box, inst, end, seed, target)
+        return
+    # Alternate slices that double (1 s, 2 s, 4 s...): CP-SAT, hinted with the best board, proves small
+    # optima in its first slice instead of waiting for the local search to use half the time; on larger
+    # boards each member still gets about half the time, and its longest run at least half of that.
+    length = FIRST_SLICE
+    while not best.closed and time.monotonic() < end:
+        _lns(box, inst, min(end, time.monotonic() + length), seed, best.bound)
+        if best.closed or time.monotonic() >= end:
+            break
+        _cpsat(box, inst, params, min(end, time.monotonic() + length), seed, 1, best.placement)
+        length, seed = 2 * length, seed + 1
 
 
 def _answer(best: Best, decision: bool) -> Result:

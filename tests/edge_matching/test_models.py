@@ -19,6 +19,17 @@ PAIRS = [(f, s) for f in ("baseline", "typed") for s in ("cbc", "glpk", "highs",
 ONE = SolveOptions(threads=1, time_limit=60)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_highs_scheduler():
+    """HiGHS keeps one global thread pool per process: after an in-process run with threads=1, a later
+    run asking for 2 threads fails with status "Not Set" (a backend defect reported to the lead).
+    Reset the pool after each test so these in-process runs leave no state behind for other tests."""
+    yield
+    import highspy
+
+    highspy.Highs.resetGlobalScheduler(True)
+
+
 def run(inst, formulation, solver, mode="optimize", options=ONE):
     return solve(PROBLEM, inst, solver=solver, formulation=formulation, params={"mode": mode}, options=options, isolate=False)
 
