@@ -56,7 +56,9 @@ class _Board:
         return sum(self.cell_cost(i, self.sh[i]) for i in range(len(self.p))) // 2
 
 
-def greedy(inst: Instance, rng: random.Random, cands: list[list[tuple[int, int]]]) -> list[tuple[int, int]] | None:
+def greedy(
+    inst: Instance, rng: random.Random, cands: list[list[tuple[int, int]]]
+) -> list[tuple[int, int]] | None:
     """Scan-order fill choosing the fewest mismatches with placed neighbours (random ties)."""
     n, C = inst.cells, inst.cols
     used = [False] * n
@@ -69,7 +71,9 @@ def greedy(inst: Instance, rng: random.Random, cands: list[list[tuple[int, int]]
             if used[t]:
                 continue
             sh = turned(inst.tiles[t], a)
-            k = (r > 0 and shown[i - C][2] != sh[0]) + (c > 0 and shown[i - 1][1] != sh[3])  # type: ignore[index]
+            k = (r > 0 and shown[i - C][2] != sh[0]) + (
+                c > 0 and shown[i - 1][1] != sh[3]
+            )  # type: ignore[index]
             if k < best:
                 best, pick = k, [(t, a, sh)]
             elif k == best:
@@ -82,7 +86,13 @@ def greedy(inst: Instance, rng: random.Random, cands: list[list[tuple[int, int]]
     return out
 
 
-def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None = None, target: int = 0):
+def anneal(
+    inst: Instance,
+    seed: int,
+    time_limit: float,
+    report: Report | None = None,
+    target: int = 0,
+):
     """Greedy start, then simulated annealing over swaps (with best turns) and turns; returns (best, placement)."""
     rng = random.Random(seed)
     cands = candidates.candidates(inst, symmetry=False)
@@ -93,8 +103,14 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
     for i, row in enumerate(cands):
         for t, a in row:
             turns_at[i].setdefault(t, []).append(a)
-    movable = [i for i in range(inst.cells) if not any((h.row, h.col) == divmod(i, inst.cols) for h in inst.hints)]
-    near = _neighbourhoods(inst, movable, radius=2)  # half the swaps stay local: they are accepted far more often
+    movable = [
+        i
+        for i in range(inst.cells)
+        if not any((h.row, h.col) == divmod(i, inst.cols) for h in inst.hints)
+    ]
+    near = _neighbourhoods(
+        inst, movable, radius=2
+    )  # half the swaps stay local: they are accepted far more often
     b = _Board(inst, start)
     cur = b.total()
     best, best_p = cur, list(b.p)
@@ -123,17 +139,34 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
                 b.p[i], b.sh[i] = (t, a), sh
                 cur += delta
         else:
-            j = rng.choice(near[i]) if near[i] and rng.random() < 0.5 else rng.choice(movable)
+            j = (
+                rng.choice(near[i])
+                if near[i] and rng.random() < 0.5
+                else rng.choice(movable)
+            )
             ti, tj = b.p[i][0], b.p[j][0]
             ai, aj = turns_at[j].get(ti), turns_at[i].get(tj)
             if i == j or not ai or not aj:
                 continue
             old = b.cell_cost(i, b.sh[i]) + b.cell_cost(j, b.sh[j], skip=i)
             shi, shj = b.sh[i], b.sh[j]
-            b.sh[i] = b.sh[j] = (-1, -1, -1, -1)  # the two cells see no neighbour while each picks its turn
-            new_i = min((b.cell_cost(i, shapes[tj][a]), a) for a in aj) if len(aj) > 1 else (0, aj[0])
+            b.sh[i] = b.sh[j] = (
+                -1,
+                -1,
+                -1,
+                -1,
+            )  # the two cells see no neighbour while each picks its turn
+            new_i = (
+                min((b.cell_cost(i, shapes[tj][a]), a) for a in aj)
+                if len(aj) > 1
+                else (0, aj[0])
+            )
             b.sh[i] = shapes[tj][new_i[1]]
-            new_j = min((b.cell_cost(j, shapes[ti][a]), a) for a in ai) if len(ai) > 1 else (0, ai[0])
+            new_j = (
+                min((b.cell_cost(j, shapes[ti][a]), a) for a in ai)
+                if len(ai) > 1
+                else (0, ai[0])
+            )
             b.sh[j] = shapes[ti][new_j[1]]
             new = b.cell_cost(i, b.sh[i]) + b.cell_cost(j, b.sh[j], skip=i)
             delta = new - old
@@ -149,29 +182,47 @@ def anneal(inst: Instance, seed: int, time_limit: float, report: Report | None =
     return best, best_p
 
 
-def _neighbourhoods(inst: Instance, movable: list[int], radius: int) -> dict[int, list[int]]:
+def _neighbourhoods(
+    inst: Instance, movable: list[int], radius: int
+) -> dict[int, list[int]]:
     C = inst.cols
     ok = set(movable)
     return {
-        i: [j for j in movable if j != i and max(abs(j // C - i // C), abs(j % C - i % C)) <= radius and j in ok]
+        i: [
+            j
+            for j in movable
+            if j != i
+            and max(abs(j // C - i // C), abs(j % C - i % C)) <= radius
+            and j in ok
+        ]
         for i in movable
     }
 
 
-def heuristic_placement(inst: Instance, seed: int = 0, time_limit: float = 5.0) -> list[tuple[int, int]] | None:
+def heuristic_placement(
+    inst: Instance, seed: int = 0, time_limit: float = 5.0
+) -> list[tuple[int, int]] | None:
     """Best placement the annealer finds in the time (None when the frame rules leave no placement)."""
     target = colour_count_bound(inst)
     return anneal(inst, seed, time_limit, target=target)[1]
 
 
-def run_anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def run_anneal(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     limit = options.time_limit if options.time_limit is not None else 10.0
     lb = colour_count_bound(inst)
     best, p = anneal(inst, options.seed, limit, report, target=lb)
     if p is None:
-        return Result("unknown", message="greedy could not fill the board under the frame rules")
+        return Result(
+            "unknown", message="greedy could not fill the board under the frame rules"
+        )
     if mode_of(params) == "decision":
-        return Result("optimal", p, 0.0, 0.0) if best == 0 else Result("unknown", message=f"best found has {best} mismatches")
+        return (
+            Result("optimal", p, 0.0, 0.0)
+            if best == 0
+            else Result("unknown", message=f"best found has {best} mismatches")
+        )
     if best == lb:
         return Result("optimal", p, float(best), float(lb))
     return Result("feasible", p, float(best), float(lb))

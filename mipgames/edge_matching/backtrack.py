@@ -52,10 +52,14 @@ def check_size(inst: Instance) -> None:
     from mipgames.edge_matching.kernel import MAX_COLOURS
 
     if len(inst.colours()) + 1 > MAX_COLOURS:
-        raise UsageError(f"the backtracker takes at most {MAX_COLOURS - 1} distinct colours; this puzzle has "
-                         f"{len(inst.colours())} (use --solver cpsat)")
+        raise UsageError(
+            f"the backtracker takes at most {MAX_COLOURS - 1} distinct colours; this puzzle has "
+            f"{len(inst.colours())} (use --solver cpsat)"
+        )
     if inst.cells > 4096:
-        raise UsageError(f"the backtracker takes boards of at most 4096 cells; this one has {inst.cells}")
+        raise UsageError(
+            f"the backtracker takes boards of at most 4096 cells; this one has {inst.cells}"
+        )
 
 
 def impossible(inst: Instance) -> str:
@@ -103,7 +107,9 @@ class Restarts:
         while nodes > 0:
             if self.current is None or self.left <= 0:
                 self.i += 1
-                self.current = Search(self.pieces, self.cells, seed=self.seed * 1_000_003 + self.i)
+                self.current = Search(
+                    self.pieces, self.cells, seed=self.seed * 1_000_003 + self.i
+                )
                 self.left = RESTART_UNIT * luby(self.i)
             step = min(nodes, self.left)
             before = self.current.nodes
@@ -119,9 +125,20 @@ class Restarts:
         return None
 
 
-def _search(inst: Instance, *, count: bool, optimise: bool, cap: int, symmetry: str, order: str,
-            split: tuple[int, int, int], deadline: float | None, on_found: Any = None, seed: int = 0,
-            restarts: bool = True) -> Outcome:
+def _search(
+    inst: Instance,
+    *,
+    count: bool,
+    optimise: bool,
+    cap: int,
+    symmetry: str,
+    order: str,
+    split: tuple[int, int, int],
+    deadline: float | None,
+    on_found: Any = None,
+    seed: int = 0,
+    restarts: bool = True,
+) -> Outcome:
     """One (part of an) exact search in this process, sliced against the deadline.
 
     A plain decision search interleaves its complete search with shuffled
@@ -137,7 +154,11 @@ def _search(inst: Instance, *, count: bool, optimise: bool, cap: int, symmetry: 
     cells = fill_order(inst, order, pieces.fixed)
     budget = [cap] * len(cells) if optimise else None
     s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split)
-    shuffled = Restarts(pieces, cells, seed) if restarts and not count and not optimise and cells else None
+    shuffled = (
+        Restarts(pieces, cells, seed)
+        if restarts and not count and not optimise and cells
+        else None
+    )
     best_seen = None
     while True:
         status = s.run(SLICE)
@@ -146,51 +167,102 @@ def _search(inst: Instance, *, count: bool, optimise: bool, cap: int, symmetry: 
             if on_found is not None:
                 on_found(s.best_breaks + pieces.fixed_breaks, s.placement(best=True))
         if status == kernel.FOUND:
-            return Outcome(False, s.placement(), pieces.fixed_breaks, 1, s.nodes, time.monotonic() - start)
+            return Outcome(
+                False,
+                s.placement(),
+                pieces.fixed_breaks,
+                1,
+                s.nodes,
+                time.monotonic() - start,
+            )
         if shuffled is not None and status != kernel.EXHAUSTED:
             found = shuffled.run(SLICE)
             if found is not None:
-                return Outcome(False, found, pieces.fixed_breaks, 1, s.nodes + shuffled.nodes,
-                               time.monotonic() - start)
-        if status == kernel.EXHAUSTED or (deadline is not None and time.monotonic() >= deadline):
+                return Outcome(
+                    False,
+                    found,
+                    pieces.fixed_breaks,
+                    1,
+                    s.nodes + shuffled.nodes,
+                    time.monotonic() - start,
+                )
+        if status == kernel.EXHAUSTED or (
+            deadline is not None and time.monotonic() >= deadline
+        ):
             done = status == kernel.EXHAUSTED
             found = s.best_breaks is not None
             nodes = s.nodes + (shuffled.nodes if shuffled is not None else 0)
-            return Outcome(done, s.placement(best=True) if found else None,
-                           None if not found else s.best_breaks + pieces.fixed_breaks, s.solutions, nodes,
-                           time.monotonic() - start, count_stats(pieces, s.solutions, done) if count else {})
+            return Outcome(
+                done,
+                s.placement(best=True) if found else None,
+                None if not found else s.best_breaks + pieces.fixed_breaks,
+                s.solutions,
+                nodes,
+                time.monotonic() - start,
+                count_stats(pieces, s.solutions, done) if count else {},
+            )
 
 
 def count_stats(pieces: Any, type_level: int, complete: bool) -> dict[str, Any]:
     """Placements a type-level count stands for, with the whole-board symmetry said in words."""
     total = type_level * pieces.symmetry * pieces.copies_factor()
     inst = pieces.inst
-    out: dict[str, Any] = {"solutions": total if complete else None,
-                           "solutions_found": None if complete else total,
-                           "count_complete": complete}
+    out: dict[str, Any] = {
+        "solutions": total if complete else None,
+        "solutions_found": None if complete else total,
+        "count_complete": complete,
+    }
     if pieces.copies_factor() > 1:
-        out["count_copies_note"] = (f"copies of equal tiles trade places: each arrangement of tile types counts "
-                                    f"{pieces.copies_factor()} times")
+        out["count_copies_note"] = (
+            f"copies of equal tiles trade places: each arrangement of tile types counts "
+            f"{pieces.copies_factor()} times"
+        )
     if not inst.hints and inst.cells > 1:
         turns = 4 if inst.rows == inst.cols else 2
-        out["solutions_up_to_board_turns"] = (total // turns) if complete and pieces.symmetry == turns else None
-        out["symmetry_note"] = (f"turning the whole board by {'a quarter' if turns == 4 else 'a half'} turn maps "
-                                f"solutions to solutions: the count includes all {turns} turned copies of each; "
-                                + (pieces.symmetry_note or "no tile pins the turn"))
+        out["solutions_up_to_board_turns"] = (
+            (total // turns) if complete and pieces.symmetry == turns else None
+        )
+        out["symmetry_note"] = (
+            f"turning the whole board by {'a quarter' if turns == 4 else 'a half'} turn maps "
+            f"solutions to solutions: the count includes all {turns} turned copies of each; "
+            + (pieces.symmetry_note or "no tile pins the turn")
+        )
     return out
 
 
-def exact(inst: Instance, *, count: bool = False, optimise: bool = False, cap: int = 0, threads: int = 1,
-          deadline: float | None = None, order: str = "rows", report: Report | None = None, seed: int = 0) -> Outcome:
+def exact(
+    inst: Instance,
+    *,
+    count: bool = False,
+    optimise: bool = False,
+    cap: int = 0,
+    threads: int = 1,
+    deadline: float | None = None,
+    order: str = "rows",
+    report: Report | None = None,
+    seed: int = 0,
+) -> Outcome:
     """The exact search on ``threads`` cores (the tree split between forked workers)."""
     symmetry = "exact" if count else "any"
     on_found = None
     if report is not None and optimise:
+
         def on_found(breaks: int, placement: Any) -> None:
             report(float(breaks), None, placement)
+
     if threads <= 1:
-        return _search(inst, count=count, optimise=optimise, cap=cap, symmetry=symmetry, order=order,
-                       split=(-1, 1, 0), deadline=deadline, on_found=on_found, seed=seed)
+        return _search(
+            inst,
+            count=count,
+            optimise=optimise,
+            cap=cap,
+            symmetry=symmetry,
+            order=order,
+            split=(-1, 1, 0),
+            deadline=deadline,
+            on_found=on_found,
+            seed=seed,
+        )
     from mipgames.edge_matching.parallel import Workers
     from mipgames.edge_matching.search import fill_order, prepare
 
@@ -200,9 +272,21 @@ def exact(inst: Instance, *, count: bool = False, optimise: bool = False, cap: i
     merged = Outcome(True)
     with Workers() as pool:
         for part in range(threads):
-            pool.start(_part, inst, count, optimise, cap, symmetry, order, (depth, threads, part), deadline,
-                       seed * 1000 + part)
-        for _, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
+            pool.start(
+                _part,
+                inst,
+                count,
+                optimise,
+                cap,
+                symmetry,
+                order,
+                (depth, threads, part),
+                deadline,
+                seed * 1000 + part,
+            )
+        for _, kind, payload in pool.messages(
+            deadline + 1.0 if deadline is not None else None
+        ):
             if kind == "error":
                 raise RuntimeError(f"a backtracking worker failed: {payload}")
             if kind == "found" and optimise and report is not None:
@@ -213,7 +297,9 @@ def exact(inst: Instance, *, count: bool = False, optimise: bool = False, cap: i
             merged.exhausted &= out.exhausted
             merged.solutions += out.solutions
             merged.nodes += out.nodes
-            if out.placement is not None and (merged.breaks is None or out.breaks < merged.breaks):
+            if out.placement is not None and (
+                merged.breaks is None or out.breaks < merged.breaks
+            ):
                 merged.placement, merged.breaks = out.placement, out.breaks
             if not count and not optimise and out.placement is not None:
                 merged.exhausted = False
@@ -222,28 +308,59 @@ def exact(inst: Instance, *, count: bool = False, optimise: bool = False, cap: i
             merged.exhausted = False
     merged.seconds = time.monotonic() - start
     if count:
-        merged.stats = count_stats(prepare(inst, symmetry), merged.solutions, merged.exhausted)
+        merged.stats = count_stats(
+            prepare(inst, symmetry), merged.solutions, merged.exhausted
+        )
     return merged
 
 
-def _part(out: Any, inst: Instance, count: bool, optimise: bool, cap: int, symmetry: str, order: str,
-          split: tuple[int, int, int], deadline: float | None, seed: int) -> None:
+def _part(
+    out: Any,
+    inst: Instance,
+    count: bool,
+    optimise: bool,
+    cap: int,
+    symmetry: str,
+    order: str,
+    split: tuple[int, int, int],
+    deadline: float | None,
+    seed: int,
+) -> None:
     def found(breaks: int, placement: Any) -> None:
         out.send("found", (breaks, placement))
 
-    out.send("done", _search(inst, count=count, optimise=optimise, cap=cap, symmetry=symmetry, order=order,
-                             split=split, deadline=deadline, on_found=found, seed=seed))
+    out.send(
+        "done",
+        _search(
+            inst,
+            count=count,
+            optimise=optimise,
+            cap=cap,
+            symmetry=symmetry,
+            order=order,
+            split=split,
+            deadline=deadline,
+            on_found=found,
+            seed=seed,
+        ),
+    )
 
 
 def _deadline(options: SolveOptions) -> float | None:
     return None if options.time_limit is None else time.monotonic() + options.time_limit
 
 
-def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def run_backtrack(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     check_size(inst)
     why = impossible(inst)
     if why:
-        return Result("infeasible", message=why, proved_by="counting tiles" if frame_census(inst) else PROVER)
+        return Result(
+            "infeasible",
+            message=why,
+            proved_by="counting tiles" if frame_census(inst) else PROVER,
+        )
     deadline = _deadline(options)
     threads = max(1, options.threads)
     decision = mode_of(params) == "decision"
@@ -267,36 +384,79 @@ def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions,
         out = exact(inst, threads=threads, deadline=deadline, seed=options.seed)
         stats = {"nodes": out.nodes}
         if out.placement is not None:
-            return Result("optimal", out.placement, 0.0, 0.0, "a perfect placement", stats=stats)
+            return Result(
+                "optimal", out.placement, 0.0, 0.0, "a perfect placement", stats=stats
+            )
         if out.exhausted:
-            return Result("infeasible", message="no placement matches every inner edge (search exhausted)",
-                          stats=stats)
-        return Result("unknown", message="no perfect placement found in time", stop="time limit", stats=stats)
+            return Result(
+                "infeasible",
+                message="no placement matches every inner edge (search exhausted)",
+                stats=stats,
+            )
+        return Result(
+            "unknown",
+            message="no perfect placement found in time",
+            stop="time limit",
+            stats=stats,
+        )
     return _optimise(inst, options, report, deadline, threads, colour_count_bound(inst))
 
 
-def _optimise(inst: Instance, options: SolveOptions, report: Report, deadline: float | None, threads: int,
-              floor: int) -> Result:
+def _optimise(
+    inst: Instance,
+    options: SolveOptions,
+    report: Report,
+    deadline: float | None,
+    threads: int,
+    floor: int,
+) -> Result:
     """Branch and bound from a quick incumbent; exhausted = optimal."""
     report(None, float(floor))
     cap = inst.inner_edges
-    out = exact(inst, optimise=True, cap=cap, threads=threads, deadline=deadline, report=report)
+    out = exact(
+        inst, optimise=True, cap=cap, threads=threads, deadline=deadline, report=report
+    )
     stats = {"nodes": out.nodes}
     if out.placement is None:
         if out.exhausted:
-            return Result("infeasible", message="no placement obeys the frame and the hints (search exhausted)",
-                          stats=stats)
-        return Result("unknown", bound=float(floor), message="no placement in time", stop="time limit", stats=stats)
+            return Result(
+                "infeasible",
+                message="no placement obeys the frame and the hints (search exhausted)",
+                stats=stats,
+            )
+        return Result(
+            "unknown",
+            bound=float(floor),
+            message="no placement in time",
+            stop="time limit",
+            stats=stats,
+        )
     best = float(out.breaks)  # type: ignore[arg-type]
     if out.exhausted or best <= floor:
-        return Result("optimal", out.placement, best, best, "branch and bound exhausted", stats=stats)
-    return Result("feasible", out.placement, best, float(floor), "time limit", stop="time limit", stats=stats)
+        return Result(
+            "optimal",
+            out.placement,
+            best,
+            best,
+            "branch and bound exhausted",
+            stats=stats,
+        )
+    return Result(
+        "feasible",
+        out.placement,
+        best,
+        float(floor),
+        "time limit",
+        stop="time limit",
+        stats=stats,
+    )
 
 
 def _count_words(out: Outcome) -> str:
     if out.stats.get("count_complete"):
         n = out.stats["solutions"]
         up = out.stats.get("solutions_up_to_board_turns")
-        return f"{n} perfect placements" + (f" ({up} up to turning the whole board)" if up is not None else "")
+        return f"{n} perfect placements" + (
+            f" ({up} up to turning the whole board)" if up is not None else ""
+        )
     return f"at least {out.stats.get('solutions_found')} perfect placements (count cut by the time limit)"
-

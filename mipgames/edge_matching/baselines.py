@@ -15,25 +15,33 @@ from mipgames.core.result import Result
 from mipgames.edge_matching.instance import Instance
 
 
-def _backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def _backtrack(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     from mipgames.edge_matching.backtrack import run_backtrack
 
     return run_backtrack(inst, params, options, report)
 
 
-def _lns(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def _lns(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     from mipgames.edge_matching.lns import run_lns
 
     return run_lns(inst, params, options, report)
 
 
-def _anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def _anneal(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     from mipgames.edge_matching.anneal import run_anneal
 
     return run_anneal(inst, params, options, report)
 
 
-def _portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def _portfolio(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     from mipgames.edge_matching.portfolio import run_portfolio
 
     return run_portfolio(inst, params, options, report)
@@ -41,18 +49,28 @@ def _portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, re
 
 ALGORITHMS = {
     "portfolio": Algorithm(
-        "portfolio", _portfolio,
+        "portfolio",
+        _portfolio,
         "the default: compiled backtracker and local search beside CP-SAT, sharing incumbents and bounds; "
-        "returns the best verified placement at the deadline", exact=True),
+        "returns the best verified placement at the deadline",
+        exact=True,
+    ),
     "backtrack": Algorithm(
-        "backtrack", _backtrack,
+        "backtrack",
+        _backtrack,
         "compiled exact backtracker (row scan, (top, left)-indexed candidates): perfect placements, "
-        "infeasibility proofs, --count; branch and bound for the optimum of small boards", exact=True),
+        "infeasibility proofs, --count; branch and bound for the optimum of small boards",
+        exact=True,
+    ),
     "lns": Algorithm(
-        "lns", _lns,
+        "lns",
+        _lns,
         "compiled score search: backtracking with a schedule of allowed mismatches, then windows of the "
-        "board re-placed by branch and bound; any size, no proof beyond the colour-count bound"),
+        "board re-placed by branch and bound; any size, no proof beyond the colour-count bound",
+    ),
     "anneal": Algorithm(
-        "anneal", _anneal,
-        "greedy fill + simulated annealing in Python (swaps with best turns): the classical baseline"),
+        "anneal",
+        _anneal,
+        "greedy fill + simulated annealing in Python (swaps with best turns): the classical baseline",
+    ),
 }

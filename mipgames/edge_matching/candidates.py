@@ -7,10 +7,17 @@ starts agree.  (The search kernel has its own typed view in ``search.py``.)
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from mipgames.edge_matching.instance import Instance, Placement
-from mipgames.edge_matching.simulate import Edge, boundary_sides, distinct_turns, fits_frame, inner_edges, turned
+from mipgames.edge_matching.simulate import (
+    Edge,
+    boundary_sides,
+    distinct_turns,
+    fits_frame,
+    inner_edges,
+    turned,
+)
 
 
 def allowed_turns(inst: Instance, r: int, c: int, t: int) -> list[int]:
@@ -64,7 +71,12 @@ def _typed(inst: Instance) -> list[list[tuple[int, int]]]:
     hinted = {h.tile for h in inst.hints}
     hint_cells = {(h.row, h.col) for h in inst.hints}
     shapes = [[turned(tile, a) for a in range(4)] for tile in inst.tiles]
-    free = [(t, a) for t in range(inst.cells) if t not in hinted for a in distinct_turns(inst.tiles[t])]
+    free = [
+        (t, a)
+        for t in range(inst.cells)
+        if t not in hinted
+        for a in distinct_turns(inst.tiles[t])
+    ]
     by_pattern: dict[tuple[bool, ...], list[tuple[int, int]]] = {}
     out = []
     for r in range(inst.rows):
@@ -76,7 +88,10 @@ def _typed(inst: Instance) -> list[list[tuple[int, int]]]:
             pattern = boundary_sides(inst, r, c) if inst.frame else ()
             if pattern not in by_pattern:
                 by_pattern[pattern] = [
-                    (t, a) for t, a in free if not pattern or all((col == 0) == o for col, o in zip(shapes[t][a], pattern))
+                    (t, a)
+                    for t, a in free
+                    if not pattern
+                    or all((col == 0) == o for col, o in zip(shapes[t][a], pattern))
                 ]
             out.append(list(by_pattern[pattern]))
     return out
@@ -85,11 +100,17 @@ def _typed(inst: Instance) -> list[list[tuple[int, int]]]:
 def _pinned_corner(inst: Instance) -> int | None:
     if not inst.frame or inst.rows < 2 or inst.cols < 2:
         return None
-    corner = [t for t, tile in enumerate(inst.tiles) if sum(1 for k in range(4) if tile[k] == 0 and tile[(k + 1) % 4] == 0) == 1]
+    corner = [
+        t
+        for t, tile in enumerate(inst.tiles)
+        if sum(1 for k in range(4) if tile[k] == 0 and tile[(k + 1) % 4] == 0) == 1
+    ]
     return corner[0] if corner else None
 
 
-def rotate_board(inst: Instance, placement: Sequence[tuple[int, int]], quarter: int) -> Placement:
+def rotate_board(
+    inst: Instance, placement: Sequence[tuple[int, int]], quarter: int
+) -> Placement:
     """The placement turned clockwise by ``quarter`` quarter turns (1 or 3 need a square board)."""
     R, C = inst.rows, inst.cols
     cells = list(placement)
@@ -107,28 +128,53 @@ def rotate_board(inst: Instance, placement: Sequence[tuple[int, int]], quarter: 
 def canonical(inst: Instance, placement: Sequence[tuple[int, int]]) -> Placement:
     """Same score, turned so that it obeys ``candidates``' symmetry rule (for warm starts)."""
     allowed = [set(c) for c in candidates(inst)]
-    steps = (0,) if not symmetry_free(inst) else (0, 1, 2, 3) if inst.rows == inst.cols else (0, 2)
+    steps = (
+        (0,)
+        if not symmetry_free(inst)
+        else (0, 1, 2, 3)
+        if inst.rows == inst.cols
+        else (0, 2)
+    )
     first = None
     for k in steps:
-        cand = tuple(_snap(inst, allowed[i], t, a) for i, (t, a) in enumerate(rotate_board(inst, placement, k)))
+        cand = tuple(
+            _snap(inst, allowed[i], t, a)
+            for i, (t, a) in enumerate(rotate_board(inst, placement, k))
+        )
         if all(pair in allowed[i] for i, pair in enumerate(cand)):
             return cand
         first = first or cand
     return first  # type: ignore[return-value]
 
 
-def _snap(inst: Instance, allowed: set[tuple[int, int]], t: int, a: int) -> tuple[int, int]:
+def _snap(
+    inst: Instance, allowed: set[tuple[int, int]], t: int, a: int
+) -> tuple[int, int]:
     """The allowed turn of tile t with the same colouring (models keep one turn per distinct colouring)."""
     shape = turned(inst.tiles[t], a)
-    return next(((t, b) for b in range(4) if (t, b) in allowed and turned(inst.tiles[t], b) == shape), (t, a))
+    return next(
+        (
+            (t, b)
+            for b in range(4)
+            if (t, b) in allowed and turned(inst.tiles[t], b) == shape
+        ),
+        (t, a),
+    )
 
 
-def side_colours(inst: Instance, cands: list[list[tuple[int, int]]]) -> list[list[set[int]]]:
+def side_colours(
+    inst: Instance, cands: list[list[tuple[int, int]]]
+) -> list[list[set[int]]]:
     """Colours each cell side can show given its candidates."""
-    return [[{turned(inst.tiles[t], a)[s] for t, a in cands[i]} for s in range(4)] for i in range(inst.cells)]
+    return [
+        [{turned(inst.tiles[t], a)[s] for t, a in cands[i]} for s in range(4)]
+        for i in range(inst.cells)
+    ]
 
 
-def prune(inst: Instance, cands: list[list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
+def prune(
+    inst: Instance, cands: list[list[tuple[int, int]]]
+) -> list[list[tuple[int, int]]]:
     """Decision mode only: drop (tile, turns) that show a colour the neighbouring cell can never show.
 
     This is the SAT encodings' 'colours that cannot meet' rule applied to a fixpoint before any
@@ -150,7 +196,9 @@ def prune(inst: Instance, cands: list[list[tuple[int, int]]]) -> list[list[tuple
             keep = [(t, a) for t, a in cands[j] if turned(inst.tiles[t], a)[sj] in ok]
             if len(keep) != len(cands[j]):
                 cands[j] = keep
-                colours[j] = [{turned(inst.tiles[t], a)[s] for t, a in keep} for s in range(4)]
+                colours[j] = [
+                    {turned(inst.tiles[t], a)[s] for t, a in keep} for s in range(4)
+                ]
                 queue.add(j)
     return cands
 

@@ -8,10 +8,18 @@ placement obeys the rules is the simulator's judgement, not the codec's.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from mipgames.core.errors import InputError
-from mipgames.edge_matching.instance import MAX_CELLS, MAX_COLOUR, MAX_SIDE, Hint, Instance, Placement
+from mipgames.edge_matching.instance import (
+    MAX_CELLS,
+    MAX_COLOUR,
+    MAX_SIDE,
+    Hint,
+    Instance,
+    Placement,
+)
 
 WHAT = "edge-matching instance in JSON"
 
@@ -28,7 +36,9 @@ def instance_to_json(inst: Instance) -> dict[str, Any]:
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{WHAT}: {what} must be an integer, got {type(value).__name__}")
+        raise InputError(
+            f"{WHAT}: {what} must be an integer, got {type(value).__name__}"
+        )
     if not lo <= value <= hi:
         raise InputError(f"{WHAT}: {what} must be between {lo} and {hi}, got {value}")
     return value
@@ -51,17 +61,28 @@ def instance_from_json(data: Any) -> Instance:
     rows = _int(data["rows"], "rows", 1, MAX_SIDE)
     cols = _int(data["cols"], "cols", 1, MAX_SIDE)
     if rows * cols > MAX_CELLS:
-        raise InputError(f"{WHAT}: a {rows}x{cols} board is larger than {MAX_CELLS:,} cells")
+        raise InputError(
+            f"{WHAT}: a {rows}x{cols} board is larger than {MAX_CELLS:,} cells"
+        )
     n = rows * cols
     tiles = tuple(
-        tuple(_int(c, f"a colour of tile {i}", 0, MAX_COLOUR) for c in _list(t, f"tile {i}", 4))
+        tuple(
+            _int(c, f"a colour of tile {i}", 0, MAX_COLOUR)
+            for c in _list(t, f"tile {i}", 4)
+        )
         for i, t in enumerate(_list(data["tiles"], "tiles", n))
     )
     hints = []
     for k, h in enumerate(_list(data.get("hints", []), "hints")):
         r, c, t, a = _list(h, f"hint {k}", 4)
-        hints.append(Hint(_int(r, f"hint {k}'s row", 0, rows - 1), _int(c, f"hint {k}'s column", 0, cols - 1),
-                          _int(t, f"hint {k}'s tile", 0, n - 1), _int(a, f"hint {k}'s turns", 0, 3)))
+        hints.append(
+            Hint(
+                _int(r, f"hint {k}'s row", 0, rows - 1),
+                _int(c, f"hint {k}'s column", 0, cols - 1),
+                _int(t, f"hint {k}'s tile", 0, n - 1),
+                _int(a, f"hint {k}'s turns", 0, 3),
+            )
+        )
     name = data.get("name", "")
     if not isinstance(name, str):
         raise InputError(f"{WHAT}: name must be a string")
@@ -82,7 +103,12 @@ def solution_from_json(inst: Instance, data: Any) -> Placement:
         if not isinstance(cell, list) or len(cell) != 2:
             raise InputError(f"{what}: cell {i} is not a [tile, turns] pair")
         t, a = cell
-        if isinstance(t, bool) or isinstance(a, bool) or not isinstance(t, int) or not isinstance(a, int):
+        if (
+            isinstance(t, bool)
+            or isinstance(a, bool)
+            or not isinstance(t, int)
+            or not isinstance(a, int)
+        ):
             raise InputError(f"{what}: cell {i} holds a non-integer")
         if not (-MAX_CELLS <= t <= MAX_CELLS and -4 <= a <= 4):
             raise InputError(f"{what}: cell {i} holds [{t}, {a}], out of any range")

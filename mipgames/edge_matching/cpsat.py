@@ -25,10 +25,16 @@ from mipgames.edge_matching.simulate import boundary_sides, inner_edges, mode_of
 @dataclass(frozen=True)
 class Features:
     table: bool = False  # table model (else the boolean SAT-style model)
-    typing: bool = True  # frame typing in the domains (else the frame as side constraints)
+    typing: bool = (
+        True  # frame typing in the domains (else the frame as side constraints)
+    )
     symmetry: bool = True  # pin a corner tile / tile 0's turn
-    prune: bool = True  # decision mode: drop candidates whose colours cannot meet a neighbour
-    counts: bool = False  # decision mode: each colour fills exactly (its side count / 2) edges
+    prune: bool = (
+        True  # decision mode: drop candidates whose colours cannot meet a neighbour
+    )
+    counts: bool = (
+        False  # decision mode: each colour fills exactly (its side count / 2) edges
+    )
     strategy: bool = True  # branch on cells in scan order
     types: bool = True  # boolean model: tiles equal up to turning become one type with a multiplicity
     pairs: bool = True  # decision mode: clauses forbidding colour pairs no candidate shows on two sides of a cell
@@ -40,19 +46,26 @@ TABLE = Features(table=True)
 PLAIN = Features(table=True, typing=False, symmetry=False, prune=False, strategy=False)
 
 
-def cell_candidates(inst: Instance, params: dict[str, Any], f: Features) -> list[list[tuple[int, int]]]:
+def cell_candidates(
+    inst: Instance, params: dict[str, Any], f: Features
+) -> list[list[tuple[int, int]]]:
     cands = candidates.candidates(inst, symmetry=f.symmetry)
     if not f.typing and inst.frame and not inst.hints:
         # untyped: every tile, every distinct turn; the frame is enforced by the colour domains
         from mipgames.edge_matching.simulate import distinct_turns
 
-        cands = [[(t, a) for t in range(inst.cells) for a in distinct_turns(inst.tiles[t])] for _ in range(inst.cells)]
+        cands = [
+            [(t, a) for t in range(inst.cells) for a in distinct_turns(inst.tiles[t])]
+            for _ in range(inst.cells)
+        ]
     if f.prune and mode_of(params) == "decision":
         cands = candidates.prune(inst, cands)
     return cands
 
 
-def build(inst: Instance, params: dict[str, Any], options: SolveOptions, f: Features = FULL) -> Built:
+def build(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, f: Features = FULL
+) -> Built:
     from ortools.sat.python import cp_model
 
     m = cp_model.CpModel()
@@ -81,16 +94,31 @@ def build(inst: Instance, params: dict[str, Any], options: SolveOptions, f: Feat
     if f.strategy:
         order = _scan_order(inst, f.order)
         if f.table:
-            m.add_decision_strategy([handles["tile"][i] for i in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+            m.add_decision_strategy(
+                [handles["tile"][i] for i in order],
+                cp_model.CHOOSE_FIRST,
+                cp_model.SELECT_MIN_VALUE,
+            )
         else:
             lits = [lit for i in order for _, _, lit in handles["x"][i]]
-            m.add_decision_strategy(lits, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-    built = Built(m, handles, has_objective=not decision, stats={"candidates": sum(map(len, cands))},
-                  cpsat_parameters=search_parameters(options) if decision and f.strategy else None)
+            m.add_decision_strategy(
+                lits, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
+            )
+    built = Built(
+        m,
+        handles,
+        has_objective=not decision,
+        stats={"candidates": sum(map(len, cands))},
+        cpsat_parameters=search_parameters(options)
+        if decision and f.strategy
+        else None,
+    )
     if options.warm_start:
         from mipgames.edge_matching.lns import heuristic_placement
 
-        start = heuristic_placement(inst, seed=options.seed, time_limit=_warm_time(options))
+        start = heuristic_placement(
+            inst, seed=options.seed, time_limit=_warm_time(options)
+        )
         start = candidates.canonical(inst, start) if start and not typed else start
         built.hint = hint(inst, handles, start, f.table) if start else None
     return built
@@ -104,10 +132,19 @@ def search_parameters(options: SolveOptions) -> dict[str, Any]:
     search and quick-restart portfolios for diversity."""
     from ortools.sat.python import cp_model_helper
 
-    out: dict[str, Any] = {"search_branching": cp_model_helper.SatParameters.FIXED_SEARCH, "linearization_level": 0}
+    out: dict[str, Any] = {
+        "search_branching": cp_model_helper.SatParameters.FIXED_SEARCH,
+        "linearization_level": 0,
+    }
     if options.threads > 1:
         out["num_full_subsolvers"] = options.threads
-        out["subsolvers"] = ["fixed", "quick_restart_no_lp", "no_lp", "quick_restart", "default_lp"][: options.threads]
+        out["subsolvers"] = [
+            "fixed",
+            "quick_restart_no_lp",
+            "no_lp",
+            "quick_restart",
+            "default_lp",
+        ][: options.threads]
         out["use_feasibility_jump"] = False
     return out
 
@@ -136,14 +173,18 @@ def _table(m, inst, cands, edges, decision, f):
             mism.append(bad)
     tiles, turns = [], []
     for i in range(n):
-        tv = m.new_int_var_from_domain(cp_model_domain({t for t, _ in cands[i]}), f"t{i}")
+        tv = m.new_int_var_from_domain(
+            cp_model_domain({t for t, _ in cands[i]}), f"t{i}"
+        )
         av = m.new_int_var(0, 3, f"a{i}")
         if not f.typing and inst.frame:
             for s, out in enumerate(boundary_sides(inst, *divmod(i, inst.cols))):
                 if out:
                     side_var[i, s] = m.new_constant(0)
         sides = [s for s in range(4) if (i, s) in side_var]
-        rows = sorted({(t, a, *(turned(inst.tiles[t], a)[s] for s in sides)) for t, a in cands[i]})
+        rows = sorted(
+            {(t, a, *(turned(inst.tiles[t], a)[s] for s in sides)) for t, a in cands[i]}
+        )
         if not rows:
             m.add_bool_or([])  # no candidate: infeasible, said plainly
         m.add_allowed_assignments([tv, av, *(side_var[i, s] for s in sides)], rows)
@@ -160,14 +201,18 @@ def _table(m, inst, cands, edges, decision, f):
 def cp_model_domain(values):
     from ortools.sat.python import cp_model
 
-    return cp_model.Domain.from_values(sorted(values or {0}))  # an empty cell is made infeasible by its table
+    return cp_model.Domain.from_values(
+        sorted(values or {0})
+    )  # an empty cell is made infeasible by its table
 
 
 def _bool(m, inst, cands, edges, decision, members):
     """SAT-style: literal per (cell, tile type, turns); exactly one per cell, each type as often as
     it has copies (exactly one per tile when all tiles differ); colour literals per edge."""
     n = inst.cells
-    x = [[(t, a, m.new_bool_var(f"x{i}_{t}_{a}")) for t, a in cands[i]] for i in range(n)]
+    x = [
+        [(t, a, m.new_bool_var(f"x{i}_{t}_{a}")) for t, a in cands[i]] for i in range(n)
+    ]
     by_tile: dict[int, list[Any]] = {t: [] for t in members}
     for i in range(n):
         m.add_exactly_one([lit for _, _, lit in x[i]])
@@ -195,7 +240,7 @@ def _bool(m, inst, cands, edges, decision, members):
             m.add_exactly_one(list(lits.values()))
             for side in (ya, yb):
                 for l, group in side.items():
-                    m.add(sum(group) == (lits[l] if l in lits else 0))
+                    m.add(sum(group) == (lits.get(l, 0)))
             colour_lits.append(lits)
         else:
             z = []
@@ -206,7 +251,9 @@ def _bool(m, inst, cands, edges, decision, members):
                 m.add(zl >= sum(ya[l]) + sum(yb[l]) - 1)
                 z.append(zl)
             bad = m.new_bool_var(f"m{e.a}_{e.sa}")
-            m.add(bad + sum(z) == 1)  # an explicit 0/1 term: the objective's trivial bound is then 0
+            m.add(
+                bad + sum(z) == 1
+            )  # an explicit 0/1 term: the objective's trivial bound is then 0
             mism.append(bad)
     return {"model": "x", "x": x, "colour": colour_lits, "members": members}, mism
 
@@ -261,8 +308,12 @@ def _scan_order(inst: Instance, kind: str = "rim") -> list[int]:
         out, seen = [], set()
         r0, c0, r1, c1 = 0, 0, R - 1, C - 1
         while r0 <= r1 and c0 <= c1:
-            ring = [(r0, c) for c in range(c0, c1 + 1)] + [(r, c1) for r in range(r0 + 1, r1 + 1)]
-            ring += [(r1, c) for c in range(c1 - 1, c0 - 1, -1)] + [(r, c0) for r in range(r1 - 1, r0, -1)]
+            ring = [(r0, c) for c in range(c0, c1 + 1)] + [
+                (r, c1) for r in range(r0 + 1, r1 + 1)
+            ]
+            ring += [(r1, c) for c in range(c1 - 1, c0 - 1, -1)] + [
+                (r, c0) for r in range(r1 - 1, r0, -1)
+            ]
             for rc in ring:
                 if rc not in seen:
                     seen.add(rc)
@@ -272,7 +323,9 @@ def _scan_order(inst: Instance, kind: str = "rim") -> list[int]:
     if not inst.frame or kind == "rows":
         return list(range(R * C))
     rim = [(0, c) for c in range(C)] + [(r, C - 1) for r in range(1, R)]
-    rim += [(R - 1, c) for c in range(C - 2, -1, -1)] + [(r, 0) for r in range(R - 2, 0, -1)]
+    rim += [(R - 1, c) for c in range(C - 2, -1, -1)] + [
+        (r, 0) for r in range(R - 2, 0, -1)
+    ]
     seen, order = set(), []
     for r, c in rim + [(r, c) for r in range(R) for c in range(C)]:
         if (r, c) not in seen:
@@ -291,4 +344,8 @@ def hint(inst, handles, placement, table: bool):
         return out
     rep = {u: r for r, ts in handles["members"].items() for u in ts}
     want = [(rep[t], turned(inst.tiles[t], a)) for t, a in placement]
-    return {lit: int((t, turned(inst.tiles[t], a)) == want[i]) for i, row in enumerate(handles["x"]) for t, a, lit in row}
+    return {
+        lit: int((t, turned(inst.tiles[t], a)) == want[i])
+        for i, row in enumerate(handles["x"])
+        for t, a, lit in row
+    }

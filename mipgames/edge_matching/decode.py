@@ -9,11 +9,19 @@ from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import turned
 
 
-def decode(inst: Instance, params: dict[str, Any], handles: Any, value: Value) -> list[tuple[int, int]]:
+def decode(
+    inst: Instance, params: dict[str, Any], handles: Any, value: Value
+) -> list[tuple[int, int]]:
     """Works for every model: literal lists per cell ("x", possibly over tile types) or tile/turn integers ("table")."""
     if handles["model"] == "table":
-        return [(int(round(value(t))), int(round(value(a)))) for t, a in zip(handles["tile"], handles["turn"])]
-    chosen = [next(((t, a) for t, a, v in row if value(v) > 0.5), (-1, -1)) for row in handles["x"]]
+        return [
+            (round(value(t)), round(value(a)))
+            for t, a in zip(handles["tile"], handles["turn"])
+        ]
+    chosen = [
+        next(((t, a) for t, a, v in row if value(v) > 0.5), (-1, -1))
+        for row in handles["x"]
+    ]
     members = handles.get("members")
     if not members:
         return chosen
@@ -26,5 +34,7 @@ def decode(inst: Instance, params: dict[str, Any], handles: Any, value: Value) -
             continue
         tile = left[rep].pop(0)
         shape = turned(inst.tiles[rep], a)
-        out.append((tile, next(b for b in range(4) if turned(inst.tiles[tile], b) == shape)))
+        out.append(
+            (tile, next(b for b in range(4) if turned(inst.tiles[tile], b) == shape))
+        )
     return out

@@ -9,7 +9,9 @@ from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import turned
 
 
-def planted(rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: int, seed: int) -> tuple[Instance, list[tuple[int, int]]]:
+def planted(
+    rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: int, seed: int
+) -> tuple[Instance, list[tuple[int, int]]]:
     """A puzzle with a known perfect placement: colour every edge, cut tiles, shuffle and turn them.
 
     Frame puzzles use colours 1..rim_colours on edges between two rim cells and
@@ -19,7 +21,9 @@ def planted(rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: 
     if rows < 1 or cols < 1:
         raise ValueError("rows and cols must be at least 1")
     if inner_colours < 1 or (frame and rim_colours < 1):
-        raise ValueError("need at least one inner colour (and one rim colour for a frame puzzle)")
+        raise ValueError(
+            "need at least one inner colour (and one rim colour for a frame puzzle)"
+        )
     if frame and (rows < 2 or cols < 2):
         raise ValueError("a frame puzzle needs at least 2 rows and 2 columns")
     rng = random.Random(seed)
@@ -47,7 +51,11 @@ def planted(rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: 
                 continue
             rimmy = frame and on_rim(r - 1, c) and on_rim(r, c) and c in (0, cols - 1)
             v[r][c] = rng.choice(rim if rimmy else inner)
-    solved = [(v[r][c], h[r][c + 1], v[r + 1][c], h[r][c]) for r in range(rows) for c in range(cols)]
+    solved = [
+        (v[r][c], h[r][c + 1], v[r + 1][c], h[r][c])
+        for r in range(rows)
+        for c in range(cols)
+    ]
     order = list(range(rows * cols))
     rng.shuffle(order)  # order[k] = solved cell whose tile becomes tile k
     spins = [rng.randrange(4) for _ in order]
@@ -62,7 +70,9 @@ def planted(rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: 
 def shuffle(inst: Instance, seed: int) -> Instance:
     """Tiles in a seeded random order and turns (stored benchmark sets are listed solved)."""
     if inst.hints:
-        raise ValueError("shuffling would move hinted tiles; shuffle puzzles without hints")
+        raise ValueError(
+            "shuffling would move hinted tiles; shuffle puzzles without hints"
+        )
     rng = random.Random(seed)
     order = list(range(inst.cells))
     rng.shuffle(order)
@@ -72,10 +82,24 @@ def shuffle(inst: Instance, seed: int) -> Instance:
 
 def add_arguments(parser: Any) -> None:
     parser.add_argument("--rows", type=int, required=True)
-    parser.add_argument("--cols", type=int, default=None, help="default: same as --rows")
-    parser.add_argument("--frame", action="store_true", help="grey (colour 0) frame, Eternity II style")
-    parser.add_argument("--rim-colours", type=int, default=0, help="colours between two rim tiles (frame puzzles)")
-    parser.add_argument("--inner-colours", type=int, required=True, help="colours of all other inner edges")
+    parser.add_argument(
+        "--cols", type=int, default=None, help="default: same as --rows"
+    )
+    parser.add_argument(
+        "--frame", action="store_true", help="grey (colour 0) frame, Eternity II style"
+    )
+    parser.add_argument(
+        "--rim-colours",
+        type=int,
+        default=0,
+        help="colours between two rim tiles (frame puzzles)",
+    )
+    parser.add_argument(
+        "--inner-colours",
+        type=int,
+        required=True,
+        help="colours of all other inner edges",
+    )
     parser.add_argument("--seed", type=int, default=0)
 
 
@@ -83,7 +107,14 @@ def generate(args: Any) -> Instance:
     from mipgames.core.errors import UsageError
 
     try:
-        inst, _ = planted(args.rows, args.cols or args.rows, args.frame, args.rim_colours, args.inner_colours, args.seed)
+        inst, _ = planted(
+            args.rows,
+            args.cols or args.rows,
+            args.frame,
+            args.rim_colours,
+            args.inner_colours,
+            args.seed,
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return inst

@@ -12,9 +12,9 @@ a short excerpt.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from mipgames.core.errors import InputError
 from mipgames.core.files import excerpt, parse_int, read_text, write_text_atomic
@@ -72,7 +72,9 @@ Line = tuple[int, list[str]]
 
 def _content_lines(path: Path) -> list[Line]:
     out = []
-    for no, raw in enumerate(read_text(path, "edge-matching instance").splitlines(), start=1):
+    for no, raw in enumerate(
+        read_text(path, "edge-matching instance").splitlines(), start=1
+    ):
         words = raw.split("#", 1)[0].split()
         if words:
             out.append((no, words))
@@ -81,14 +83,24 @@ def _content_lines(path: Path) -> list[Line]:
 
 def _tile(words: Sequence[str], path: Path, line: int) -> Tile:
     if len(words) != 4:
-        raise InputError(f"a tile line needs 4 colours (top right bottom left), found {len(words)} values: "
-                         f"{excerpt(' '.join(words))}", path, line)
+        raise InputError(
+            f"a tile line needs 4 colours (top right bottom left), found {len(words)} values: "
+            f"{excerpt(' '.join(words))}",
+            path,
+            line,
+        )
     return tuple(parse_int(w, path, line, "a colour", 0, MAX_COLOUR) for w in words)  # type: ignore[return-value]
 
 
-def _hint(words: Sequence[str], rows: int, cols: int, ntiles: int, path: Path, line: int) -> Hint:
-    r = parse_int(words[0], path, line, f"a hint's row on a {rows}x{cols} board", 0, rows - 1)
-    c = parse_int(words[1], path, line, f"a hint's column on a {rows}x{cols} board", 0, cols - 1)
+def _hint(
+    words: Sequence[str], rows: int, cols: int, ntiles: int, path: Path, line: int
+) -> Hint:
+    r = parse_int(
+        words[0], path, line, f"a hint's row on a {rows}x{cols} board", 0, rows - 1
+    )
+    c = parse_int(
+        words[1], path, line, f"a hint's column on a {rows}x{cols} board", 0, cols - 1
+    )
     t = parse_int(words[2], path, line, "a hint's tile", 0, ntiles - 1)
     a = parse_int(words[3], path, line, "a hint's turns", 0, 3)
     return Hint(r, c, t, a)
@@ -99,14 +111,20 @@ def read(path: str | Path) -> Instance:
     path = Path(path)
     lines = _content_lines(path)
     if not lines:
-        raise InputError("no content: expected 'R C' (native) or 'H' (Heule format) first", path, 1)
+        raise InputError(
+            "no content: expected 'R C' (native) or 'H' (Heule format) first", path, 1
+        )
     first_no, first = lines[0]
     if len(first) == 2:
         return _read_native(path, lines)
     if len(first) == 1:
         return _read_heule(path, lines)
-    raise InputError(f"the first line must be 'R C' (native format) or 'H' (Heule format), found "
-                     f"{excerpt(' '.join(first))}", path, first_no)
+    raise InputError(
+        f"the first line must be 'R C' (native format) or 'H' (Heule format), found "
+        f"{excerpt(' '.join(first))}",
+        path,
+        first_no,
+    )
 
 
 def _read_native(path: Path, lines: list[Line]) -> Instance:
@@ -114,24 +132,39 @@ def _read_native(path: Path, lines: list[Line]) -> Instance:
     rows = parse_int(head[0], path, no, "the number of rows", 1, MAX_SIDE)
     cols = parse_int(head[1], path, no, "the number of columns", 1, MAX_SIDE)
     if rows * cols > MAX_CELLS:
-        raise InputError(f"a {rows}x{cols} board has {rows * cols:,} cells; at most {MAX_CELLS:,} are read", path, no)
+        raise InputError(
+            f"a {rows}x{cols} board has {rows * cols:,} cells; at most {MAX_CELLS:,} are read",
+            path,
+            no,
+        )
     n = rows * cols
     tiles: list[Tile] = []
     hint_lines: list[Line] = []
     for no, words in lines[1:]:
         if words[0].lower() == "hint":
             if len(words) != 5:
-                raise InputError("a hint line reads 'hint row col tile turns'", path, no)
+                raise InputError(
+                    "a hint line reads 'hint row col tile turns'", path, no
+                )
             hint_lines.append((no, words[1:]))
             continue
         if hint_lines:
-            raise InputError("a tile line after a hint line (tiles come first, then hints)", path, no)
+            raise InputError(
+                "a tile line after a hint line (tiles come first, then hints)", path, no
+            )
         if len(tiles) == n:
-            raise InputError(f"wrong tile count: a {rows}x{cols} board takes {n} tiles, this is one more", path, no)
+            raise InputError(
+                f"wrong tile count: a {rows}x{cols} board takes {n} tiles, this is one more",
+                path,
+                no,
+            )
         tiles.append(_tile(words, path, no))
     if len(tiles) != n:
-        raise InputError(f"wrong tile count: a {rows}x{cols} board takes {n} tiles, found {len(tiles)}", path,
-                         lines[-1][0])
+        raise InputError(
+            f"wrong tile count: a {rows}x{cols} board takes {n} tiles, found {len(tiles)}",
+            path,
+            lines[-1][0],
+        )
     hints = tuple(_hint(words, rows, cols, n, path, no) for no, words in hint_lines)
     return Instance(rows, cols, tuple(tiles), hints, path.stem)
 
@@ -140,9 +173,15 @@ def _read_heule(path: Path, lines: list[Line]) -> Instance:
     no, head = lines[0]
     nh = parse_int(head[0], path, no, "the number of hint lines", 0, MAX_CELLS)
     if len(lines) < 1 + nh:
-        raise InputError(f"the header announces {nh} hint lines, found {len(lines) - 1} lines", path, lines[-1][0])
+        raise InputError(
+            f"the header announces {nh} hint lines, found {len(lines) - 1} lines",
+            path,
+            lines[-1][0],
+        )
     if len(lines) - 1 - nh > MAX_CELLS:
-        raise InputError(f"more than {MAX_CELLS:,} pieces", path, lines[1 + nh + MAX_CELLS][0])
+        raise InputError(
+            f"more than {MAX_CELLS:,} pieces", path, lines[1 + nh + MAX_CELLS][0]
+        )
     for no, words in lines[1 : 1 + nh]:
         if len(words) != 4:
             raise InputError("a hint line reads 'row col piece rot'", path, no)
@@ -151,8 +190,13 @@ def _read_heule(path: Path, lines: list[Line]) -> Instance:
         raise InputError("no pieces after the hint lines", path, lines[-1][0])
     side = math.isqrt(len(tiles))
     if side * side != len(tiles):
-        raise InputError(f"{len(tiles)} pieces do not fill a square board", path, lines[-1][0])
-    hints = tuple(_hint(words, side, side, len(tiles), path, no) for no, words in lines[1 : 1 + nh])
+        raise InputError(
+            f"{len(tiles)} pieces do not fill a square board", path, lines[-1][0]
+        )
+    hints = tuple(
+        _hint(words, side, side, len(tiles), path, no)
+        for no, words in lines[1 : 1 + nh]
+    )
     return Instance(side, side, tuple(tiles), hints, path.stem)
 
 
@@ -161,7 +205,9 @@ def _read_heule(path: Path, lines: list[Line]) -> Instance:
 
 def format_native(inst: Instance) -> str:
     kind = "frame puzzle" if inst.frame else "no frame"
-    lines = [f"# edge matching {inst.rows}x{inst.cols}, {kind}; tiles: top right bottom left"]
+    lines = [
+        f"# edge matching {inst.rows}x{inst.cols}, {kind}; tiles: top right bottom left"
+    ]
     lines += [f"# name: {inst.name}"] if inst.name and inst.name.isprintable() else []
     lines += [f"{inst.rows} {inst.cols}"]
     lines += [" ".join(map(str, t)) for t in inst.tiles]

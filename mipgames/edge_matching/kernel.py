@@ -133,14 +133,32 @@ def _set_phase(k, ph, K, base, keya, keyb, budget, brk, cap, tstart, cur, end, p
 
 
 @njit(cache=True, inline="always")
-def _enter(k, keynb, keyside, ptab, col, K, keya, keyb, budget, brk, cap, tstart, cur, end, phase):
+def _enter(
+    k,
+    keynb,
+    keyside,
+    ptab,
+    col,
+    K,
+    keya,
+    keyb,
+    budget,
+    brk,
+    cap,
+    tstart,
+    cur,
+    end,
+    phase,
+):
     """Read the colours position k must show towards its key neighbours and open its exact bucket."""
     ANY = K - 1
     nb = keynb[k, 0]
     keya[k] = col[nb, (keyside[k, 0] + 2) & 3] if nb >= 0 else ANY
     nb = keynb[k, 1]
     keyb[k] = col[nb, (keyside[k, 1] + 2) & 3] if nb >= 0 else ANY
-    _set_phase(k, 0, K, ptab[k] * K * K, keya, keyb, budget, brk, cap, tstart, cur, end, phase)
+    _set_phase(
+        k, 0, K, ptab[k] * K * K, keya, keyb, budget, brk, cap, tstart, cur, end, phase
+    )
 
 
 @njit(cache=True)
@@ -150,7 +168,7 @@ def start(keynb, keyside, ptab, col, K, budget, cap, tstart, state):
     ``state`` = (cur, end, phase, brk, keya, keyb, place, best, st): the
     per-position cursors and the scalars, all int64.
     """
-    cur, end, phase, brk, keya, keyb, place, best, st = state
+    cur, end, phase, brk, keya, keyb, _place, _best, st = state
     st[:] = 0
     st[CAP] = cap
     st[BEST] = -1
@@ -159,12 +177,45 @@ def start(keynb, keyside, ptab, col, K, budget, cap, tstart, state):
         return
     brk[0] = 0
     st[DEPTH] = 0
-    _enter(0, keynb, keyside, ptab, col, K, keya, keyb, budget, brk, cap, tstart, cur, end, phase)
+    _enter(
+        0,
+        keynb,
+        keyside,
+        ptab,
+        col,
+        K,
+        keya,
+        keyb,
+        budget,
+        brk,
+        cap,
+        tstart,
+        cur,
+        end,
+        phase,
+    )
 
 
 @njit(cache=True)
-def fill(order, keynb, keyside, chknb, chkside, ptab, tstart, tlist, ttype, K, ent_col, avail, col, budget, state,
-         pr, node_limit):
+def fill(
+    order,
+    keynb,
+    keyside,
+    chknb,
+    chkside,
+    ptab,
+    tstart,
+    tlist,
+    ttype,
+    K,
+    ent_col,
+    avail,
+    col,
+    budget,
+    state,
+    pr,
+    node_limit,
+):
     """Run the depth-first fill for at most ``node_limit`` placements; resumable.
 
     Returns the status: RUNNING (limit reached, call again), EXHAUSTED (the
@@ -195,8 +246,21 @@ def fill(order, keynb, keyside, chknb, chkside, ptab, tstart, tlist, ttype, K, e
         ph = phase[k]
         while True:
             if c >= stop:
-                if ph >= 3 or not _set_phase(k, ph + 1, K, ptab[k] * KK, keya, keyb, budget, brk, cap, tstart, cur,
-                                             end, phase):
+                if ph >= 3 or not _set_phase(
+                    k,
+                    ph + 1,
+                    K,
+                    ptab[k] * KK,
+                    keya,
+                    keyb,
+                    budget,
+                    brk,
+                    cap,
+                    tstart,
+                    cur,
+                    end,
+                    phase,
+                ):
                     break
                 c, stop, ph = cur[k], end[k], phase[k]
                 continue
@@ -267,7 +331,23 @@ def fill(order, keynb, keyside, chknb, chkside, ptab, tstart, tlist, ttype, K, e
         else:
             k += 1
             brk[k] = total
-            _enter(k, keynb, keyside, ptab, col, K, keya, keyb, budget, brk, cap, tstart, cur, end, phase)
+            _enter(
+                k,
+                keynb,
+                keyside,
+                ptab,
+                col,
+                K,
+                keya,
+                keyb,
+                budget,
+                brk,
+                cap,
+                tstart,
+                cur,
+                end,
+                phase,
+            )
         if nodes >= node_limit:
             st[DEPTH] = k
             st[NODES] += nodes
@@ -350,8 +430,23 @@ def window_breaks(rows, cols, order, inwin, col):
 
 
 @njit(cache=True)
-def reoptimise(rows, cols, order, inwin, cell_e, col, allowed, ent_col, ent_type, ntypes, K, node_limit, seed, slack,
-               first):
+def reoptimise(
+    rows,
+    cols,
+    order,
+    inwin,
+    cell_e,
+    col,
+    allowed,
+    ent_col,
+    ent_type,
+    ntypes,
+    K,
+    node_limit,
+    seed,
+    slack,
+    first,
+):
     """Re-place the window ``order`` against the fixed rest of the board, within ``before + slack`` mismatches.
 
     ``slack`` -1 asks for an improvement, 0 also accepts a different
@@ -370,13 +465,23 @@ def reoptimise(rows, cols, order, inwin, cell_e, col, allowed, ent_col, ent_type
     for k in range(nk):
         avail[ent_type[cell_e[order[k]]]] += 1
     keynb, keyside, chknb, chkside = window_plan(rows, cols, order, inwin)
-    tstart, tlist, ttype = build_tables(order, keyside, allowed, ent_col, ent_type, avail, K)
+    tstart, tlist, ttype = build_tables(
+        order, keyside, allowed, ent_col, ent_type, avail, K
+    )
     shuffle_tables(tstart, tlist, ttype, seed)
     ptab = np.arange(nk)
     budget = np.full(nk, cap, np.int64)
-    state = (np.zeros(nk, np.int64), np.zeros(nk, np.int64), np.zeros(nk, np.int64), np.zeros(nk, np.int64),
-             np.zeros(nk, np.int64), np.zeros(nk, np.int64), np.zeros(nk, np.int64), np.zeros(nk, np.int64),
-             np.zeros(ST_SIZE, np.int64))
+    state = (
+        np.zeros(nk, np.int64),
+        np.zeros(nk, np.int64),
+        np.zeros(nk, np.int64),
+        np.zeros(nk, np.int64),
+        np.zeros(nk, np.int64),
+        np.zeros(nk, np.int64),
+        np.zeros(nk, np.int64),
+        np.zeros(nk, np.int64),
+        np.zeros(ST_SIZE, np.int64),
+    )
     pr = np.zeros(PR_SIZE, np.int64)
     pr[OPTIMISE] = 0 if first else 1
     pr[SPLIT_DEPTH] = -1
@@ -385,8 +490,25 @@ def reoptimise(rows, cols, order, inwin, cell_e, col, allowed, ent_col, ent_type
     for k in range(nk):
         saved[k] = col[order[k]]
     start(keynb, keyside, ptab, col, K, budget, cap, tstart, state)
-    fill(order, keynb, keyside, chknb, chkside, ptab, tstart, tlist, ttype, K, ent_col, avail, col, budget, state, pr,
-         node_limit)
+    fill(
+        order,
+        keynb,
+        keyside,
+        chknb,
+        chkside,
+        ptab,
+        tstart,
+        tlist,
+        ttype,
+        K,
+        ent_col,
+        avail,
+        col,
+        budget,
+        state,
+        pr,
+        node_limit,
+    )
     st = state[8]
     if st[BEST] < 0:
         for k in range(nk):
@@ -498,7 +620,20 @@ def _cell_cost(rows, cols, col, cell, e, ent_col):
 
 
 @njit(cache=True)
-def assign_move(rows, cols, cell_e, col, allowed, ent_col, ent_type, type_first, type_count, movable, m, seed):
+def assign_move(
+    rows,
+    cols,
+    cell_e,
+    col,
+    allowed,
+    ent_col,
+    ent_type,
+    type_first,
+    type_count,
+    movable,
+    m,
+    seed,
+):
     """Re-deal the tiles of up to ``m`` pairwise non-adjacent cells optimally (an assignment problem).
 
     No two chosen cells touch, so each tile's cost in each cell (its best
@@ -572,8 +707,30 @@ def assign_move(rows, cols, cell_e, col, allowed, ent_col, ent_type, type_first,
 
 
 @njit(cache=True)
-def ils(rows, cols, cell_e, col, best_e, best_total, allowed, ent_col, ent_type, type_first, type_count, K, movable,
-        rounds, seed, stall_moves, wmax, window_nodes, kick_size, kick_slack, accept, target):
+def ils(
+    rows,
+    cols,
+    cell_e,
+    col,
+    best_e,
+    best_total,
+    allowed,
+    ent_col,
+    ent_type,
+    type_first,
+    type_count,
+    K,
+    movable,
+    rounds,
+    seed,
+    stall_moves,
+    wmax,
+    window_nodes,
+    kick_size,
+    kick_slack,
+    accept,
+    target,
+):
     """Iterated local search: descent by assignment and window moves, then a kick; ``rounds`` kicks.
 
     Descent alternates an assignment move (up to 16-96 non-adjacent cells) and
@@ -595,12 +752,39 @@ def ils(rows, cols, cell_e, col, best_e, best_total, allowed, ent_col, ent_type,
     for rnd in range(rounds):
         stall = 0
         while stall < stall_moves and best_total > target:
-            gain = assign_move(rows, cols, cell_e, col, allowed, ent_col, ent_type, type_first, type_count, movable,
-                               np.random.randint(16, 97), np.random.randint(0, 1 << 30))
+            gain = assign_move(
+                rows,
+                cols,
+                cell_e,
+                col,
+                allowed,
+                ent_col,
+                ent_type,
+                type_first,
+                type_count,
+                movable,
+                np.random.randint(16, 97),
+                np.random.randint(0, 1 << 30),
+            )
             nk = _window(rows, cols, 2, wmax, movable, col, order, inwin, True)
             if nk > 1:
-                d, used = reoptimise(rows, cols, order[:nk].copy(), inwin, cell_e, col, allowed, ent_col, ent_type,
-                                     ntypes, K, window_nodes, np.random.randint(0, 1 << 30), 0, False)
+                d, used = reoptimise(
+                    rows,
+                    cols,
+                    order[:nk].copy(),
+                    inwin,
+                    cell_e,
+                    col,
+                    allowed,
+                    ent_col,
+                    ent_type,
+                    ntypes,
+                    K,
+                    window_nodes,
+                    np.random.randint(0, 1 << 30),
+                    0,
+                    False,
+                )
                 gain += d
                 nodes += used
             for k in range(nk):
@@ -620,8 +804,23 @@ def ils(rows, cols, cell_e, col, best_e, best_total, allowed, ent_col, ent_type,
             total = best_total
         nk = _window(rows, cols, kick_size, kick_size, movable, col, order, inwin, True)
         if nk > 1:
-            d, used = reoptimise(rows, cols, order[:nk].copy(), inwin, cell_e, col, allowed, ent_col, ent_type,
-                                 ntypes, K, window_nodes, np.random.randint(0, 1 << 30), kick_slack, True)
+            d, used = reoptimise(
+                rows,
+                cols,
+                order[:nk].copy(),
+                inwin,
+                cell_e,
+                col,
+                allowed,
+                ent_col,
+                ent_type,
+                ntypes,
+                K,
+                window_nodes,
+                np.random.randint(0, 1 << 30),
+                kick_slack,
+                True,
+            )
             total += d
             nodes += used
         for k in range(nk):
@@ -630,15 +829,31 @@ def ils(rows, cols, cell_e, col, best_e, best_total, allowed, ent_col, ent_type,
 
 
 @njit(cache=True)
-def fill_exact(order, keynb, keyside, chknb, chkside, ptab, tstart, tlist, ttype, K, ent_col, avail, col, state, pr,
-               node_limit):
+def fill_exact(
+    order,
+    keynb,
+    keyside,
+    chknb,
+    chkside,
+    ptab,
+    tstart,
+    tlist,
+    ttype,
+    K,
+    ent_col,
+    avail,
+    col,
+    state,
+    pr,
+    node_limit,
+):
     """``fill`` with no mismatch allowed, trimmed to the exact search's needs (decision, proofs, counts).
 
     Same state, same tables, same order of candidates and the same results as
     ``fill`` with a zero budget; about twice as fast, because a position's
     candidates are one bucket and its key colours are read once.
     """
-    cur, end, phase, brk, keya, keyb, place, best, st = state
+    cur, end, _phase, _brk, _keya, _keyb, place, best, st = state
     nk = order.shape[0]
     KK = K * K
     ANY = K - 1

@@ -22,8 +22,9 @@ Each worker (one per thread) runs its own seeds; the best board is reported.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,7 @@ CONSTRUCT_NODES = 20_000_000
 """Node budget of one construction attempt (about a second)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Settings:
     """Tuned on Eternity II and Brendan's sets with node budgets (benchmarks/edge_matching/RESULTS.md)."""
 
@@ -50,6 +51,9 @@ class Settings:
     accept: int = 4
     restart_calls: int = 60
     """Kernel calls without a new best before a fresh construction."""
+
+
+TUNED = Settings()
 
 
 class Board:
@@ -101,9 +105,15 @@ class Board:
         return decode_entries(self.pieces, movable, [int(cell_e[c]) for c in movable])
 
 
-def score_search(inst: Instance, deadline: float, seed: int, target: int = 0,
-                 on_best: Callable[[int, list[tuple[int, int]]], None] | None = None,
-                 settings: Settings = Settings(), stop: Callable[[], bool] | None = None) -> tuple[int | None, Any]:
+def score_search(
+    inst: Instance,
+    deadline: float,
+    seed: int,
+    target: int = 0,
+    on_best: Callable[[int, list[tuple[int, int]]], None] | None = None,
+    settings: Settings = TUNED,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[int | None, Any]:
     """Constructions and iterated local search until ``deadline`` or ``target``; returns (mismatches, placement)."""
     from mipgames.edge_matching import kernel
     from mipgames.edge_matching.search import prepare
@@ -124,7 +134,9 @@ def score_search(inst: Instance, deadline: float, seed: int, target: int = 0,
         got = board.construct(depth, int(rng.integers(1 << 30)), CONSTRUCT_NODES)
         if got is None:
             if depth == 0:
-                return best_total, None if best_total is None else board.placement(best_e)
+                return best_total, None if best_total is None else board.placement(
+                    best_e
+                )
             depth = max(0, depth - max(1, nk // 40))
             continue
         depth = min(nk, depth + max(1, nk // 100))
@@ -137,14 +149,37 @@ def score_search(inst: Instance, deadline: float, seed: int, target: int = 0,
             if on_best is not None:
                 on_best(best_total, board.placement(best_e))
         calls_without = 0
-        while time.monotonic() < deadline and calls_without < settings.restart_calls and best_total > target:
+        while (
+            time.monotonic() < deadline
+            and calls_without < settings.restart_calls
+            and best_total > target
+        ):
             if stop is not None and stop():
                 break
-            got_best, _ = kernel.ils(rows, cols, cell_e, col, run_e, run_best, pieces.allowed, pieces.ent_col,
-                                     pieces.ent_type, board.type_first, board.type_count, pieces.K, board.movable,
-                                     settings.rounds, int(rng.integers(1 << 30)), settings.stall_moves,
-                                     settings.window_max, settings.window_nodes, settings.kick_size,
-                                     settings.kick_slack, settings.accept, target)
+            got_best, _ = kernel.ils(
+                rows,
+                cols,
+                cell_e,
+                col,
+                run_e,
+                run_best,
+                pieces.allowed,
+                pieces.ent_col,
+                pieces.ent_type,
+                board.type_first,
+                board.type_count,
+                pieces.K,
+                board.movable,
+                settings.rounds,
+                int(rng.integers(1 << 30)),
+                settings.stall_moves,
+                settings.window_max,
+                settings.window_nodes,
+                settings.kick_size,
+                settings.kick_slack,
+                settings.accept,
+                target,
+            )
             calls_without = 0 if got_best < run_best else calls_without + 1
             run_best = got_best
             if run_best < best_total:
@@ -154,7 +189,9 @@ def score_search(inst: Instance, deadline: float, seed: int, target: int = 0,
     return best_total, None if best_total is None else board.placement(best_e)
 
 
-def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def run_lns(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     from mipgames.edge_matching.backtrack import check_size, impossible
 
     check_size(inst)
@@ -191,15 +228,37 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
                     raise RuntimeError(f"a local-search worker failed: {payload}")
     total, placement = best
     if placement is None:
-        return Result("unknown", bound=float(floor), message="no complete placement in time", stop="time limit")
+        return Result(
+            "unknown",
+            bound=float(floor),
+            message="no complete placement in time",
+            stop="time limit",
+        )
     verdict = evaluate(inst, params, placement)
     if mode_of(params) == "decision":
         if total == 0:
             return Result("optimal", placement, 0.0, 0.0, "a perfect placement")
-        return Result("unknown", message=f"best placement found has {total} mismatches", stop="time limit")
+        return Result(
+            "unknown",
+            message=f"best placement found has {total} mismatches",
+            stop="time limit",
+        )
     if verdict.objective is not None and verdict.objective <= floor:
-        return Result("optimal", placement, float(total), float(floor), "meets the colour-count bound")
-    return Result("feasible", placement, float(total), float(floor), "time limit", stop="time limit")
+        return Result(
+            "optimal",
+            placement,
+            float(total),
+            float(floor),
+            "meets the colour-count bound",
+        )
+    return Result(
+        "feasible",
+        placement,
+        float(total),
+        float(floor),
+        "time limit",
+        stop="time limit",
+    )
 
 
 def _worker(out: Any, inst: Instance, deadline: float, seed: int, target: int) -> None:
@@ -209,10 +268,14 @@ def _worker(out: Any, inst: Instance, deadline: float, seed: int, target: int) -
     score_search(inst, deadline, seed, target, send)
 
 
-def heuristic_placement(inst: Instance, seed: int = 0, time_limit: float = 5.0) -> list[tuple[int, int]] | None:
+def heuristic_placement(
+    inst: Instance, seed: int = 0, time_limit: float = 5.0
+) -> list[tuple[int, int]] | None:
     """The best placement the local search finds in ``time_limit`` seconds (warm starts of the models)."""
     from mipgames.edge_matching.backtrack import impossible
 
     if impossible(inst):
         return None
-    return score_search(inst, time.monotonic() + time_limit, seed, colour_count_bound(inst))[1]
+    return score_search(
+        inst, time.monotonic() + time_limit, seed, colour_count_bound(inst)
+    )[1]

@@ -18,14 +18,22 @@ from mipgames.core.problem import Built, SolveOptions
 from mipgames.edge_matching import candidates
 from mipgames.edge_matching.candidates import allowed_turns
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import colour_count_bound, inner_edges, mode_of, turned
+from mipgames.edge_matching.simulate import (
+    colour_count_bound,
+    inner_edges,
+    mode_of,
+    turned,
+)
 
 
 def _assignment(prob, inst: Instance, cands: list[list[tuple[int, int]]]):
     """x literals per cell, each cell one (tile, turns), each tile one (cell, turns)."""
     import pulp
 
-    x = [[(t, a, pulp.LpVariable(f"x_{t}_{i}_{a}", cat="Binary")) for t, a in cands[i]] for i in range(inst.cells)]
+    x = [
+        [(t, a, pulp.LpVariable(f"x_{t}_{i}_{a}", cat="Binary")) for t, a in cands[i]]
+        for i in range(inst.cells)
+    ]
     by_tile: list[list[Any]] = [[] for _ in range(inst.cells)]
     for i, row in enumerate(x):
         prob += pulp.lpSum(v for _, _, v in row) == 1, f"cell_{i}"
@@ -43,7 +51,9 @@ def _shows(inst: Instance, row, s: int) -> dict[int, list[Any]]:
     return out
 
 
-def build_baseline(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+def build_baseline(
+    inst: Instance, params: dict[str, Any], options: SolveOptions
+) -> Built:
     """The coursework model; frame and hints become fixed-to-zero x (they are hard rules)."""
     import pulp
 
@@ -52,14 +62,25 @@ def build_baseline(inst: Instance, params: dict[str, Any], options: SolveOptions
     every = [(t, a) for t in range(inst.cells) for a in range(4)]
     x = _assignment(prob, inst, [every] * inst.cells)
     for i, row in enumerate(x):
-        ok = {(t, a) for t in range(inst.cells) for a in _all_equal_turns(inst, *divmod(i, inst.cols), t)}
+        ok = {
+            (t, a)
+            for t in range(inst.cells)
+            for a in _all_equal_turns(inst, *divmod(i, inst.cols), t)
+        }
         banned = [v for t, a, v in row if (t, a) not in ok]
         if banned:
-            prob += pulp.lpSum(banned) == 0, f"rules_{i}"  # frame and hints (an explicit row: every backend keeps it)
+            prob += (
+                pulp.lpSum(banned) == 0,
+                f"rules_{i}",
+            )  # frame and hints (an explicit row: every backend keeps it)
     colours = inst.colours()
     mism = []
     for e in inner_edges(inst):
-        d = 0 if decision else pulp.LpVariable(f"{'h' if e.sa == 1 else 'v'}_{e.a}", cat="Binary")
+        d = (
+            0
+            if decision
+            else pulp.LpVariable(f"{'h' if e.sa == 1 else 'v'}_{e.a}", cat="Binary")
+        )
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
         for l in colours:
             diff = pulp.lpSum(ya.get(l, [])) - pulp.lpSum(yb.get(l, []))
@@ -76,10 +97,16 @@ def _all_equal_turns(inst: Instance, r: int, c: int, t: int) -> list[int]:
     """Every turn (not only distinct ones) legal under the frame rule and hints."""
     ok = {turned(inst.tiles[t], a) for a in allowed_turns(inst, r, c, t)}
     pinned = {h.turns for h in inst.hints if (h.row, h.col) == (r, c) and h.tile == t}
-    return [a for a in range(4) if turned(inst.tiles[t], a) in ok and (not pinned or a in pinned)]
+    return [
+        a
+        for a in range(4)
+        if turned(inst.tiles[t], a) in ok and (not pinned or a in pinned)
+    ]
 
 
-def build_decision(inst: Instance, params: dict[str, Any], options: SolveOptions) -> Built:
+def build_decision(
+    inst: Instance, params: dict[str, Any], options: SolveOptions
+) -> Built:
     """Decision mode of ``typed``: one colour per inner edge, both sides' colour sums equal to it
     (the SAT encodings' shared edge colours), over pruned, typed, symmetry-broken candidates."""
     import pulp
@@ -89,13 +116,18 @@ def build_decision(inst: Instance, params: dict[str, Any], options: SolveOptions
     x = _assignment(prob, inst, cands)
     for k, e in enumerate(inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
-        z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
+        z = {
+            l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary")
+            for l in sorted(set(ya) & set(yb))
+        }
         prob += pulp.lpSum(z.values()) == 1, f"edge_{k}"
         for tag, side in (("a", ya), ("b", yb)):
             for l, vs in side.items():
-                prob += pulp.lpSum(vs) == (z[l] if l in z else 0), f"link_{k}_{tag}_{l}"
+                prob += pulp.lpSum(vs) == (z.get(l, 0)), f"link_{k}_{tag}_{l}"
     prob += _zero_objective(x, inst)
-    built = Built(prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))})
+    built = Built(
+        prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))}
+    )
     _warm(built, inst, options, canonical=True)
     return built
 
@@ -113,10 +145,18 @@ def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) 
         return
     from mipgames.edge_matching.lns import heuristic_placement
 
-    start = heuristic_placement(inst, seed=options.seed, time_limit=0.1 * options.time_limit if options.time_limit else 5.0)
+    start = heuristic_placement(
+        inst,
+        seed=options.seed,
+        time_limit=0.1 * options.time_limit if options.time_limit else 5.0,
+    )
     if canonical:
         start = candidates.canonical(inst, start)
-    built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
+    built.hint = {
+        v: float((t, a) == start[i])
+        for i, row in enumerate(built.handles["x"])
+        for t, a, v in row
+    }
 
 
 LINKS = ("diff", "match", "tight")
@@ -134,7 +174,13 @@ def _side_vars(prob, tag: str, side: dict[int, list[Any]]) -> dict[int, list[Any
     return out
 
 
-def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions, link: str = "match", sides: bool = False) -> Built:
+def build_typed(
+    inst: Instance,
+    params: dict[str, Any],
+    options: SolveOptions,
+    link: str = "match",
+    sides: bool = False,
+) -> Built:
     """Typed, symmetry-broken candidates with the colour-parity bound as a row; ``link`` ties the
     mismatch indicator m to the two sides' colour sums ya_l, yb_l of each inner edge:
 
@@ -168,19 +214,27 @@ def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions, l
                 prob += diff <= bad, f"e{k}_{l}_p"
                 prob += -diff <= bad, f"e{k}_{l}_m"
         else:
-            z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
+            z = {
+                l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary")
+                for l in sorted(set(ya) & set(yb))
+            }
             prob += bad + pulp.lpSum(z.values()) == 1, f"e{k}_one"
             for tag, side in (("a", ya), ("b", yb)):
                 for l, vs in side.items():
                     if l in z:
                         prob += z[l] <= pulp.lpSum(vs), f"e{k}_{tag}{l}_z"
                     if link == "tight" or l not in z:
-                        prob += pulp.lpSum(vs) <= (z[l] if l in z else 0) + bad, f"e{k}_{tag}{l}_m"
+                        prob += (
+                            pulp.lpSum(vs) <= (z.get(l, 0)) + bad,
+                            f"e{k}_{tag}{l}_m",
+                        )
         mism.append(bad)
     lb = colour_count_bound(inst)
     if lb:
         prob += pulp.lpSum(mism) >= lb, "parity"
     prob += pulp.lpSum(mism)
-    built = Built(prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))})
+    built = Built(
+        prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))}
+    )
     _warm(built, inst, options, canonical=True)
     return built

@@ -18,7 +18,8 @@ import pickle
 import select
 import struct
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, Self
 
 Message = tuple[int, str, Any]
 """(worker index, kind, payload)."""
@@ -33,7 +34,9 @@ class Outbox:
         self.index = index
 
     def send(self, kind: str, payload: Any = None) -> None:
-        data = pickle.dumps((self.index, kind, payload), protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(
+            (self.index, kind, payload), protocol=pickle.HIGHEST_PROTOCOL
+        )
         view = memoryview(_HEAD.pack(len(data)) + data)
         while view:
             written = os.write(self.fd, view)
@@ -130,8 +133,8 @@ class Workers:
                 pass
         self.pids.clear()
 
-    def __enter__(self) -> "Workers":
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

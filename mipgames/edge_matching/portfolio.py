@@ -30,7 +30,12 @@ from typing import Any
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import colour_count_bound, evaluate, frame_census, mode_of
+from mipgames.edge_matching.simulate import (
+    colour_count_bound,
+    evaluate,
+    frame_census,
+    mode_of,
+)
 
 MARGIN = 0.3
 """Seconds kept at the end to stop the members and answer."""
@@ -77,7 +82,7 @@ class Best:
     def raise_bound(self, value: float, by: str) -> None:
         import math
 
-        rounded = int(math.ceil(value - 1e-6))
+        rounded = math.ceil(value - 1e-6)
         if rounded > self.bound:
             self.bound, self.bound_by = rounded, by
             self.tell()
@@ -86,7 +91,11 @@ class Best:
         now = time.monotonic()
         if force or now - self.last_report >= REPORT_EVERY:
             self.last_report = now
-            self.report(None if self.objective is None else float(self.objective), float(self.bound), self.placement)
+            self.report(
+                None if self.objective is None else float(self.objective),
+                float(self.bound),
+                self.placement,
+            )
 
     @property
     def closed(self) -> bool:
@@ -115,8 +124,15 @@ def _lns(out: Any, inst: Instance, deadline: float, seed: int, target: int) -> N
     score_search(inst, deadline, seed, target, send)
 
 
-def _cpsat(out: Any, inst: Instance, params: dict[str, Any], deadline: float, seed: int, threads: int,
-           hint: Any) -> None:
+def _cpsat(
+    out: Any,
+    inst: Instance,
+    params: dict[str, Any],
+    deadline: float,
+    seed: int,
+    threads: int,
+    hint: Any,
+) -> None:
     """CP-SAT's ``cpsat`` model (decision or optimise), sending placements, bounds and proofs."""
     from ortools.sat.python import cp_model
 
@@ -125,15 +141,22 @@ def _cpsat(out: Any, inst: Instance, params: dict[str, Any], deadline: float, se
     from mipgames.edge_matching.decode import decode
 
     who = _cpsat_version()
-    options = SolveOptions(time_limit=max(0.1, deadline - time.monotonic()), threads=threads, seed=seed)
+    options = SolveOptions(
+        time_limit=max(0.1, deadline - time.monotonic()), threads=threads, seed=seed
+    )
     built = cpsat.build(inst, params, options)
     if hint is not None:
         start = candidates.canonical(inst, hint)
-        for var, val in cpsat.hint(inst, built.handles, start, built.handles["model"] == "table").items():
+        for var, val in cpsat.hint(
+            inst, built.handles, start, built.handles["model"] == "table"
+        ).items():
             built.model.add_hint(var, int(val))
     solver = cp_model.CpSolver()
-    apply_parameters(solver, replace(options, time_limit=max(0.1, deadline - time.monotonic())),
-                     built.cpsat_parameters)
+    apply_parameters(
+        solver,
+        replace(options, time_limit=max(0.1, deadline - time.monotonic())),
+        built.cpsat_parameters,
+    )
     solver.parameters.log_search_progress = False
     decision = not built.has_objective
     if not decision:
@@ -141,7 +164,9 @@ def _cpsat(out: Any, inst: Instance, params: dict[str, Any], deadline: float, se
 
     class Progress(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
-            out.send("placement", (decode(inst, params, built.handles, self.value), who))
+            out.send(
+                "placement", (decode(inst, params, built.handles, self.value), who)
+            )
             if not decision:
                 out.send("bound", (self.best_objective_bound, who))
 
@@ -155,14 +180,20 @@ def _cpsat(out: Any, inst: Instance, params: dict[str, Any], deadline: float, se
 # ---------------------------------------------------------------- the conductor
 
 
-def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def run_portfolio(
+    inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report
+) -> Result:
     from mipgames.edge_matching.backtrack import check_size, impossible, run_backtrack
 
     if params.get("count"):
         return run_backtrack(inst, params, options, report)
     why = impossible(inst)
     if why:
-        return Result("infeasible", message=why, proved_by="counting tiles" if frame_census(inst) else "hints")
+        return Result(
+            "infeasible",
+            message=why,
+            proved_by="counting tiles" if frame_census(inst) else "hints",
+        )
     start = time.monotonic()
     limit = options.time_limit
     deadline = None if limit is None else start + max(0.1, limit - MARGIN)
@@ -177,14 +208,29 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
         share = None
         if deadline is not None:
             total = deadline - start
-            share = total if decision else (0.5 * total if inst.cells <= SMALL else min(0.2 * total, 60.0))
-        _phase(best, inst, params, threads, options.seed, None if share is None else start + share, decision=True)
+            share = (
+                total
+                if decision
+                else (0.5 * total if inst.cells <= SMALL else min(0.2 * total, 60.0))
+            )
+        _phase(
+            best,
+            inst,
+            params,
+            threads,
+            options.seed,
+            None if share is None else start + share,
+            decision=True,
+        )
         if best.objective == 0:
             return _answer(best, decision)
         if best.infeasible_by:
             if decision:
-                return Result("infeasible", message="no placement matches every inner edge (proved)",
-                              proved_by=best.infeasible_by)
+                return Result(
+                    "infeasible",
+                    message="no placement matches every inner edge (proved)",
+                    proved_by=best.infeasible_by,
+                )
             best.raise_bound(1, best.infeasible_by)
         if decision:
             return _answer(best, decision)
@@ -194,17 +240,24 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
 
 def _warm_kernel() -> None:
     """Load the compiled kernel here, once, so that forked members share it instead of each loading it."""
+    from ortools.sat.python import cp_model  # noqa: F401 - imported once, before the fork
+
     from mipgames.edge_matching import kernel, lns, search  # noqa: F401
     from mipgames.edge_matching.generate import planted
-
-    from ortools.sat.python import cp_model  # noqa: F401 - imported once, before the fork
 
     tiny, _ = planted(3, 3, True, 1, 2, seed=0)
     lns.score_search(tiny, time.monotonic() + 0.2, 0, 0)
 
 
-def _phase(best: Best, inst: Instance, params: dict[str, Any], threads: int, seed: int, until: float | None,
-           decision: bool) -> None:
+def _phase(
+    best: Best,
+    inst: Instance,
+    params: dict[str, Any],
+    threads: int,
+    seed: int,
+    until: float | None,
+    decision: bool,
+) -> None:
     """Run one phase's members until ``until``, the bound meets the incumbent, or every member is done."""
     from mipgames.edge_matching.parallel import Workers
 
@@ -223,25 +276,36 @@ def _phase(best: Best, inst: Instance, params: dict[str, Any], threads: int, see
             for w in range(threads - 1 if use_cpsat else threads):
                 pool.start(_lns, inst, until, seed * 1000 + w, target)
         started_cpsat = decision or not use_cpsat
-        first_wait = None if until is None else time.monotonic() + 0.1 * (until - time.monotonic())
+        first_wait = (
+            None
+            if until is None
+            else time.monotonic() + 0.1 * (until - time.monotonic())
+        )
         for kind, payload, wait_over in _listen(pool, until):
             if kind is not None:
                 _take(best, inst, kind, payload, decision)
             if best.closed or (decision and best.infeasible_by):
                 break
-            if not started_cpsat and (best.placement is not None or wait_over(first_wait)):
+            if not started_cpsat and (
+                best.placement is not None or wait_over(first_wait)
+            ):
                 pool.start(_cpsat, inst, params, until, seed, 1, best.placement)
                 started_cpsat = True
 
 
 def _listen(pool: Any, until: float | None):
     """Messages of the pool, and a tick at least every 0.2 s (kind None) so the conductor can act on time."""
+
     def over(t: float | None) -> bool:
         return t is not None and time.monotonic() >= t
 
     while pool.running and not over(until):
         got = False
-        for _, kind, payload in pool.messages(time.monotonic() + 0.2 if until is None else min(until, time.monotonic() + 0.2)):
+        for _, kind, payload in pool.messages(
+            time.monotonic() + 0.2
+            if until is None
+            else min(until, time.monotonic() + 0.2)
+        ):
             got = True
             yield kind, payload, over
         if not got:
@@ -263,8 +327,16 @@ def _take(best: Best, inst: Instance, kind: str, payload: Any, decision: bool) -
         raise RuntimeError(f"a portfolio member failed: {payload}")
 
 
-def _turns(best: Best, inst: Instance, params: dict[str, Any], seed: int, until: float | None, decision: bool,
-           target: int, use_cpsat: bool) -> None:
+def _turns(
+    best: Best,
+    inst: Instance,
+    params: dict[str, Any],
+    seed: int,
+    until: float | None,
+    decision: bool,
+    target: int,
+    use_cpsat: bool,
+) -> None:
     """One thread: the members one after the other in this process (no fork needed)."""
 
     class Inbox:
@@ -292,29 +364,73 @@ def _turns(best: Best, inst: Instance, params: dict[str, Any], seed: int, until:
         _lns(box, inst, min(end, time.monotonic() + length), seed, best.bound)
         if best.closed or time.monotonic() >= end:
             break
-        _cpsat(box, inst, params, min(end, time.monotonic() + length), seed, 1, best.placement)
+        _cpsat(
+            box,
+            inst,
+            params,
+            min(end, time.monotonic() + length),
+            seed,
+            1,
+            best.placement,
+        )
         length, seed = 2 * length, seed + 1
 
 
 def _answer(best: Best, decision: bool) -> Result:
     if best.bound >= 10**9:
-        return Result("infeasible", message="no placement obeys the frame and the hints (proved)",
-                      proved_by=best.infeasible_by)
+        return Result(
+            "infeasible",
+            message="no placement obeys the frame and the hints (proved)",
+            proved_by=best.infeasible_by,
+        )
     if best.placement is None:
-        return Result("unknown", bound=float(best.bound), message="no placement in time", stop="time limit",
-                      proved_by=best.bound_by)
+        return Result(
+            "unknown",
+            bound=float(best.bound),
+            message="no placement in time",
+            stop="time limit",
+            proved_by=best.bound_by,
+        )
     value = float(best.objective)  # type: ignore[arg-type]
     if decision:
         if best.objective == 0:
-            return Result("optimal", best.placement, 0.0, 0.0, f"a perfect placement ({best.found_by})",
-                          proved_by=best.found_by)
-        return Result("unknown", message=f"best placement found has {best.objective} mismatches", stop="time limit")
+            return Result(
+                "optimal",
+                best.placement,
+                0.0,
+                0.0,
+                f"a perfect placement ({best.found_by})",
+                proved_by=best.found_by,
+            )
+        return Result(
+            "unknown",
+            message=f"best placement found has {best.objective} mismatches",
+            stop="time limit",
+        )
     if best.objective == 0:
-        return Result("optimal", best.placement, 0.0, 0.0, f"a perfect placement, found by {best.found_by}",
-                      proved_by=best.found_by)
+        return Result(
+            "optimal",
+            best.placement,
+            0.0,
+            0.0,
+            f"a perfect placement, found by {best.found_by}",
+            proved_by=best.found_by,
+        )
     if best.closed:
-        return Result("optimal", best.placement, value, value,
-                      f"found by {best.found_by}, proved optimal by {best.bound_by}", proved_by=best.bound_by)
-    return Result("feasible", best.placement, value, float(best.bound),
-                  f"found by {best.found_by}; bound {best.bound} by {best.bound_by}", stop="time limit",
-                  proved_by=best.bound_by)
+        return Result(
+            "optimal",
+            best.placement,
+            value,
+            value,
+            f"found by {best.found_by}, proved optimal by {best.bound_by}",
+            proved_by=best.bound_by,
+        )
+    return Result(
+        "feasible",
+        best.placement,
+        value,
+        float(best.bound),
+        f"found by {best.found_by}; bound {best.bound} by {best.bound_by}",
+        stop="time limit",
+        proved_by=best.bound_by,
+    )

@@ -8,11 +8,13 @@ colour 0 as the frame (or no frame at all for ``--frame-colour none``).
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
-from mipgames.edge_matching import codec, instance as inst_mod
+from mipgames.edge_matching import codec
+from mipgames.edge_matching import instance as inst_mod
 from mipgames.edge_matching.baselines import ALGORITHMS
 from mipgames.edge_matching.instance import MAX_COLOUR
 from mipgames.edge_matching.simulate import MODES, evaluate, framed, mode_of
@@ -59,23 +61,39 @@ def _decode(inst, params, handles, value):
     return decode(inst, params, handles, value)
 
 
-def _formulation(name: str, kind: str, build: Callable[..., Any], description: str) -> Formulation:
+def _formulation(
+    name: str, kind: str, build: Callable[..., Any], description: str
+) -> Formulation:
     return Formulation(name, kind, _framed(build), _framed(_decode), description)  # type: ignore[arg-type]
 
 
 FORMULATIONS = {
-    "baseline": _formulation("baseline", "mip", _build_baseline, "the coursework MILP (spec), true rotation tables"),
+    "baseline": _formulation(
+        "baseline",
+        "mip",
+        _build_baseline,
+        "the coursework MILP (spec), true rotation tables",
+    ),
     "typed": _formulation(
-        "typed", "mip", _build_typed,
+        "typed",
+        "mip",
+        _build_typed,
         "match literals per edge over typed, symmetry-broken candidates + colour-parity row; decision mode: shared "
-        "edge-colour equalities"),
+        "edge-colour equalities",
+    ),
     "cpsat": _formulation(
-        "cpsat", "cpsat", _build_cpsat,
+        "cpsat",
+        "cpsat",
+        _build_cpsat,
         "SAT-style literals: exactly-one per cell/tile, colour literals per edge, typing, symmetry; decision mode: "
-        "fixed scan-order search, no LP"),
+        "fixed scan-order search, no LP",
+    ),
     "cpsat-table": _formulation(
-        "cpsat-table", "cpsat", _build_cpsat_table,
-        "per-cell table (tile, turns, colours) with shared colour variables, all-different"),
+        "cpsat-table",
+        "cpsat",
+        _build_cpsat_table,
+        "per-cell table (tile, turns, colours) with shared colour variables, all-different",
+    ),
 }
 
 
@@ -93,7 +111,11 @@ def _progress(report: Any) -> Any:
 
 
 def _algorithm(algo: Any) -> Any:
-    run = _framed(lambda inst, params, options, report: algo.run(inst, params, options, _progress(report)))
+    run = _framed(
+        lambda inst, params, options, report: algo.run(
+            inst, params, options, _progress(report)
+        )
+    )
     return type(algo)(algo.name, run, algo.description, algo.exact)
 
 
@@ -115,15 +137,24 @@ def _check_params(inst, params: dict[str, Any]) -> None:
     if mode_of(params) not in MODES:
         raise UsageError(f"mode must be one of {', '.join(MODES)}")
     frame = params.get("frame_colour", 0)
-    if frame is not None and (isinstance(frame, bool) or not isinstance(frame, int) or not 0 <= frame <= MAX_COLOUR):
-        raise UsageError(f"--frame-colour must be none or a colour between 0 and {MAX_COLOUR}")
+    if frame is not None and (
+        isinstance(frame, bool)
+        or not isinstance(frame, int)
+        or not 0 <= frame <= MAX_COLOUR
+    ):
+        raise UsageError(
+            f"--frame-colour must be none or a colour between 0 and {MAX_COLOUR}"
+        )
     if not isinstance(params.get("count", False), bool):
         raise UsageError("--count is a switch")
 
 
 def _describe(inst, params, placement, verdict: Verdict) -> str:
     C = inst.cols
-    rows = [" ".join(f"{t:>3}/{a}" for t, a in placement[r * C : (r + 1) * C]) for r in range(inst.rows)]
+    rows = [
+        " ".join(f"{t:>3}/{a}" for t, a in placement[r * C : (r + 1) * C])
+        for r in range(inst.rows)
+    ]
     n = verdict.measured.get("mismatched")
     head = f"placement (tile/turns), {inst.inner_edges - n}/{inst.inner_edges} inner edges matched, {n} mismatched"
     return "\n".join([head] + rows)
@@ -148,12 +179,27 @@ def _render(inst, params, placement, path):
 
 
 PARAMS = (
-    Param("mode", "optimize", "optimize: fewest mismatched edges; decision: every inner edge must match", str, MODES),
-    Param("frame_colour", 0,
-          "the colour that marks the grey frame of Eternity II-style puzzles, or none for puzzles without a frame "
-          "(colours may then start at 0)", parse_frame_colour),
-    Param("count", False, "count every perfect placement (backtrack and portfolio); the count goes into the "
-          "certificate", flag=True),
+    Param(
+        "mode",
+        "optimize",
+        "optimize: fewest mismatched edges; decision: every inner edge must match",
+        str,
+        MODES,
+    ),
+    Param(
+        "frame_colour",
+        0,
+        "the colour that marks the grey frame of Eternity II-style puzzles, or none for puzzles without a frame "
+        "(colours may then start at 0)",
+        parse_frame_colour,
+    ),
+    Param(
+        "count",
+        False,
+        "count every perfect placement (backtrack and portfolio); the count goes into the "
+        "certificate",
+        flag=True,
+    ),
 )
 
 PROBLEM = Problem(

@@ -14,13 +14,18 @@ told apart by their ids (a type-level count times the copies' permutations).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import boundary_sides, distinct_turns, neighbour, turned
+from mipgames.edge_matching.simulate import (
+    boundary_sides,
+    distinct_turns,
+    neighbour,
+    turned,
+)
 
 NO_LIMIT = 1 << 40
 ORDERS = ("rows", "frame", "spiral")
@@ -100,18 +105,31 @@ def prepare(inst: Instance, symmetry: str = "exact") -> Pieces:
             ent_turn.append(a)
             ent_col.append(turned(inst.tiles[members[0]], a))
     E = len(ent_type)
-    palette = sorted({c for t in inst.tiles for c in t})  # dense colours; the frame's 0 stays 0
+    palette = sorted(
+        {c for t in inst.tiles for c in t}
+    )  # dense colours; the frame's 0 stays 0
     dense = {c: i for i, c in enumerate(palette)}
     K = len(palette) + 1
-    ecol = np.array([[dense[c] for c in sides] for sides in ent_col], dtype=np.int64).reshape(E, 4)
+    ecol = np.array(
+        [[dense[c] for c in sides] for sides in ent_col], dtype=np.int64
+    ).reshape(E, 4)
     etype = np.array(ent_type, dtype=np.int64)
     allowed = np.ones((n, E), dtype=np.uint8)
     if inst.frame:
         for i in range(n):
             out = np.array(boundary_sides(inst, *divmod(i, inst.cols)))
             allowed[i] = np.all((ecol == 0) == out, axis=1)
-    pieces = Pieces(inst, types, etype, np.array(ent_turn, dtype=np.int64), ecol, allowed,
-                    np.array([len(m) for m in types], dtype=np.int64), np.zeros((n, 4), dtype=np.int64), K=K)
+    pieces = Pieces(
+        inst,
+        types,
+        etype,
+        np.array(ent_turn, dtype=np.int64),
+        ecol,
+        allowed,
+        np.array([len(m) for m in types], dtype=np.int64),
+        np.zeros((n, 4), dtype=np.int64),
+        K=K,
+    )
     _fix_hints(pieces)
     if not inst.hints and symmetry != "none":
         _fold_symmetry(pieces, exact=symmetry == "exact")
@@ -137,7 +155,11 @@ def _fix_hints(p: Pieces) -> None:
         shape = turned(inst.tiles[t], a)
         ti = type_of[t]
         rep = inst.tiles[p.types[ti][0]]
-        e = next(e for e in range(len(p.ent_type)) if p.ent_type[e] == ti and turned(rep, int(p.ent_turn[e])) == shape)
+        e = next(
+            e
+            for e in range(len(p.ent_type))
+            if p.ent_type[e] == ti and turned(rep, int(p.ent_turn[e])) == shape
+        )
         if not p.allowed[i, e]:
             p.conflict = f"the hint puts tile {t} turned {a} in cell {divmod(i, inst.cols)}, against the frame rule"
             return
@@ -188,9 +210,11 @@ def _fold_symmetry(p: Pieces, exact: bool) -> None:
             for i in (R * C - C, R * C - 1):
                 p.allowed[i, mask] = 0
         p.symmetry = folds if pick[0] in single else 1
-        p.symmetry_note = (f"tile {p.types[pick[0]][0]} pinned to the top-left corner"
-                           + ("" if square else " or top-right")
-                           + (f": each solution found stands for {folds}" if pick[0] in single else ""))
+        p.symmetry_note = (
+            f"tile {p.types[pick[0]][0]} pinned to the top-left corner"
+            + ("" if square else " or top-right")
+            + (f": each solution found stands for {folds}" if pick[0] in single else "")
+        )
         return
     four = [ti for ti in single if int(np.count_nonzero(p.ent_type == ti)) == 4]
     if not four:
@@ -201,8 +225,11 @@ def _fold_symmetry(p: Pieces, exact: bool) -> None:
         if int(p.ent_turn[e]) not in keep_turns:
             p.allowed[:, e] = 0
     p.symmetry = folds
-    p.symmetry_note = (f"tile {p.types[four[0]][0]} kept at turns " + ("0" if square else "0 or 1")
-                       + f": each solution found stands for {folds}")
+    p.symmetry_note = (
+        f"tile {p.types[four[0]][0]} kept at turns "
+        + ("0" if square else "0 or 1")
+        + f": each solution found stands for {folds}"
+    )
 
 
 # ---------------------------------------------------------------- fill orders
@@ -215,13 +242,17 @@ def fill_order(inst: Instance, kind: str, skip: Sequence[int] = ()) -> list[int]
         cells = [(r, c) for r in range(R) for c in range(C)]
     elif kind == "frame":
         rim = [(0, c) for c in range(C)] + [(r, C - 1) for r in range(1, R)]
-        rim += [(R - 1, c) for c in range(C - 2, -1, -1)] + [(r, 0) for r in range(R - 2, 0, -1)]
+        rim += [(R - 1, c) for c in range(C - 2, -1, -1)] + [
+            (r, 0) for r in range(R - 2, 0, -1)
+        ]
         cells = rim + [(r, c) for r in range(1, R - 1) for c in range(1, C - 1)]
     elif kind == "spiral":
         cells = []
         r0, c0, r1, c1 = 0, 0, R - 1, C - 1
         while r0 <= r1 and c0 <= c1:
-            ring = [(r0, c) for c in range(c0, c1 + 1)] + [(r, c1) for r in range(r0 + 1, r1 + 1)]
+            ring = [(r0, c) for c in range(c0, c1 + 1)] + [
+                (r, c1) for r in range(r0 + 1, r1 + 1)
+            ]
             ring += [(r1, c) for c in range(c1 - 1, c0 - 1, -1)] if r1 > r0 else []
             ring += [(r, c0) for r in range(r1 - 1, r0, -1)] if c1 > c0 else []
             cells += ring
@@ -238,7 +269,9 @@ def fill_order(inst: Instance, kind: str, skip: Sequence[int] = ()) -> list[int]
     return out
 
 
-def plan(inst: Instance, order: Sequence[int], fixed: Sequence[int] | set[int]) -> tuple[np.ndarray, ...]:
+def plan(
+    inst: Instance, order: Sequence[int], fixed: Sequence[int] | set[int]
+) -> tuple[np.ndarray, ...]:
     """keynb, keyside, chknb, chkside for a fill order: which placed neighbours each position meets."""
     nk = len(order)
     pos = {cell: k for k, cell in enumerate(order)}
@@ -275,32 +308,65 @@ class Search:
     depth, so ``parts`` searches share one tree.
     """
 
-    def __init__(self, pieces: Pieces, order: Sequence[int], budget: Sequence[int] | None = None, cap: int = 0,
-                 count: bool = False, optimise: bool = False, seed: int | None = None,
-                 split: tuple[int, int, int] = (-1, 1, 0)):
+    def __init__(
+        self,
+        pieces: Pieces,
+        order: Sequence[int],
+        budget: Sequence[int] | None = None,
+        cap: int = 0,
+        count: bool = False,
+        optimise: bool = False,
+        seed: int | None = None,
+        split: tuple[int, int, int] = (-1, 1, 0),
+    ):
         from mipgames.edge_matching import kernel
 
         self.k = kernel
         self.pieces = pieces
         self.order = np.array(order, dtype=np.int64)
         nk = len(order)
-        self.keynb, self.keyside, self.chknb, self.chkside = plan(pieces.inst, order, pieces.fixed)
-        self.budget = np.array(budget if budget is not None else [0] * nk, dtype=np.int64)
+        self.keynb, self.keyside, self.chknb, self.chkside = plan(
+            pieces.inst, order, pieces.fixed
+        )
+        self.budget = np.array(
+            budget if budget is not None else [0] * nk, dtype=np.int64
+        )
         self.exact = not optimise and not self.budget.any() and cap == 0
         self.avail = pieces.avail.copy()
         self.col = pieces.col.copy()
         self.ptab, cls_cell, cls_keyside = _classes(pieces, order, self.keyside)
-        self.tstart, self.tlist, self.ttype = kernel.build_tables(cls_cell, cls_keyside, pieces.allowed, pieces.ent_col,
-                                                                  pieces.ent_type, self.avail, pieces.K)
+        self.tstart, self.tlist, self.ttype = kernel.build_tables(
+            cls_cell,
+            cls_keyside,
+            pieces.allowed,
+            pieces.ent_col,
+            pieces.ent_type,
+            self.avail,
+            pieces.K,
+        )
         if seed is not None:
             kernel.shuffle_tables(self.tstart, self.tlist, self.ttype, seed)
         self.state = tuple(np.zeros(max(nk, 1), dtype=np.int64) for _ in range(8)) + (
-            np.zeros(kernel.ST_SIZE, dtype=np.int64),)
+            np.zeros(kernel.ST_SIZE, dtype=np.int64),
+        )
         self.pr = np.zeros(kernel.PR_SIZE, dtype=np.int64)
         self.pr[kernel.COUNT], self.pr[kernel.OPTIMISE] = int(count), int(optimise)
-        self.pr[kernel.SPLIT_DEPTH], self.pr[kernel.SPLIT_MOD], self.pr[kernel.SPLIT_REM] = split
-        kernel.start(self.keynb, self.keyside, self.ptab, self.col, pieces.K, self.budget, cap, self.tstart,
-                     self.state)
+        (
+            self.pr[kernel.SPLIT_DEPTH],
+            self.pr[kernel.SPLIT_MOD],
+            self.pr[kernel.SPLIT_REM],
+        ) = split
+        kernel.start(
+            self.keynb,
+            self.keyside,
+            self.ptab,
+            self.col,
+            pieces.K,
+            self.budget,
+            cap,
+            self.tstart,
+            self.state,
+        )
         self.status = kernel.RUNNING if nk else kernel.EXHAUSTED
 
     @property
@@ -325,13 +391,44 @@ class Search:
         if self.status == self.k.EXHAUSTED:
             return self.status
         if self.exact:
-            self.status = self.k.fill_exact(self.order, self.keynb, self.keyside, self.chknb, self.chkside, self.ptab,
-                                            self.tstart, self.tlist, self.ttype, self.pieces.K, self.pieces.ent_col,
-                                            self.avail, self.col, self.state, self.pr, nodes)
+            self.status = self.k.fill_exact(
+                self.order,
+                self.keynb,
+                self.keyside,
+                self.chknb,
+                self.chkside,
+                self.ptab,
+                self.tstart,
+                self.tlist,
+                self.ttype,
+                self.pieces.K,
+                self.pieces.ent_col,
+                self.avail,
+                self.col,
+                self.state,
+                self.pr,
+                nodes,
+            )
             return self.status
-        self.status = self.k.fill(self.order, self.keynb, self.keyside, self.chknb, self.chkside, self.ptab,
-                                  self.tstart, self.tlist, self.ttype, self.pieces.K, self.pieces.ent_col, self.avail,
-                                  self.col, self.budget, self.state, self.pr, nodes)
+        self.status = self.k.fill(
+            self.order,
+            self.keynb,
+            self.keyside,
+            self.chknb,
+            self.chkside,
+            self.ptab,
+            self.tstart,
+            self.tlist,
+            self.ttype,
+            self.pieces.K,
+            self.pieces.ent_col,
+            self.avail,
+            self.col,
+            self.budget,
+            self.state,
+            self.pr,
+            nodes,
+        )
         return self.status
 
     def placement(self, best: bool = False) -> list[tuple[int, int]]:
@@ -341,10 +438,14 @@ class Search:
 
     def entries(self, best: bool = False) -> list[int]:
         """The entries placed along the order (current or best)."""
-        return [int(e) for e in self.tlist[self.state[7 if best else 6][: len(self.order)]]]
+        return [
+            int(e) for e in self.tlist[self.state[7 if best else 6][: len(self.order)]]
+        ]
 
 
-def _classes(p: Pieces, order: Sequence[int], keyside: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _classes(
+    p: Pieces, order: Sequence[int], keyside: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Positions with the same allowed entries and key sides share one table (all inner cells of a row scan)."""
     ids: dict[tuple[bytes, int, int], int] = {}
     ptab = np.zeros(len(order), dtype=np.int64)
@@ -356,10 +457,16 @@ def _classes(p: Pieces, order: Sequence[int], keyside: np.ndarray) -> tuple[np.n
             cells.append(cell)
             sides.append(keyside[k])
         ptab[k] = ids[key]
-    return ptab, np.array(cells, dtype=np.int64), np.array(sides, dtype=np.int64).reshape(-1, 2)
+    return (
+        ptab,
+        np.array(cells, dtype=np.int64),
+        np.array(sides, dtype=np.int64).reshape(-1, 2),
+    )
 
 
-def decode_entries(p: Pieces, order: Sequence[int], entries: Sequence[int]) -> list[tuple[int, int]]:
+def decode_entries(
+    p: Pieces, order: Sequence[int], entries: Sequence[int]
+) -> list[tuple[int, int]]:
     """(tile, turns) per cell from the entries placed along ``order`` and the fixed cells."""
     inst = p.inst
     out: list[tuple[int, int]] = [(-1, 0)] * inst.cells
@@ -391,8 +498,14 @@ class ReferenceResult:
     """Entries along the order of the first solution of least breaks."""
 
 
-def fill_reference(p: Pieces, order: Sequence[int], budget: Sequence[int] | None = None, cap: int = 0,
-                   count: bool = False, optimise: bool = False) -> ReferenceResult:
+def fill_reference(
+    p: Pieces,
+    order: Sequence[int],
+    budget: Sequence[int] | None = None,
+    cap: int = 0,
+    count: bool = False,
+    optimise: bool = False,
+) -> ReferenceResult:
     """The kernel's search, plainly: recursion, candidates filtered from all entries in id order.
 
     Candidates of a position come in the kernel's order: exact matches, then
@@ -412,7 +525,14 @@ def fill_reference(p: Pieces, order: Sequence[int], budget: Sequence[int] | None
     E = len(etype)
     allowed = p.allowed.tolist()
     place = [0] * nk
-    box = {"cap": cap, "solutions": 0, "nodes": 0, "best": None, "best_breaks": None, "stop": False}
+    box = {
+        "cap": cap,
+        "solutions": 0,
+        "nodes": 0,
+        "best": None,
+        "best_breaks": None,
+        "stop": False,
+    }
 
     def shows(nb: int, s: int) -> int:
         return col[nb][(s + 2) % 4] if nb >= 0 else ANY
@@ -431,10 +551,23 @@ def fill_reference(p: Pieces, order: Sequence[int], budget: Sequence[int] | None
                 eb = cols[e][sb] if sb >= 0 else ANY
                 miss_a = a != ANY and ea != a
                 miss_b = b != ANY and eb != b
-                if (miss_a, miss_b) != ((False, False), (True, False), (False, True), (True, True))[phase]:
+                if (miss_a, miss_b) != (
+                    (False, False),
+                    (True, False),
+                    (False, True),
+                    (True, True),
+                )[phase]:
                     continue
-                extra = miss_a + miss_b + sum(
-                    1 for j in range(2) if chknb[k][j] >= 0 and cols[e][chkside[k][j]] != shows(chknb[k][j], chkside[k][j]))
+                extra = (
+                    miss_a
+                    + miss_b
+                    + sum(
+                        1
+                        for j in range(2)
+                        if chknb[k][j] >= 0
+                        and cols[e][chkside[k][j]] != shows(chknb[k][j], chkside[k][j])
+                    )
+                )
                 if brk + extra > min(budget[k], box["cap"]):
                     continue
                 box["nodes"] += 1
@@ -457,4 +590,6 @@ def fill_reference(p: Pieces, order: Sequence[int], budget: Sequence[int] | None
 
     if nk:
         go(0, 0)
-    return ReferenceResult(box["solutions"], box["nodes"], box["best_breaks"], box["best"])
+    return ReferenceResult(
+        box["solutions"], box["nodes"], box["best_breaks"], box["best"]
+    )

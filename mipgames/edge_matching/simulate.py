@@ -14,8 +14,9 @@ answers stand for the original one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
 from mipgames.core.errors import InputError
 from mipgames.core.files import excerpt
@@ -37,7 +38,9 @@ def frame_colour_of(params: dict[str, Any] | None) -> int | None:
     return (params or {}).get("frame_colour", 0)
 
 
-def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dict[str, Any]]:
+def framed(
+    inst: Instance, params: dict[str, Any] | None
+) -> tuple[Instance, dict[str, Any]]:
     """The instance with its frame colour renamed to 0 (``none``: with no colour 0), and params saying so.
 
     Idempotent: the params returned name colour 0 as the frame, so a second
@@ -45,8 +48,12 @@ def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dic
     """
     params = dict(params or {})
     want = frame_colour_of(params)
-    if want is not None and (isinstance(want, bool) or not isinstance(want, int) or want < 0):
-        raise InputError(f"frame_colour must be none or a colour number, not {excerpt(repr(want))}")
+    if want is not None and (
+        isinstance(want, bool) or not isinstance(want, int) or want < 0
+    ):
+        raise InputError(
+            f"frame_colour must be none or a colour number, not {excerpt(repr(want))}"
+        )
     params["frame_colour"] = 0
     if want == 0:
         return inst, params
@@ -86,12 +93,18 @@ def frame_census(inst: Instance) -> str:
     need_edge = 2 * (R - 2) + 2 * (C - 2)
     if (corner, edge, other) == (4, need_edge, 0):
         return ""
-    parts = [f"{corner} corner tiles (4 needed)", f"{edge} edge tiles ({need_edge} needed)"]
+    parts = [
+        f"{corner} corner tiles (4 needed)",
+        f"{edge} edge tiles ({need_edge} needed)",
+    ]
     if other:
         parts.append(f"{other} tiles whose grey sides no frame cell can show")
-    return (f"colour 0 marks a frame here, and a {R}x{C} frame cannot be built from these tiles: "
-            + ", ".join(parts) + ". If colour 0 is an ordinary colour in this puzzle, solve it with "
-            "--frame-colour none (or name the frame colour with --frame-colour N).")
+    return (
+        f"colour 0 marks a frame here, and a {R}x{C} frame cannot be built from these tiles: "
+        + ", ".join(parts)
+        + ". If colour 0 is an ordinary colour in this puzzle, solve it with "
+        "--frame-colour none (or name the frame colour with --frame-colour N)."
+    )
 
 
 # ---------------------------------------------------------------- turning and geometry
@@ -117,13 +130,23 @@ def boundary_sides(inst: Instance, r: int, c: int) -> tuple[bool, bool, bool, bo
 
 def fits_frame(inst: Instance, r: int, c: int, colours: Sequence[int]) -> bool:
     """Frame rule for one cell: grey exactly on the boundary sides."""
-    return all((col == 0) == out for col, out in zip(colours, boundary_sides(inst, r, c)))
+    return all(
+        (col == 0) == out for col, out in zip(colours, boundary_sides(inst, r, c))
+    )
 
 
 def neighbour(inst: Instance, i: int, s: int) -> int:
     """The cell across side s of cell i (row-major), or -1 at the board's edge."""
     r, c = divmod(i, inst.cols)
-    r, c = (r - 1, c) if s == 0 else (r, c + 1) if s == 1 else (r + 1, c) if s == 2 else (r, c - 1)
+    r, c = (
+        (r - 1, c)
+        if s == 0
+        else (r, c + 1)
+        if s == 1
+        else (r + 1, c)
+        if s == 2
+        else (r, c - 1)
+    )
     return r * inst.cols + c if 0 <= r < inst.rows and 0 <= c < inst.cols else -1
 
 
@@ -158,11 +181,17 @@ def shown(inst: Instance, placement: Sequence[Sequence[int]]) -> list[Tile]:
     return [turned(inst.tiles[t], a) for t, a in placement]
 
 
-def mismatched_edges(inst: Instance, placement: Sequence[Sequence[int]]) -> list[tuple[int, int, str]]:
+def mismatched_edges(
+    inst: Instance, placement: Sequence[Sequence[int]]
+) -> list[tuple[int, int, str]]:
     """Inner edges whose two sides differ: (r, c, 'right'|'bottom') of the upper/left cell."""
     cols = shown(inst, placement)
     C = inst.cols
-    return [(e.a // C, e.a % C, SIDES[e.sa]) for e in inner_edges(inst) if cols[e.a][e.sa] != cols[e.b][e.sb]]
+    return [
+        (e.a // C, e.a % C, SIDES[e.sa])
+        for e in inner_edges(inst)
+        if cols[e.a][e.sa] != cols[e.b][e.sb]
+    ]
 
 
 def rule_violation(inst: Instance, placement: Any) -> str:
@@ -190,7 +219,9 @@ def rule_violation(inst: Instance, placement: Any) -> str:
     if inst.frame:
         for i, (t, a) in enumerate(cells):
             r, c = divmod(i, inst.cols)
-            for side, (col, out) in enumerate(zip(turned(inst.tiles[t], a), boundary_sides(inst, r, c))):
+            for side, (col, out) in enumerate(
+                zip(turned(inst.tiles[t], a), boundary_sides(inst, r, c))
+            ):
                 if out and col != 0:
                     return f"frame broken: cell ({r}, {c}) shows colour {col} on its outer {SIDES[side]} side, must be 0"
                 if not out and col == 0:
@@ -214,7 +245,12 @@ def evaluate(inst: Instance, params: dict[str, Any], placement: Any) -> Verdict:
     }
     if mode_of(params) == "decision" and bad:
         r, c, side = bad[0]
-        return Verdict(False, None, f"decision mode: {len(bad)} mismatched edges, e.g. the {side} side of ({r}, {c})", measured)
+        return Verdict(
+            False,
+            None,
+            f"decision mode: {len(bad)} mismatched edges, e.g. the {side} side of ({r}, {c})",
+            measured,
+        )
     return Verdict(True, float(len(bad)), "", measured)
 
 

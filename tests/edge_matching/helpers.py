@@ -119,7 +119,11 @@ def perfect_placements(inst: Instance) -> int:
         r, c = divmod(i, C)
         out = (r == 0, c == C - 1, r == inst.rows - 1, c == 0)
         for t in range(n):
-            if used[t] or (i in hints and hints[i][0] != t) or (i not in hints and any(h[0] == t for h in hints.values())):
+            if (
+                used[t]
+                or (i in hints and hints[i][0] != t)
+                or (i not in hints and any(h[0] == t for h in hints.values()))
+            ):
                 continue
             for a, s in turns(t):
                 if i in hints and rot(inst.tiles[t], hints[i][1]) != s:
@@ -174,7 +178,9 @@ def cpsat_type_count(inst: Instance, limit: float = 60.0) -> int | None:
     top = max(col for t in inst.tiles for col in t)
     for i in range(n):
         r, c = divmod(i, C)
-        for j, sa, sb in [(i + 1, 1, 3)] * (c + 1 < C) + [(i + C, 2, 0)] * (r + 1 < inst.rows):
+        for j, sa, sb in [(i + 1, 1, 3)] * (c + 1 < C) + [(i + C, 2, 0)] * (
+            r + 1 < inst.rows
+        ):
             edge = m.new_int_var(0, top, "")  # the colour both sides of this edge show
             for (k, _, s), v in x.items():
                 if k in (i, j):

@@ -3,7 +3,11 @@ import json
 import pytest
 
 from mipgames.core.errors import InputError
-from mipgames.edge_matching.codec import instance_from_json, instance_to_json, solution_from_json
+from mipgames.edge_matching.codec import (
+    instance_from_json,
+    instance_to_json,
+    solution_from_json,
+)
 from mipgames.edge_matching.instance import Hint, Instance, read, write
 
 from .helpers import coursework
@@ -31,11 +35,18 @@ def test_native_with_comments_hints_and_rectangle(tmp_path):
 def test_heule_format_detected(tmp_path):
     p = _write(tmp_path, "1\n0 0 3 1\n" + "0 1 2 0\n" * 9)
     inst = read(p)
-    assert (inst.rows, inst.cols, inst.frame) == (3, 3, True) and inst.hints == (Hint(0, 0, 3, 1),)
+    assert (inst.rows, inst.cols, inst.frame) == (3, 3, True) and inst.hints == (
+        Hint(0, 0, 3, 1),
+    )
 
 
 def test_write_then_read_round_trip(tmp_path):
-    inst = Instance(2, 2, ((0, 1, 2, 3), (4, 5, 6, 7), (1, 1, 1, 1), (2, 2, 2, 2)), (Hint(0, 1, 2, 3),))
+    inst = Instance(
+        2,
+        2,
+        ((0, 1, 2, 3), (4, 5, 6, 7), (1, 1, 1, 1), (2, 2, 2, 2)),
+        (Hint(0, 1, 2, 3),),
+    )
     write(inst, tmp_path / "x.txt")
     assert read(tmp_path / "x.txt") == inst
     assert instance_from_json(json.loads(json.dumps(instance_to_json(inst)))) == inst
@@ -49,7 +60,11 @@ BAD = {
     "negative colour": ("1 1\n1 -2 1 1\n", "colour must be between 0", 2),
     "three colours": ("1 1\n1 1 1\n", "needs 4 colours", 2),
     "hint off board": ("1 1\n1 1 1 1\nhint 1 0 0 0\n", "row on a 1x1 board", 3),
-    "hint missing tile": ("1 1\n1 1 1 1\nhint 0 0 7 0\n", "tile must be between 0 and 0, got 7", 3),
+    "hint missing tile": (
+        "1 1\n1 1 1 1\nhint 0 0 7 0\n",
+        "tile must be between 0 and 0, got 7",
+        3,
+    ),
     "hint bad turns": ("1 1\n1 1 1 1\nhint 0 0 0 4\n", "turns", 3),
     "short hint": ("1 1\n1 1 1 1\nhint 0 0 0\n", "hint line", 3),
     "zero size": ("0 3\n", "rows must be between 1", 1),

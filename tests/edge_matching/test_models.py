@@ -12,7 +12,9 @@ from mipgames.edge_matching.problem import PROBLEM
 
 from .helpers import coursework, exhaustive_optimum, score
 
-PAIRS = [(f, s) for f in ("baseline", "typed") for s in ("cbc", "glpk", "highs", "cpsat")] + [
+PAIRS = [
+    (f, s) for f in ("baseline", "typed") for s in ("cbc", "glpk", "highs", "cpsat")
+] + [
     ("cpsat", "cpsat"),
     ("cpsat-table", "cpsat"),
 ]
@@ -31,7 +33,15 @@ def _fresh_highs_scheduler():
 
 
 def run(inst, formulation, solver, mode="optimize", options=ONE):
-    return solve(PROBLEM, inst, solver=solver, formulation=formulation, params={"mode": mode}, options=options, isolate=False)
+    return solve(
+        PROBLEM,
+        inst,
+        solver=solver,
+        formulation=formulation,
+        params={"mode": mode},
+        options=options,
+        isolate=False,
+    )
 
 
 @pytest.mark.parametrize("formulation,solver", PAIRS)
@@ -45,7 +55,12 @@ def test_coursework_proved_perfect(formulation, solver):
 @pytest.mark.parametrize("formulation", ["baseline", "typed", "cpsat", "cpsat-table"])
 def test_decision_mode_finds_perfect_frame_puzzle(formulation):
     inst, _ = planted(3, 4, True, 2, 2, seed=7)
-    r = run(inst, formulation, "cpsat" if formulation.startswith("cpsat") else "highs", mode="decision")
+    r = run(
+        inst,
+        formulation,
+        "cpsat" if formulation.startswith("cpsat") else "highs",
+        mode="decision",
+    )
     assert r.status == "optimal" and r.objective == 0 and score(inst, r.solution) == 0
 
 
@@ -54,10 +69,20 @@ def test_decision_mode_finds_perfect_frame_puzzle(formulation):
 def test_contradictory_hints_are_infeasible(formulation, mode):
     inst, p = planted(3, 3, True, 1, 2, seed=3)
     corner_tile = p[0][0]
-    hints = (Hint(1, 1, corner_tile, 0),)  # a corner tile in the centre breaks the frame rule
-    r = run(Instance(3, 3, inst.tiles, hints), formulation, "cpsat" if formulation.startswith("cpsat") else "cbc", mode)
+    hints = (
+        Hint(1, 1, corner_tile, 0),
+    )  # a corner tile in the centre breaks the frame rule
+    r = run(
+        Instance(3, 3, inst.tiles, hints),
+        formulation,
+        "cpsat" if formulation.startswith("cpsat") else "cbc",
+        mode,
+    )
     assert r.status == "infeasible", r.message
-    two = (Hint(0, 0, p[0][0], p[0][1]), Hint(0, 0, p[2][0], p[2][1]))  # two tiles in one cell
+    two = (
+        Hint(0, 0, p[0][0], p[0][1]),
+        Hint(0, 0, p[2][0], p[2][1]),
+    )  # two tiles in one cell
     r = run(Instance(3, 3, inst.tiles, two), formulation, "cpsat", mode)
     assert r.status == "infeasible", r.message
 
@@ -73,8 +98,13 @@ def test_unsolvable_decision_is_infeasible_and_optimise_counts(formulation):
 
 def test_hints_are_respected():
     inst, p = planted(3, 3, False, 0, 3, seed=11)
-    hinted = Instance(3, 3, inst.tiles, (Hint(1, 1, p[0][0], 2), Hint(0, 2, p[4][0], 1)))
-    results = {f: run(hinted, f, "cpsat") for f in ("baseline", "typed", "cpsat", "cpsat-table")}
+    hinted = Instance(
+        3, 3, inst.tiles, (Hint(1, 1, p[0][0], 2), Hint(0, 2, p[4][0], 1))
+    )
+    results = {
+        f: run(hinted, f, "cpsat")
+        for f in ("baseline", "typed", "cpsat", "cpsat-table")
+    }
     objectives = {f: r.objective for f, r in results.items()}
     assert all(r.status == "optimal" for r in results.values()), objectives
     assert len(set(objectives.values())) == 1
@@ -85,7 +115,9 @@ def test_hints_are_respected():
 def _random_instance(draw, side, frame):
     seed = draw(st.integers(0, 10**6))
     if frame:
-        inst, _ = planted(side, side, True, draw(st.integers(1, 2)), draw(st.integers(1, 3)), seed)
+        inst, _ = planted(
+            side, side, True, draw(st.integers(1, 2)), draw(st.integers(1, 3)), seed
+        )
         # recolour a few inner sides so the optimum is not always 0 (the frame stays intact)
         tiles = [list(t) for t in inst.tiles]
         for _ in range(draw(st.integers(0, 3))):
@@ -103,7 +135,12 @@ def small_instances(draw):
     return _random_instance(draw, draw(st.sampled_from([2, 3])), draw(st.booleans()))
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(small_instances())
 def test_every_formulation_matches_brute_force(inst):
     best = exhaustive_optimum(inst)
@@ -117,21 +154,40 @@ def test_every_formulation_matches_brute_force(inst):
         assert r.objective == best == score(inst, r.solution), formulation
     for algorithm in ("backtrack", "portfolio"):
         r = solve(PROBLEM, inst, solver=algorithm, options=ONE, isolate=False)
-        assert (r.status, r.objective) == (("optimal", best) if best is not None else ("infeasible", None))
+        assert (r.status, r.objective) == (
+            ("optimal", best) if best is not None else ("infeasible", None)
+        )
 
 
 def test_portfolio_proves_a_perfect_placement_through_the_decision_model():
     inst, _ = planted(6, 6, True, 2, 4, seed=5)
-    r = solve(PROBLEM, inst, solver="portfolio", options=SolveOptions(threads=2, time_limit=30), isolate=False)
-    assert (r.status, r.objective, r.bound) == ("optimal", 0, 0) and score(inst, r.solution) == 0
+    r = solve(
+        PROBLEM,
+        inst,
+        solver="portfolio",
+        options=SolveOptions(threads=2, time_limit=30),
+        isolate=False,
+    )
+    assert (r.status, r.objective, r.bound) == ("optimal", 0, 0) and score(
+        inst, r.solution
+    ) == 0
     assert "perfect placement" in r.message
 
 
 def test_portfolio_falls_back_to_the_optimise_model_when_no_placement_is_perfect():
     inst = Instance(2, 2, ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1), (2, 2, 2, 2)))
     r = solve(PROBLEM, inst, solver="portfolio", options=ONE, isolate=False)
-    assert (r.status, r.objective, r.bound) == ("optimal", 2, 2) and score(inst, r.solution) == 2
-    r = solve(PROBLEM, inst, solver="portfolio", params={"mode": "decision"}, options=ONE, isolate=False)
+    assert (r.status, r.objective, r.bound) == ("optimal", 2, 2) and score(
+        inst, r.solution
+    ) == 2
+    r = solve(
+        PROBLEM,
+        inst,
+        solver="portfolio",
+        params={"mode": "decision"},
+        options=ONE,
+        isolate=False,
+    )
     assert r.status == "infeasible"
 
 
@@ -145,9 +201,15 @@ def test_portfolio_proves_contradictory_hints_infeasible():
 def test_tiny_time_limit_is_never_optimal():
     inst, _ = planted(7, 7, True, 3, 6, seed=1)
     opts = SolveOptions(threads=1, time_limit=0.05)
-    for formulation, solver in (("cpsat", "cpsat"), ("typed", "cbc"), (None, "portfolio")):
+    for formulation, solver in (
+        ("cpsat", "cpsat"),
+        ("typed", "cbc"),
+        (None, "portfolio"),
+    ):
         r = run(inst, formulation, solver, options=opts)
-        if r.status == "optimal" and solver == "portfolio":  # proved only by a perfect placement
+        if (
+            r.status == "optimal" and solver == "portfolio"
+        ):  # proved only by a perfect placement
             assert r.objective == r.bound == score(inst, r.solution) == 0
             continue
         assert r.status in ("feasible", "unknown"), (formulation, r.status)

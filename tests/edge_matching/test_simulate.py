@@ -1,16 +1,33 @@
 from mipgames.edge_matching.generate import planted
 from mipgames.edge_matching.instance import Hint, Instance
-from mipgames.edge_matching.simulate import turned
-from mipgames.edge_matching.simulate import colour_count_bound, evaluate
+from mipgames.edge_matching.simulate import colour_count_bound, evaluate, turned
 
 from .helpers import coursework, rot, score
 
-IDENTITY = [(t, 0) for t in range(16)]  # the coursework tiles are listed in solved order
+IDENTITY = [
+    (t, 0) for t in range(16)
+]  # the coursework tiles are listed in solved order
 
 # A placement that is perfect only if tiles are mirrored (read (T, L, B, R)): found once by search
 # on the mirrored tiles; under true rotations it has 16 mismatches.
-MIRRORED = [(0, 0), (1, 3), (3, 1), (4, 2), (9, 3), (6, 1), (2, 1), (11, 0),
-            (14, 1), (5, 1), (12, 0), (13, 3), (8, 1), (15, 3), (10, 3), (7, 2)]
+MIRRORED = [
+    (0, 0),
+    (1, 3),
+    (3, 1),
+    (4, 2),
+    (9, 3),
+    (6, 1),
+    (2, 1),
+    (11, 0),
+    (14, 1),
+    (5, 1),
+    (12, 0),
+    (13, 3),
+    (8, 1),
+    (15, 3),
+    (10, 3),
+    (7, 2),
+]
 
 
 def test_turn_semantics_match_spec():
@@ -27,7 +44,9 @@ def test_coursework_identity_is_perfect():
 def test_mirrored_tile_trap_has_16_mismatches():
     inst = coursework()
     mirrored_tiles = [(t[0], t[3], t[2], t[1]) for t in inst.tiles]
-    assert score(inst, MIRRORED, mirrored_tiles) == 0  # what a mirrored-table model would claim
+    assert (
+        score(inst, MIRRORED, mirrored_tiles) == 0
+    )  # what a mirrored-table model would claim
     v = evaluate(inst, {}, MIRRORED)
     assert v.legal and v.objective == 16 == score(inst, MIRRORED)
     assert not evaluate(inst, {"mode": "decision"}, MIRRORED).legal
@@ -42,7 +61,12 @@ def test_hand_made_counts():
     turned_one[5] = (5, 2)
     v = evaluate(inst, {}, turned_one)
     assert v.objective == score(inst, turned_one) and v.objective > 0
-    assert {tuple(e) for e in v.measured["mismatched_edges"]} <= {(1, 0, "right"), (1, 1, "right"), (0, 1, "bottom"), (1, 1, "bottom")}
+    assert {tuple(e) for e in v.measured["mismatched_edges"]} <= {
+        (1, 0, "right"),
+        (1, 1, "right"),
+        (0, 1, "bottom"),
+        (1, 1, "bottom"),
+    }
 
 
 def test_illegal_placements_have_reasons():
@@ -69,7 +93,9 @@ def test_hints_and_frame_are_hard_rules():
     swap = list(p)
     swap[0], swap[4] = swap[4], swap[0]
     assert "frame" in evaluate(inst, {}, swap).reason
-    hinted = Instance(inst.rows, inst.cols, inst.tiles, (Hint(1, 1, p[4][0], (p[4][1] + 1) % 4),))
+    hinted = Instance(
+        inst.rows, inst.cols, inst.tiles, (Hint(1, 1, p[4][0], (p[4][1] + 1) % 4),)
+    )
     v = evaluate(hinted, {}, p)
     assert not v.legal and "hint" in v.reason
 

@@ -22,7 +22,10 @@ def test_planted_puzzle_is_shuffled_and_perfect(frame):
     assert (inst.rows, inst.cols, inst.frame) == (5, 6, frame)
     assert score(inst, p) == 0 and (not frame or frame_ok(inst, p))
     assert p != [(i, 0) for i in range(30)]  # tiles are not left in solved order
-    assert planted(5, 6, frame, 2, 4, seed=9)[0] == inst and planted(5, 6, frame, 2, 4, seed=10)[0] != inst
+    assert (
+        planted(5, 6, frame, 2, 4, seed=9)[0] == inst
+        and planted(5, 6, frame, 2, 4, seed=10)[0] != inst
+    )
     if frame:
         rim = {c for t in inst.tiles if 0 in t for c in t} - {0}
         assert rim & {1, 2}
@@ -31,16 +34,34 @@ def test_planted_puzzle_is_shuffled_and_perfect(frame):
 def test_generator_cli_arguments_and_errors():
     ap = argparse.ArgumentParser()
     add_arguments(ap)
-    inst = generate(ap.parse_args("--rows 4 --frame --rim-colours 1 --inner-colours 2 --seed 1".split()))
+    inst = generate(
+        ap.parse_args(
+            [
+                "--rows",
+                "4",
+                "--frame",
+                "--rim-colours",
+                "1",
+                "--inner-colours",
+                "2",
+                "--seed",
+                "1",
+            ]
+        )
+    )
     assert (inst.rows, inst.cols, inst.frame) == (4, 4, True)
     with pytest.raises(UsageError):
-        generate(ap.parse_args("--rows 1 --frame --rim-colours 1 --inner-colours 2".split()))
+        generate(
+            ap.parse_args(
+                ["--rows", "1", "--frame", "--rim-colours", "1", "--inner-colours", "2"]
+            )
+        )
 
 
 def test_shuffle_keeps_the_tiles_up_to_turns():
     inst = coursework()
     sh = shuffle(inst, 3)
-    canon = lambda ts: sorted(min(t[k:] + t[:k] for k in range(4)) for t in ts)  # noqa: E731
+    canon = lambda ts: sorted(min(t[k:] + t[:k] for k in range(4)) for t in ts)
     assert canon(sh.tiles) == canon(inst.tiles) and sh.tiles != inst.tiles
 
 
@@ -54,23 +75,53 @@ def test_render_writes_png(tmp_path):
 
 def test_backtrack_and_anneal():
     inst, _ = planted(4, 4, True, 2, 3, seed=5)
-    r = solve(PROBLEM, inst, solver="backtrack", params={"mode": "decision"}, options=SolveOptions(time_limit=20), isolate=False)
+    r = solve(
+        PROBLEM,
+        inst,
+        solver="backtrack",
+        params={"mode": "decision"},
+        options=SolveOptions(time_limit=20),
+        isolate=False,
+    )
     assert r.status == "optimal" and score(inst, r.solution) == 0
-    r = solve(PROBLEM, inst, solver="anneal", options=SolveOptions(time_limit=1, seed=2), isolate=False)
-    assert r.status in ("optimal", "feasible") and r.objective == score(inst, r.solution)
+    r = solve(
+        PROBLEM,
+        inst,
+        solver="anneal",
+        options=SolveOptions(time_limit=1, seed=2),
+        isolate=False,
+    )
+    assert r.status in ("optimal", "feasible") and r.objective == score(
+        inst, r.solution
+    )
     assert frame_ok(inst, r.solution)
 
 
-@pytest.mark.parametrize("formulation,solver", [("typed", "cbc"), ("cpsat", "cpsat"), ("cpsat-table", "cpsat")])
+@pytest.mark.parametrize(
+    "formulation,solver",
+    [("typed", "cbc"), ("cpsat", "cpsat"), ("cpsat-table", "cpsat")],
+)
 def test_warm_start_runs_and_verifies(formulation, solver):
     inst, _ = planted(4, 4, True, 2, 3, seed=6)
     opts = SolveOptions(time_limit=10, threads=1, warm_start=True)
-    r = solve(PROBLEM, inst, solver=solver, formulation=formulation, options=opts, isolate=False)
+    r = solve(
+        PROBLEM,
+        inst,
+        solver=solver,
+        formulation=formulation,
+        options=opts,
+        isolate=False,
+    )
     assert r.status == "optimal" and r.objective == 0
 
 
 def test_canonical_keeps_score_and_meets_symmetry_rule():
-    for frame, (R, C) in ((True, (4, 4)), (False, (3, 3)), (True, (3, 5)), (False, (2, 4))):
+    for frame, (R, C) in (
+        (True, (4, 4)),
+        (False, (3, 3)),
+        (True, (3, 5)),
+        (False, (2, 4)),
+    ):
         inst, p = planted(R, C, frame, 1, 3, seed=R * C)
         allowed = [set(c) for c in board.candidates(inst)]
         for k in (0, 2) if R != C else (0, 1, 2, 3):
