@@ -390,27 +390,7 @@ class Search:
         """Search on for at most ``nodes`` placements; returns kernel.RUNNING, EXHAUSTED or FOUND."""
         if self.status == self.k.EXHAUSTED:
             return self.status
-        if self.exact:
-            self.status = self.k.fill_exact(
-                self.order,
-                self.keynb,
-                self.keyside,
-                self.chknb,
-                self.chkside,
-                self.ptab,
-                self.tstart,
-                self.tlist,
-                self.ttype,
-                self.pieces.K,
-                self.pieces.ent_col,
-                self.avail,
-                self.col,
-                self.state,
-                self.pr,
-                nodes,
-            )
-            return self.status
-        self.status = self.k.fill(
+        tables = (
             self.order,
             self.keynb,
             self.keyside,
@@ -419,16 +399,16 @@ class Search:
             self.ptab,
             self.tstart,
             self.tlist,
-            self.ttype,
-            self.pieces.K,
-            self.pieces.ent_col,
-            self.avail,
-            self.col,
-            self.budget,
-            self.state,
-            self.pr,
-            nodes,
         )
+        pieces = (self.ttype, self.pieces.K, self.pieces.ent_col, self.avail, self.col)
+        if self.exact:  # the specialised loop: no breaks allowed, so no budget to read
+            self.status = self.k.fill_exact(
+                *tables, *pieces, self.state, self.pr, nodes
+            )
+        else:
+            self.status = self.k.fill(
+                *tables, *pieces, self.budget, self.state, self.pr, nodes
+            )
         return self.status
 
     def placement(self, best: bool = False) -> list[tuple[int, int]]:
