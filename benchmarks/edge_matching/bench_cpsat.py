@@ -40,7 +40,14 @@ def features(variant: str) -> cpsat.Features:
     return replace(cpsat.FULL, **changes)
 
 
-def run(inst, variant: str, time_limit: float, threads: int, seed: int = 0, extra: dict | None = None) -> tuple[str, float]:
+def run(
+    inst,
+    variant: str,
+    time_limit: float,
+    threads: int,
+    seed: int = 0,
+    extra: dict | None = None,
+) -> tuple[str, float]:
     """Build and solve as the cpsat backend does: the model's own parameters first, then ``extra``
     (experiments), then threads, seed and time limit."""
     from ortools.sat.python import cp_model
@@ -77,7 +84,11 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=60)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", default="")
-    ap.add_argument("--params", default="{}", help="extra SatParameters as JSON, e.g. '{\"linearization_level\": 0}'")
+    ap.add_argument(
+        "--params",
+        default="{}",
+        help="extra SatParameters as JSON, e.g. '{\"linearization_level\": 0}'",
+    )
     args = ap.parse_args()
     cases = []
     for path in sorted(args.heule_dir.glob("em_*.txt")):
@@ -90,11 +101,20 @@ def main() -> None:
     for variant in args.variants.split(","):
         times = []
         for label, inst in cases:
-            status, wall = run(inst, variant, args.time_limit, args.threads, extra=json.loads(args.params))
+            status, wall = run(
+                inst,
+                variant,
+                args.time_limit,
+                args.threads,
+                extra=json.loads(args.params),
+            )
             times.append(wall if status == "solved" else float("inf"))
             print(f"{variant:28} {label:26} {status:10} {wall:7.1f}s", flush=True)
         solved = sum(t < float("inf") for t in times)
-        print(f"{variant:28} SUMMARY solved {solved}/{len(cases)}, median {statistics.median(times):.1f}s", flush=True)
+        print(
+            f"{variant:28} SUMMARY solved {solved}/{len(cases)}, median {statistics.median(times):.1f}s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

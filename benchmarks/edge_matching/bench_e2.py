@@ -12,9 +12,9 @@ import argparse
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.edge_matching.instance import read
 from mipgames.edge_matching.problem import PROBLEM
+from mipgames.run.runner import solve
 
 
 def main() -> None:
@@ -27,11 +27,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     inst = read(args.pieces)
-    opts = SolveOptions(time_limit=args.time_limit, threads=args.threads, warm_start=args.warm_start, seed=args.seed)
+    opts = SolveOptions(
+        time_limit=args.time_limit,
+        threads=args.threads,
+        warm_start=args.warm_start,
+        seed=args.seed,
+    )
     r = solve(PROBLEM, inst, solver=args.solver, options=opts)
     matched = None if r.objective is None else inst.inner_edges - int(r.objective)
-    print(f"{args.solver}: status={r.status} mismatched={r.objective} matched={matched}/{inst.inner_edges} "
-          f"bound={r.bound} wall={r.wall_time_s:.0f}s {r.message}")
+    print(
+        f"{args.solver}: status={r.status} mismatched={r.objective} matched={matched}/{inst.inner_edges} "
+        f"bound={r.bound} wall={r.wall_time_s:.0f}s {r.message}"
+    )
 
 
 if __name__ == "__main__":

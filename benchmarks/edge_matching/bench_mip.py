@@ -14,10 +14,10 @@ import random
 from pathlib import Path
 
 from mipgames.core.problem import SolveOptions
-from mipgames.run.runner import solve
 from mipgames.edge_matching.generate import planted
 from mipgames.edge_matching.instance import Instance, read
 from mipgames.edge_matching.problem import PROBLEM
+from mipgames.run.runner import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,19 +38,26 @@ def _perturbed(n: int, seed: int) -> Instance:
 
 def _random(n: int, colours: int, seed: int) -> Instance:
     rng = random.Random(seed)
-    return Instance(n, n, tuple(tuple(rng.randint(1, colours) for _ in range(4)) for _ in range(n * n)))
+    return Instance(
+        n,
+        n,
+        tuple(tuple(rng.randint(1, colours) for _ in range(4)) for _ in range(n * n)),
+    )
 
 
 def instances() -> list[tuple[str, Instance, str]]:
     """(label, instance, mode): the coursework, planted, perturbed (optimum > 0) and random puzzles."""
     cw = read(ROOT / "instances/edge_matching/coursework_4x4.txt")
-    out = [("coursework_4x4", cw, "optimize"), ("coursework_4x4", cw, "decision")]
+    out = [("coursework_4x4", cw, "optimise"), ("coursework_4x4", cw, "decision")]
     for seed in (1, 2):
         inst, _ = planted(5, 5, True, 2, 4, seed)
-        out += [(f"planted_5x5_frame_s{seed}", inst, "optimize"), (f"planted_5x5_frame_s{seed}", inst, "decision")]
-        out.append((f"perturbed_5x5_frame_s{seed}", _perturbed(5, seed), "optimize"))
-        out.append((f"random_3x3_4col_s{seed}", _random(3, 4, seed), "optimize"))
-        out.append((f"random_4x4_6col_s{seed}", _random(4, 6, seed), "optimize"))
+        out += [
+            (f"planted_5x5_frame_s{seed}", inst, "optimise"),
+            (f"planted_5x5_frame_s{seed}", inst, "decision"),
+        ]
+        out.append((f"perturbed_5x5_frame_s{seed}", _perturbed(5, seed), "optimise"))
+        out.append((f"random_3x3_4col_s{seed}", _random(3, 4, seed), "optimise"))
+        out.append((f"random_4x4_6col_s{seed}", _random(4, 6, seed), "optimise"))
     return out
 
 
@@ -64,17 +71,36 @@ def main() -> None:
     cw = read(ROOT / "instances/edge_matching/coursework_4x4.txt")
     for form in ("baseline", "typed", "cpsat", "cpsat-table"):
         for s in ("cbc", "glpk", "highs", "cpsat") if form in ("baseline", "typed") else ("cpsat",):
-            r = solve(PROBLEM, cw, solver=s, formulation=form, options=SolveOptions(threads=1, time_limit=60))
-            print(f"{form:12} {s:6} {r.status:9} obj={r.objective} {r.wall_time_s:7.2f}s", flush=True)
+            r = solve(
+                PROBLEM,
+                cw,
+                solver=s,
+                formulation=form,
+                options=SolveOptions(threads=1, time_limit=60),
+            )
+            print(
+                f"{form:12} {s:6} {r.status:9} obj={r.objective} {r.wall_time_s:7.2f}s",
+                flush=True,
+            )
     print("== baseline vs typed ==")
     for s in args.solvers.split(","):
         tot = {"baseline": 0.0, "typed": 0.0}
         for label, inst, mode in instances():
             res = {}
             for form in ("baseline", "typed"):
-                r = solve(PROBLEM, inst, solver=s, formulation=form, params={"mode": mode}, options=opts)
+                r = solve(
+                    PROBLEM,
+                    inst,
+                    solver=s,
+                    formulation=form,
+                    params={"mode": mode},
+                    options=opts,
+                )
                 res[form] = r
-                print(f"{s:6} {label:24} {mode:9} {form:9} {r.status:9} obj={r.objective} bound={r.bound} {r.wall_time_s:8.2f}s", flush=True)
+                print(
+                    f"{s:6} {label:24} {mode:9} {form:9} {r.status:9} obj={r.objective} bound={r.bound} {r.wall_time_s:8.2f}s",
+                    flush=True,
+                )
             if all(r.status == "optimal" for r in res.values()):
                 for form, r in res.items():
                     tot[form] += r.wall_time_s
@@ -82,7 +108,10 @@ def main() -> None:
                 print(f"{s:6} {label:24} (not counted: both must finish)")
         if tot["typed"]:
             ratio = tot["baseline"] / tot["typed"]
-            print(f"{s:6} SUM both-finished: baseline {tot['baseline']:.1f}s typed {tot['typed']:.1f}s ratio {ratio:.1f}x", flush=True)
+            print(
+                f"{s:6} SUM both-finished: baseline {tot['baseline']:.1f}s typed {tot['typed']:.1f}s ratio {ratio:.1f}x",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

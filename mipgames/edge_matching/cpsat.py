@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mipgames.core.problem import Built, SolveOptions
-from mipgames.edge_matching import board
-from mipgames.edge_matching.instance import Instance, boundary_sides, turned
-from mipgames.edge_matching.simulate import mode_of
+from mipgames.edge_matching import candidates
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import boundary_sides, inner_edges, mode_of, turned
 
 
 @dataclass(frozen=True)
@@ -41,14 +41,14 @@ PLAIN = Features(table=True, typing=False, symmetry=False, prune=False, strategy
 
 
 def cell_candidates(inst: Instance, params: dict[str, Any], f: Features) -> list[list[tuple[int, int]]]:
-    cands = board.candidates(inst, symmetry=f.symmetry)
+    cands = candidates.candidates(inst, symmetry=f.symmetry)
     if not f.typing and inst.frame and not inst.hints:
         # untyped: every tile, every distinct turn; the frame is enforced by the colour domains
-        from mipgames.edge_matching.instance import distinct_turns
+        from mipgames.edge_matching.simulate import distinct_turns
 
         cands = [[(t, a) for t in range(inst.cells) for a in distinct_turns(inst.tiles[t])] for _ in range(inst.cells)]
     if f.prune and mode_of(params) == "decision":
-        cands = board.prune(inst, cands)
+        cands = candidates.prune(inst, cands)
     return cands
 
 
@@ -57,10 +57,10 @@ def build(inst: Instance, params: dict[str, Any], options: SolveOptions, f: Feat
 
     m = cp_model.CpModel()
     decision = mode_of(params) == "decision"
-    edges = board.inner_edges(inst)
+    edges = inner_edges(inst)
     typed = f.types and not f.table and not inst.hints
     if typed:
-        members = board.tile_types(inst)
+        members = candidates.tile_types(inst)
         cands = cell_candidates(inst, params, replace(f, symmetry=False))
         cands = [[(t, a) for t, a in row if t in members] for row in cands]
     else:
@@ -81,18 +81,27 @@ def build(inst: Instance, params: dict[str, Any], options: SolveOptions, f: Feat
     if f.strategy:
         order = _scan_order(inst, f.order)
         if f.table:
-            m.add_decision_strategy([handles["tile"][i] for i in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+            m.add_decision_strategy(
+                [handles["tile"][i] for i in order],
+                cp_model.CHOOSE_FIRST,
+                cp_model.SELECT_MIN_VALUE,
+            )
         else:
             lits = [lit for i in order for _, _, lit in handles["x"][i]]
             m.add_decision_strategy(lits, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-    built = Built(m, handles, has_objective=not decision, stats={"candidates": sum(map(len, cands))},
-                  cpsat_parameters=search_parameters(options) if decision and f.strategy else None)
+    built = Built(
+        m,
+        handles,
+        has_objective=not decision,
+        stats={"candidates": sum(map(len, cands))},
+        cpsat_parameters=search_parameters(options) if decision and f.strategy else None,
+    )
     if options.warm_start:
-        from mipgames.edge_matching.baselines import heuristic_placement
+        from mipgames.edge_matching.lns import heuristic_placement
 
         start = heuristic_placement(inst, seed=options.seed, time_limit=_warm_time(options))
-        start = board.canonical(inst, start) if start and not typed else start
-        built.hint = _hint(inst, handles, start, f.table) if start else None
+        start = candidates.canonical(inst, start) if start and not typed else start
+        built.hint = hint(inst, handles, start, f.table) if start else None
     return built
 
 
@@ -104,10 +113,19 @@ def search_parameters(options: SolveOptions) -> dict[str, Any]:
     search and quick-restart portfolios for diversity."""
     from ortools.sat.python import cp_model_helper
 
-    out: dict[str, Any] = {"search_branching": cp_model_helper.SatParameters.FIXED_SEARCH, "linearization_level": 0}
+    out: dict[str, Any] = {
+        "search_branching": cp_model_helper.SatParameters.FIXED_SEARCH,
+        "linearization_level": 0,
+    }
     if options.threads > 1:
         out["num_full_subsolvers"] = options.threads
-        out["subsolvers"] = ["fixed", "quick_restart_no_lp", "no_lp", "quick_restart", "default_lp"][: options.threads]
+        out["subsolvers"] = [
+            "fixed",
+            "quick_restart_no_lp",
+            "no_lp",
+            "quick_restart",
+            "default_lp",
+        ][: options.threads]
         out["use_feasibility_jump"] = False
     return out
 
@@ -195,7 +213,7 @@ def _bool(m, inst, cands, edges, decision, members):
             m.add_exactly_one(list(lits.values()))
             for side in (ya, yb):
                 for l, group in side.items():
-                    m.add(sum(group) == (lits[l] if l in lits else 0))
+                    m.add(sum(group) == (lits.get(l, 0)))
             colour_lits.append(lits)
         else:
             z = []
@@ -214,7 +232,7 @@ def _bool(m, inst, cands, edges, decision, members):
 def _pin_type(m, inst, handles, members):
     """Symmetry with types: some copy of the pinned corner tile's type sits top-left (top-left or
     top-right on a rectangle), which any solution satisfies after a whole-board turn."""
-    pin = board.pinned_corner(inst)
+    pin = candidates.pinned_corner(inst)
     if pin is None:
         return
     rep = next(r for r, ts in members.items() if pin in ts)
@@ -281,7 +299,8 @@ def _scan_order(inst: Instance, kind: str = "rim") -> list[int]:
     return order
 
 
-def _hint(inst, handles, placement, table: bool):
+def hint(inst, handles, placement, table: bool):
+    """Hint values of a model's handles for a placement (typed models: by tile type and colouring)."""
     if table:
         out = {}
         for i, (t, a) in enumerate(placement):
@@ -290,4 +309,6 @@ def _hint(inst, handles, placement, table: bool):
         return out
     rep = {u: r for r, ts in handles["members"].items() for u in ts}
     want = [(rep[t], turned(inst.tiles[t], a)) for t, a in placement]
-    return {lit: int((t, turned(inst.tiles[t], a)) == want[i]) for i, row in enumerate(handles["x"]) for t, a, lit in row}
+    return {
+        lit: int((t, turned(inst.tiles[t], a)) == want[i]) for i, row in enumerate(handles["x"]) for t, a, lit in row
+    }

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Value
-from mipgames.edge_matching.instance import Instance, turned
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import turned
 
 
 def decode(inst: Instance, params: dict[str, Any], handles: Any, value: Value) -> list[tuple[int, int]]:
     """Works for every model: literal lists per cell ("x", possibly over tile types) or tile/turn integers ("table")."""
     if handles["model"] == "table":
-        return [(int(round(value(t))), int(round(value(a)))) for t, a in zip(handles["tile"], handles["turn"])]
+        return [(round(value(t)), round(value(a))) for t, a in zip(handles["tile"], handles["turn"])]
     chosen = [next(((t, a) for t, a, v in row if value(v) > 0.5), (-1, -1)) for row in handles["x"]]
     members = handles.get("members")
     if not members:

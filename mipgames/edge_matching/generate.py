@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mipgames.edge_matching.instance import Instance, turned
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import turned
 
 
-def planted(rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: int, seed: int) -> tuple[Instance, list[tuple[int, int]]]:
+def planted(
+    rows: int, cols: int, frame: bool, rim_colours: int, inner_colours: int, seed: int
+) -> tuple[Instance, list[tuple[int, int]]]:
     """A puzzle with a known perfect placement: colour every edge, cut tiles, shuffle and turn them.
 
     Frame puzzles use colours 1..rim_colours on edges between two rim cells and
@@ -73,8 +76,18 @@ def add_arguments(parser: Any) -> None:
     parser.add_argument("--rows", type=int, required=True)
     parser.add_argument("--cols", type=int, default=None, help="default: same as --rows")
     parser.add_argument("--frame", action="store_true", help="grey (colour 0) frame, Eternity II style")
-    parser.add_argument("--rim-colours", type=int, default=0, help="colours between two rim tiles (frame puzzles)")
-    parser.add_argument("--inner-colours", type=int, required=True, help="colours of all other inner edges")
+    parser.add_argument(
+        "--rim-colours",
+        type=int,
+        default=0,
+        help="colours between two rim tiles (frame puzzles)",
+    )
+    parser.add_argument(
+        "--inner-colours",
+        type=int,
+        required=True,
+        help="colours of all other inner edges",
+    )
     parser.add_argument("--seed", type=int, default=0)
 
 
@@ -82,7 +95,14 @@ def generate(args: Any) -> Instance:
     from mipgames.core.errors import UsageError
 
     try:
-        inst, _ = planted(args.rows, args.cols or args.rows, args.frame, args.rim_colours, args.inner_colours, args.seed)
+        inst, _ = planted(
+            args.rows,
+            args.cols or args.rows,
+            args.frame,
+            args.rim_colours,
+            args.inner_colours,
+            args.seed,
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return inst

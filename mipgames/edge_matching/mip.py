@@ -15,9 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from mipgames.core.problem import Built, SolveOptions
-from mipgames.edge_matching import board
-from mipgames.edge_matching.instance import Instance, allowed_turns, turned
-from mipgames.edge_matching.simulate import colour_count_bound, mode_of
+from mipgames.edge_matching import candidates
+from mipgames.edge_matching.candidates import allowed_turns
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import (
+    colour_count_bound,
+    inner_edges,
+    mode_of,
+    turned,
+)
 
 
 def _assignment(prob, inst: Instance, cands: list[list[tuple[int, int]]]):
@@ -54,10 +60,13 @@ def build_baseline(inst: Instance, params: dict[str, Any], options: SolveOptions
         ok = {(t, a) for t in range(inst.cells) for a in _all_equal_turns(inst, *divmod(i, inst.cols), t)}
         banned = [v for t, a, v in row if (t, a) not in ok]
         if banned:
-            prob += pulp.lpSum(banned) == 0, f"rules_{i}"  # frame and hints (an explicit row: every backend keeps it)
+            prob += (
+                pulp.lpSum(banned) == 0,
+                f"rules_{i}",
+            )  # frame and hints (an explicit row: every backend keeps it)
     colours = inst.colours()
     mism = []
-    for e in board.inner_edges(inst):
+    for e in inner_edges(inst):
         d = 0 if decision else pulp.LpVariable(f"{'h' if e.sa == 1 else 'v'}_{e.a}", cat="Binary")
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
         for l in colours:
@@ -83,16 +92,16 @@ def build_decision(inst: Instance, params: dict[str, Any], options: SolveOptions
     (the SAT encodings' shared edge colours), over pruned, typed, symmetry-broken candidates."""
     import pulp
 
-    cands = board.prune(inst, board.candidates(inst))
+    cands = candidates.prune(inst, candidates.candidates(inst))
     prob = pulp.LpProblem("edge_matching_decision", pulp.LpMinimize)
     x = _assignment(prob, inst, cands)
-    for k, e in enumerate(board.inner_edges(inst)):
+    for k, e in enumerate(inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
         z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
         prob += pulp.lpSum(z.values()) == 1, f"edge_{k}"
         for tag, side in (("a", ya), ("b", yb)):
             for l, vs in side.items():
-                prob += pulp.lpSum(vs) == (z[l] if l in z else 0), f"link_{k}_{tag}_{l}"
+                prob += pulp.lpSum(vs) == (z.get(l, 0)), f"link_{k}_{tag}_{l}"
     prob += _zero_objective(x, inst)
     built = Built(prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))})
     _warm(built, inst, options, canonical=True)
@@ -110,11 +119,15 @@ def _zero_objective(x, inst: Instance):
 def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) -> None:
     if not options.warm_start:
         return
-    from mipgames.edge_matching.baselines import heuristic_placement
+    from mipgames.edge_matching.lns import heuristic_placement
 
-    start = heuristic_placement(inst, seed=options.seed, time_limit=0.1 * options.time_limit if options.time_limit else 5.0)
+    start = heuristic_placement(
+        inst,
+        seed=options.seed,
+        time_limit=0.1 * options.time_limit if options.time_limit else 5.0,
+    )
     if canonical:
-        start = board.canonical(inst, start)
+        start = candidates.canonical(inst, start)
     built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
 
 
@@ -133,7 +146,13 @@ def _side_vars(prob, tag: str, side: dict[int, list[Any]]) -> dict[int, list[Any
     return out
 
 
-def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions, link: str = "match", sides: bool = False) -> Built:
+def build_typed(
+    inst: Instance,
+    params: dict[str, Any],
+    options: SolveOptions,
+    link: str = "match",
+    sides: bool = False,
+) -> Built:
     """Typed, symmetry-broken candidates with the colour-parity bound as a row; ``link`` ties the
     mismatch indicator m to the two sides' colour sums ya_l, yb_l of each inner edge:
 
@@ -152,11 +171,11 @@ def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions, l
     decision = mode_of(params) == "decision"
     if decision:
         return build_decision(inst, params, options)
-    cands = board.candidates(inst)
+    cands = candidates.candidates(inst)
     prob = pulp.LpProblem("edge_matching_typed", pulp.LpMinimize)
     x = _assignment(prob, inst, cands)
     mism = []
-    for k, e in enumerate(board.inner_edges(inst)):
+    for k, e in enumerate(inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
         if sides:
             ya, yb = _side_vars(prob, f"{k}a", ya), _side_vars(prob, f"{k}b", yb)
@@ -174,7 +193,10 @@ def build_typed(inst: Instance, params: dict[str, Any], options: SolveOptions, l
                     if l in z:
                         prob += z[l] <= pulp.lpSum(vs), f"e{k}_{tag}{l}_z"
                     if link == "tight" or l not in z:
-                        prob += pulp.lpSum(vs) <= (z[l] if l in z else 0) + bad, f"e{k}_{tag}{l}_m"
+                        prob += (
+                            pulp.lpSum(vs) <= (z.get(l, 0)) + bad,
+                            f"e{k}_{tag}{l}_m",
+                        )
         mism.append(bad)
     lb = colour_count_bound(inst)
     if lb:

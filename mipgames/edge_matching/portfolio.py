@@ -1,90 +1,416 @@
-"""The default method: look for a perfect placement first, then for the fewest mismatches.
+"""The default method: compiled search beside CP-SAT, sharing what each finds, answering at every deadline.
 
-In the optimise model a mismatch is only a cost, so nothing propagates from a placed tile to
-its neighbours and the search drifts: on the bundled planted 7x7 frame puzzle CP-SAT's
-optimise model still has 9 mismatches after 60 s.  The decision model (colours of touching
-sides equal, the scan order followed strictly) finds perfect placements of such puzzles in
-seconds (benchmarks/edge_matching/RESULTS.md).  So, when the colour-count bound allows zero,
-the decision model gets ``DECISION_SHARE`` of the time: a placement it finds is optimal,
-and a proof that none exists raises the bound to 1.  The time left goes to the optimise
-model, hinted with the annealer's placement.  In decision mode the decision model gets it all.
+Members run in forked processes (one per thread) and send what they find
+to this process, which replays every placement in the simulator before it
+counts, reports each improvement, and stops everything when the best
+verified placement meets the best proved bound.
+
+Phase 1, a perfect placement (decision mode, or when the colour-count bound
+allows zero): the exact backtracker (complete search interleaved with
+shuffled restarts; it proves that none exists when it exhausts) beside
+CP-SAT's decision model (scan-order search with clause learning).  A proof
+that none exists raises the bound to 1.
+
+Phase 2, the fewest mismatches: the compiled local search (``lns.py``) and,
+once it has a first placement, CP-SAT's optimise model hinted with it; the
+local search finds the placements, CP-SAT the bounds, and its proof that the
+incumbent is optimal ends the run.
+
+With one thread the members take turns: the backtracker, then CP-SAT's
+decision model; then the local search and CP-SAT hinted with its best, in
+slices that double.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
-from mipgames.edge_matching import cpsat
-from mipgames.edge_matching.decode import decode
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import colour_count_bound, mode_of
+from mipgames.edge_matching.simulate import (
+    colour_count_bound,
+    evaluate,
+    frame_census,
+    mode_of,
+)
 
-DECISION_SHARE = 0.5
+MARGIN = 0.3
+"""Seconds kept at the end to stop the members and answer."""
+REPORT_EVERY = 0.2
+FIRST_SLICE = 1.0
+"""Seconds of the first turn of each member when one thread runs them in turns."""
+SMALL = 100
+"""Boards of at most this many cells give phase 1 half the time; larger ones a fifth, at most a minute."""
 
 
-def _solve(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    """One in-process CP-SAT solve of the ``cpsat`` formulation (a decision model's objective is 0)."""
+def _cpsat_version() -> str:
+    try:
+        import ortools
+
+        return f"cpsat {ortools.__version__}"
+    except ImportError:  # pragma: no cover - ortools is a dependency
+        return "cpsat"
+
+
+@dataclass
+class Best:
+    """What the run knows: the best verified placement and the best proved bound, with their sources."""
+
+    params: dict[str, Any]
+    floor: int
+    report: Report
+    objective: int | None = None
+    placement: Any = None
+    found_by: str = ""
+    bound: int = 0
+    bound_by: str = "colour-count bound"
+    infeasible_by: str = ""
+    last_report: float = 0.0
+
+    def offer(self, inst: Instance, placement: Any, by: str) -> None:
+        verdict = evaluate(inst, {**self.params, "mode": "optimise"}, placement)
+        if not verdict.legal or verdict.objective is None:
+            return  # a member's slip: never counted (the runner would catch it too)
+        value = int(verdict.objective)
+        if self.objective is None or value < self.objective:
+            self.objective, self.placement, self.found_by = value, list(placement), by
+            self.tell(force=value <= self.bound)
+
+    def raise_bound(self, value: float, by: str) -> None:
+        import math
+
+        rounded = math.ceil(value - 1e-6)
+        if rounded > self.bound:
+            self.bound, self.bound_by = rounded, by
+            self.tell()
+
+    def tell(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - self.last_report >= REPORT_EVERY:
+            self.last_report = now
+            self.report(
+                None if self.objective is None else float(self.objective),
+                float(self.bound),
+                self.placement,
+            )
+
+    @property
+    def closed(self) -> bool:
+        return self.objective is not None and self.objective <= self.bound
+
+
+# ---------------------------------------------------------------- members (each in its own process)
+
+
+def _kernel_decision(out: Any, inst: Instance, deadline: float, seed: int) -> None:
+    from mipgames.edge_matching.backtrack import PROVER, exact
+
+    got = exact(inst, threads=1, deadline=deadline, seed=seed)
+    if got.placement is not None:
+        out.send("placement", (got.placement, PROVER))
+    elif got.exhausted:
+        out.send("no_perfect", PROVER)
+
+
+def _lns(out: Any, inst: Instance, deadline: float, seed: int, target: int) -> None:
+    from mipgames.edge_matching.lns import score_search
+
+    def send(total: int, placement: Any) -> None:
+        out.send("placement", (placement, "lns (mipgames kernel)"))
+
+    score_search(inst, deadline, seed, target, send)
+
+
+def _cpsat(
+    out: Any,
+    inst: Instance,
+    params: dict[str, Any],
+    deadline: float,
+    seed: int,
+    threads: int,
+    hint: Any,
+) -> None:
+    """CP-SAT's ``cpsat`` model (decision or optimise), sending placements, bounds and proofs."""
     from ortools.sat.python import cp_model
 
     from mipgames.backends.cpsat import apply_parameters
+    from mipgames.edge_matching import candidates, cpsat
+    from mipgames.edge_matching.decode import decode
 
-    start = time.monotonic()
-    built = cpsat.build(inst, params, options)  # a warm start spends a tenth of the limit annealing
-    model = built.model
-    for var, val in (built.hint or {}).items():
-        model.add_hint(var, int(val))
+    who = _cpsat_version()
+    options = SolveOptions(time_limit=max(0.1, deadline - time.monotonic()), threads=threads, seed=seed)
+    built = cpsat.build(inst, params, options)
+    if hint is not None:
+        start = candidates.canonical(inst, hint)
+        for var, val in cpsat.hint(inst, built.handles, start, built.handles["model"] == "table").items():
+            built.model.add_hint(var, int(val))
     solver = cp_model.CpSolver()
-    if options.time_limit is not None:
-        options = replace(options, time_limit=max(0.1, options.time_limit - (time.monotonic() - start)))
-    apply_parameters(solver, options, built.cpsat_parameters)
+    apply_parameters(
+        solver,
+        replace(options, time_limit=max(0.1, deadline - time.monotonic())),
+        built.cpsat_parameters,
+    )
     solver.parameters.log_search_progress = False
+    decision = not built.has_objective
+    if not decision:
+        solver.best_bound_callback = lambda bound: out.send("bound", (bound, who))
 
     class Progress(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
-            if built.has_objective:
-                report(self.objective_value, self.best_objective_bound)
+            out.send("placement", (decode(inst, params, built.handles, self.value), who))
+            if not decision:
+                out.send("bound", (self.best_objective_bound, who))
 
-    code = solver.solve(model, Progress())
-    bound = solver.best_objective_bound if built.has_objective else None
+    code = solver.solve(built.model, Progress())
     if code == cp_model.INFEASIBLE:
-        return Result("infeasible")
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Result("unknown", bound=bound)
-    placement = decode(inst, params, built.handles, solver.value)
-    objective = solver.objective_value if built.has_objective else 0.0
-    return Result("optimal" if code == cp_model.OPTIMAL else "feasible", placement, objective, bound)
+        out.send("no_perfect" if decision else "infeasible", who)
+    elif code == cp_model.OPTIMAL and not decision:
+        out.send("bound", (solver.objective_value, who))
+
+
+# ---------------------------------------------------------------- the conductor
 
 
 def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    from mipgames.edge_matching.backtrack import check_size, impossible, run_backtrack
+
+    if params.get("count"):
+        return run_backtrack(inst, params, options, report)
+    why = impossible(inst)
+    if why:
+        return Result(
+            "infeasible",
+            message=why,
+            proved_by="counting tiles" if frame_census(inst) else "hints",
+        )
     start = time.monotonic()
     limit = options.time_limit
-    decision = {**params, "mode": "decision"}
-    if mode_of(params) == "decision":
-        out = _solve(inst, decision, options, report)
-        if out.status == "infeasible":
-            return Result("infeasible", message="no placement matches every inner edge (proved)")
-        return replace(out, status="optimal") if out.solution is not None else out
-    floor = float(colour_count_bound(inst))
-    report(None, floor)
-    if floor == 0:
-        share = None if limit is None else DECISION_SHARE * limit
-        first = _solve(inst, decision, replace(options, time_limit=share), report)
-        if first.solution is not None:
-            report(0.0, 0.0)
-            return Result("optimal", first.solution, 0.0, 0.0, "a perfect placement (decision model)")
-        if first.status == "infeasible":
-            floor = 1.0
-    left = None if limit is None else max(0.1, limit - (time.monotonic() - start))
-    out = _solve(inst, params, replace(options, time_limit=left, warm_start=True), report)
-    bound = max(floor, float(math.ceil(out.bound - 1e-6))) if out.bound is not None else floor
-    if out.status == "infeasible":
-        return Result("infeasible", message="no placement obeys the frame and the hints (proved)")
-    if out.solution is None:
-        return Result("unknown", bound=bound, message="no placement in time")
-    status = "optimal" if out.status == "optimal" or out.objective <= bound else "feasible"
-    return Result(status, out.solution, out.objective, min(bound, out.objective))
+    deadline = None if limit is None else start + max(0.1, limit - MARGIN)
+    decision = mode_of(params) == "decision"
+    floor = colour_count_bound(inst)
+    best = Best(params, floor, report, bound=floor)
+    best.tell(force=True)
+    threads = max(1, options.threads)
+    check_size(inst)
+    _warm_kernel()
+    if decision or floor == 0:
+        share = None
+        if deadline is not None:
+            total = deadline - start
+            share = total if decision else (0.5 * total if inst.cells <= SMALL else min(0.2 * total, 60.0))
+        _phase(
+            best,
+            inst,
+            params,
+            threads,
+            options.seed,
+            None if share is None else start + share,
+            decision=True,
+        )
+        if best.objective == 0:
+            return _answer(best, decision)
+        if best.infeasible_by:
+            if decision:
+                return Result(
+                    "infeasible",
+                    message="no placement matches every inner edge (proved)",
+                    proved_by=best.infeasible_by,
+                )
+            best.raise_bound(1, best.infeasible_by)
+        if decision:
+            return _answer(best, decision)
+    _phase(best, inst, params, threads, options.seed, deadline, decision=False)
+    return _answer(best, decision)
+
+
+def _warm_kernel() -> None:
+    """Load the compiled kernel here, once, so that forked members share it instead of each loading it."""
+    from ortools.sat.python import cp_model  # noqa: F401 - imported once, before the fork
+
+    from mipgames.edge_matching import kernel, lns, search  # noqa: F401
+    from mipgames.edge_matching.generate import planted
+
+    tiny, _ = planted(3, 3, True, 1, 2, seed=0)
+    lns.score_search(tiny, time.monotonic() + 0.2, 0, 0)
+
+
+def _phase(
+    best: Best,
+    inst: Instance,
+    params: dict[str, Any],
+    threads: int,
+    seed: int,
+    until: float | None,
+    decision: bool,
+) -> None:
+    """Run one phase's members until ``until``, the bound meets the incumbent, or every member is done."""
+    from mipgames.edge_matching.parallel import Workers
+
+    params = {**params, "mode": "decision" if decision else "optimise"}
+    target = 0 if decision else best.bound
+    use_cpsat = inst.cells <= 400
+    if threads == 1:
+        _turns(best, inst, params, seed, until, decision, target, use_cpsat)
+        return
+    with Workers() as pool:
+        if decision:
+            pool.start(_kernel_decision, inst, until, seed)
+            if use_cpsat:
+                pool.start(_cpsat, inst, params, until, seed, threads - 1, None)
+        else:
+            for w in range(threads - 1 if use_cpsat else threads):
+                pool.start(_lns, inst, until, seed * 1000 + w, target)
+        started_cpsat = decision or not use_cpsat
+        first_wait = None if until is None else time.monotonic() + 0.1 * (until - time.monotonic())
+        for kind, payload, wait_over in _listen(pool, until):
+            if kind is not None:
+                _take(best, inst, kind, payload, decision)
+            if best.closed or (decision and best.infeasible_by):
+                break
+            if not started_cpsat and (best.placement is not None or wait_over(first_wait)):
+                pool.start(_cpsat, inst, params, until, seed, 1, best.placement)
+                started_cpsat = True
+
+
+def _listen(pool: Any, until: float | None):
+    """Messages of the pool, and a tick at least every 0.2 s (kind None) so the conductor can act on time."""
+
+    def over(t: float | None) -> bool:
+        return t is not None and time.monotonic() >= t
+
+    while pool.running and not over(until):
+        got = False
+        for _, kind, payload in pool.messages(
+            time.monotonic() + 0.2 if until is None else min(until, time.monotonic() + 0.2)
+        ):
+            got = True
+            yield kind, payload, over
+        if not got:
+            yield None, None, over
+
+
+def _take(best: Best, inst: Instance, kind: str, payload: Any, decision: bool) -> None:
+    if kind == "placement":
+        placement, by = payload
+        best.offer(inst, placement, by)
+    elif kind == "bound":
+        value, by = payload
+        best.raise_bound(value, by)
+    elif kind in ("no_perfect", "infeasible"):
+        best.infeasible_by = payload
+        if kind == "infeasible":
+            best.bound = 10**9
+    elif kind == "error":
+        raise RuntimeError(f"a portfolio member failed: {payload}")
+
+
+def _turns(
+    best: Best,
+    inst: Instance,
+    params: dict[str, Any],
+    seed: int,
+    until: float | None,
+    decision: bool,
+    target: int,
+    use_cpsat: bool,
+) -> None:
+    """One thread: the members one after the other in this process (no fork needed)."""
+
+    class Inbox:
+        def send(self, kind: str, payload: Any = None) -> None:
+            _take(best, inst, kind, payload, decision)
+
+    box = Inbox()
+    now = time.monotonic()
+    if decision:
+        mid = None if until is None else now + 0.5 * (until - now)
+        _kernel_decision(box, inst, mid, seed)
+        if best.objective == 0 or best.infeasible_by or not use_cpsat:
+            return
+        _cpsat(box, inst, params, until, seed, 1, None)
+        return
+    end = until if until is not None else now + 365 * 86400.0
+    if not use_cpsat:
+        _lns(box, inst, end, seed, target)
+        return
+    # Alternate slices that double (1 s, 2 s, 4 s...): CP-SAT, hinted with the best board, proves small
+    # optima in its first slice instead of waiting for the local search to use half the time; on larger
+    # boards each member still gets about half the time, and its longest run at least half of that.
+    length = FIRST_SLICE
+    while not best.closed and time.monotonic() < end:
+        _lns(box, inst, min(end, time.monotonic() + length), seed, best.bound)
+        if best.closed or time.monotonic() >= end:
+            break
+        _cpsat(
+            box,
+            inst,
+            params,
+            min(end, time.monotonic() + length),
+            seed,
+            1,
+            best.placement,
+        )
+        length, seed = 2 * length, seed + 1
+
+
+def _answer(best: Best, decision: bool) -> Result:
+    if best.bound >= 10**9:
+        return Result(
+            "infeasible",
+            message="no placement obeys the frame and the hints (proved)",
+            proved_by=best.infeasible_by,
+        )
+    if best.placement is None:
+        return Result(
+            "unknown",
+            bound=float(best.bound),
+            message="no placement in time",
+            stop="time limit",
+            proved_by=best.bound_by,
+        )
+    value = float(best.objective)  # type: ignore[arg-type]
+    if decision:
+        if best.objective == 0:
+            return Result(
+                "optimal",
+                best.placement,
+                0.0,
+                0.0,
+                f"a perfect placement ({best.found_by})",
+                proved_by=best.found_by,
+            )
+        return Result(
+            "unknown",
+            message=f"best placement found has {best.objective} mismatches",
+            stop="time limit",
+        )
+    if best.objective == 0:
+        return Result(
+            "optimal",
+            best.placement,
+            0.0,
+            0.0,
+            f"a perfect placement, found by {best.found_by}",
+            proved_by=best.found_by,
+        )
+    if best.closed:
+        return Result(
+            "optimal",
+            best.placement,
+            value,
+            value,
+            f"found by {best.found_by}, proved optimal by {best.bound_by}",
+            proved_by=best.bound_by,
+        )
+    return Result(
+        "feasible",
+        best.placement,
+        value,
+        float(best.bound),
+        f"found by {best.found_by}; bound {best.bound} by {best.bound_by}",
+        stop="time limit",
+        proved_by=best.bound_by,
+    )

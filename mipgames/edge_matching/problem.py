@@ -1,14 +1,34 @@
-"""Edge matching as a mipgames Problem (the only module the shared machinery imports)."""
+"""Edge matching as a mipgames Problem (the only module the shared machinery imports).
+
+Every entry point that takes (instance, params) first renames the frame
+colour (``simulate.framed``), so models, searches and the simulator all see
+colour 0 as the frame (or no frame at all for ``--frame-colour none``).
+"""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Algorithm, Formulation, Generator, Param, Problem, Verdict
+from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.edge_matching import codec
 from mipgames.edge_matching import instance as inst_mod
 from mipgames.edge_matching.baselines import ALGORITHMS
-from mipgames.edge_matching.simulate import MODES, evaluate, mode_of
+from mipgames.edge_matching.instance import MAX_COLOUR
+from mipgames.edge_matching.simulate import MODES, evaluate, framed, mode_of
+
+
+def _framed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn(instance, params, *rest) on the instance whose frame colour is 0."""
+
+    def call(inst: Any, params: dict[str, Any], *rest: Any) -> Any:
+        inst, params = framed(inst, params)
+        return fn(inst, params, *rest)
+
+    call.__doc__ = fn.__doc__
+    return call
 
 
 def _build_baseline(inst, params, options):
@@ -41,38 +61,80 @@ def _decode(inst, params, handles, value):
     return decode(inst, params, handles, value)
 
 
+def _formulation(name: str, kind: str, build: Callable[..., Any], description: str) -> Formulation:
+    return Formulation(name, kind, _framed(build), _framed(_decode), description)  # type: ignore[arg-type]
+
+
 FORMULATIONS = {
-    "baseline": Formulation("baseline", "mip", _build_baseline, _decode, "the coursework MILP (spec), true rotation tables"),
-    "typed": Formulation(
-        "typed", "mip", _build_typed, _decode,
-        "match literals per edge over typed, symmetry-broken candidates + colour-parity row; decision mode: shared edge-colour equalities",
+    "baseline": _formulation(
+        "baseline",
+        "mip",
+        _build_baseline,
+        "the coursework MILP (spec), true rotation tables",
     ),
-    "cpsat": Formulation(
-        "cpsat", "cpsat", _build_cpsat, _decode, "SAT-style literals: exactly-one per cell/tile, colour literals per edge, typing, symmetry; decision mode: fixed scan-order search, no LP"
+    "typed": _formulation(
+        "typed",
+        "mip",
+        _build_typed,
+        "match literals per edge over typed, symmetry-broken candidates + colour-parity row; decision mode: shared "
+        "edge-colour equalities",
     ),
-    "cpsat-table": Formulation(
-        "cpsat-table", "cpsat", _build_cpsat_table, _decode, "per-cell table (tile, turns, colours) with shared colour variables, all-different"
+    "cpsat": _formulation(
+        "cpsat",
+        "cpsat",
+        _build_cpsat,
+        "SAT-style literals: exactly-one per cell/tile, colour literals per edge, typing, symmetry; decision mode: "
+        "fixed scan-order search, no LP",
+    ),
+    "cpsat-table": _formulation(
+        "cpsat-table",
+        "cpsat",
+        _build_cpsat_table,
+        "per-cell table (tile, turns, colours) with shared colour variables, all-different",
     ),
 }
+
+
+def _progress(report: Any) -> Any:
+    """The report hook as the protocol has it, report(incumbent, bound, solution=None).
+
+    A runner whose hook takes two arguments (main before the issue-13 runner)
+    gets the solution dropped rather than a TypeError.
+    """
+    try:
+        inspect.signature(report).bind(None, None, None)
+        return report
+    except (TypeError, ValueError):
+        return lambda incumbent, bound, solution=None: report(incumbent, bound)
+
+
+def _algorithm(algo: Any) -> Any:
+    run = _framed(lambda inst, params, options, report: algo.run(inst, params, options, _progress(report)))
+    return type(algo)(algo.name, run, algo.description, algo.exact)
 
 
 def _objective(params: dict[str, Any]) -> tuple[str, str]:
     return ("mismatched inner edges", "min")
 
 
-def _portfolio(inst, params, options, report):
-    from mipgames.edge_matching.portfolio import run_portfolio
-
-    return run_portfolio(inst, params, options, report)
-
-
-PORTFOLIO = Algorithm("portfolio", _portfolio, "CP-SAT: the decision model for a perfect placement first, then the "
-                      "optimise model hinted by annealing (the default)", exact=True)
+def parse_frame_colour(text: str) -> int | None:
+    """``none`` (no frame) or a colour number that marks the frame."""
+    if text.strip().lower() == "none":
+        return None
+    value = int(text)
+    if not 0 <= value <= MAX_COLOUR:
+        raise ValueError(f"a colour is between 0 and {MAX_COLOUR}")
+    return value
 
 
 def _check_params(inst, params: dict[str, Any]) -> None:
     if mode_of(params) not in MODES:
         raise UsageError(f"mode must be one of {', '.join(MODES)}")
+    frame = params.get("frame_colour", 0)
+    if frame is not None and (isinstance(frame, bool) or not isinstance(frame, int) or not 0 <= frame <= MAX_COLOUR):
+        raise UsageError(f"--frame-colour must be none or a colour between 0 and {MAX_COLOUR}")
+    if not isinstance(params.get("count", False), bool):
+        raise UsageError("--count is a switch")
 
 
 def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
@@ -107,28 +169,51 @@ def _render(inst, params, placement, path):
     render(inst, params, placement, path)
 
 
+PARAMS = (
+    Param(
+        "mode",
+        "optimise",
+        "optimise: fewest mismatched edges; decision: every inner edge must match",
+        str,
+        MODES,
+    ),
+    Param(
+        "frame_colour",
+        0,
+        "the colour that marks the grey frame of Eternity II-style puzzles, or none for puzzles without a frame "
+        "(colours may then start at 0)",
+        parse_frame_colour,
+    ),
+    Param(
+        "count",
+        False,
+        "count every perfect placement (backtrack and portfolio); the count goes into the certificate",
+        flag=True,
+    ),
+)
+
 PROBLEM = Problem(
     name="edge-matching",
     folder="edge_matching",
     summary="Edge-matching puzzles (Eternity II style): place and turn square tiles so that touching edges match",
     read=inst_mod.read,
     write=inst_mod.write,
-    instance_to_json=inst_mod.to_json,
-    instance_from_json=inst_mod.from_json,
-    solution_to_json=inst_mod.solution_to_json,
-    solution_from_json=inst_mod.solution_from_json,
+    instance_to_json=codec.instance_to_json,
+    instance_from_json=codec.instance_from_json,
+    solution_to_json=codec.solution_to_json,
+    solution_from_json=codec.solution_from_json,
     evaluate=evaluate,
     objective=_objective,
     formulations=FORMULATIONS,
     default_formulation={"mip": "typed", "cpsat": "cpsat"},
-    algorithms={**ALGORITHMS, PORTFOLIO.name: PORTFOLIO},
-    params=(Param("mode", "optimize", "optimize: fewest mismatched edges; decision: every inner edge must match", str, MODES),),
-    render=_render,
+    algorithms={name: _algorithm(algo) for name, algo in ALGORITHMS.items()},
+    params=PARAMS,
+    render=_framed(_render),
     describe=_describe,
     generator=Generator(_add_arguments, _generate),
     check_params=_check_params,
     integral=True,
-    default_solver=PORTFOLIO.name,
+    default_solver="portfolio",
     bound=_bound,
-    optimise_params=lambda params: {**params, "mode": "optimize"},
+    optimise_params=lambda params: {**params, "mode": "optimise"},
 )

@@ -1,23 +1,168 @@
-"""The exact verifier: true rotations, frame and hints as hard rules.
+"""The rules: turning, the board's geometry, the frame, and the exact verifier.
 
-Pure functions only; every solver's answer is judged here and nowhere else.
+Pure functions only; every solver's answer is judged by ``evaluate`` and
+nowhere else, and every model and search takes its geometry from here so
+that they all name sides, edges and turns the same way.
+
+The frame colour (``--frame-colour``): by default colour 0 marks the grey
+frame of Eternity II-style puzzles.  ``framed`` rewrites an instance so that
+the chosen frame colour is 0 (or so that no colour is, for ``none``); a
+placement is a list of (tile, turns), which renaming colours leaves
+unchanged, so every model and search works on the rewritten instance and its
+answers stand for the original one.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
+from mipgames.core.errors import InputError
+from mipgames.core.files import excerpt
 from mipgames.core.problem import Verdict
-from mipgames.edge_matching.instance import Instance, boundary_sides, turned
+from mipgames.edge_matching.instance import Instance, Tile
 
-MODES = ("optimize", "decision")
+MODES = ("optimise", "decision")
+SIDES = ("top", "right", "bottom", "left")
 
 
 def mode_of(params: dict[str, Any] | None) -> str:
-    return (params or {}).get("mode", "optimize")
+    """The mode, with the -ize spelling (older certificates, the API) read as the one spelling used here."""
+    mode = (params or {}).get("mode", "optimise")
+    return "optimise" if mode == "optimize" else mode
 
 
-def shown(inst: Instance, placement: Sequence[Sequence[int]]) -> list[tuple[int, int, int, int]]:
+# ---------------------------------------------------------------- the frame colour
+
+
+def frame_colour_of(params: dict[str, Any] | None) -> int | None:
+    return (params or {}).get("frame_colour", 0)
+
+
+def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dict[str, Any]]:
+    """The instance with its frame colour renamed to 0 (``none``: with no colour 0), and params saying so.
+
+    Idempotent: the params returned name colour 0 as the frame, so a second
+    call changes nothing.
+    """
+    params = dict(params or {})
+    want = frame_colour_of(params)
+    if want is not None and (isinstance(want, bool) or not isinstance(want, int) or want < 0):
+        raise InputError(f"frame_colour must be none or a colour number, not {excerpt(repr(want))}")
+    params["frame_colour"] = 0
+    if want == 0:
+        return inst, params
+    colours = {c for t in inst.tiles for c in t}
+    if want is None:
+        if 0 not in colours:
+            return inst, params
+        fresh = max(colours) + 1
+        rename = {0: fresh}
+    else:
+        rename = {want: 0, 0: want}
+    tiles = tuple(tuple(rename.get(c, c) for c in t) for t in inst.tiles)
+    return replace(inst, tiles=tiles), params  # type: ignore[arg-type]
+
+
+def frame_census(inst: Instance) -> str:
+    """Why the frame alone makes a frame puzzle impossible, by counting tiles (empty when counts fit).
+
+    A frame needs exactly 4 corner tiles (two grey sides meeting), 2(R-2) +
+    2(C-2) edge tiles (one grey side) and no other grey side; a puzzle whose
+    colours start at 0 without meaning a frame fails this at once.
+    """
+    if not inst.frame:
+        return ""
+    R, C = inst.rows, inst.cols
+    corner = edge = other = 0
+    for t in inst.tiles:
+        grey = [s for s in range(4) if t[s] == 0]
+        if len(grey) == 1:
+            edge += 1
+        elif len(grey) == 2 and (grey[1] - grey[0]) in (1, 3):
+            corner += 1
+        else:
+            other += 1 if grey else 0
+    if R == 1 or C == 1:
+        return ""  # a one-cell-wide strip: tiles show three or four grey sides, the simulator judges
+    need_edge = 2 * (R - 2) + 2 * (C - 2)
+    if (corner, edge, other) == (4, need_edge, 0):
+        return ""
+    parts = [
+        f"{corner} corner tiles (4 needed)",
+        f"{edge} edge tiles ({need_edge} needed)",
+    ]
+    if other:
+        parts.append(f"{other} tiles whose grey sides no frame cell can show")
+    return (
+        f"colour 0 marks a frame here, and a {R}x{C} frame cannot be built from these tiles: "
+        + ", ".join(parts)
+        + ". If colour 0 is an ordinary colour in this puzzle, solve it with "
+        "--frame-colour none (or name the frame colour with --frame-colour N)."
+    )
+
+
+# ---------------------------------------------------------------- turning and geometry
+
+
+def turned(tile: Sequence[int], turns: int) -> Tile:
+    """Colours after ``turns`` clockwise quarter turns: side s shows old side (s - turns) mod 4."""
+    return tuple(tile[(s - turns) % 4] for s in range(4))  # type: ignore[return-value]
+
+
+def distinct_turns(tile: Sequence[int]) -> list[int]:
+    """Turns giving pairwise different colourings (a symmetric tile needs fewer variables)."""
+    seen: dict[Tile, int] = {}
+    for a in range(4):
+        seen.setdefault(turned(tile, a), a)
+    return sorted(seen.values())
+
+
+def boundary_sides(inst: Instance, r: int, c: int) -> tuple[bool, bool, bool, bool]:
+    """Which sides (top, right, bottom, left) of cell (r, c) lie on the outer boundary."""
+    return (r == 0, c == inst.cols - 1, r == inst.rows - 1, c == 0)
+
+
+def fits_frame(inst: Instance, r: int, c: int, colours: Sequence[int]) -> bool:
+    """Frame rule for one cell: grey exactly on the boundary sides."""
+    return all((col == 0) == out for col, out in zip(colours, boundary_sides(inst, r, c)))
+
+
+def neighbour(inst: Instance, i: int, s: int) -> int:
+    """The cell across side s of cell i (row-major), or -1 at the board's edge."""
+    r, c = divmod(i, inst.cols)
+    r, c = (r - 1, c) if s == 0 else (r, c + 1) if s == 1 else (r + 1, c) if s == 2 else (r, c - 1)
+    return r * inst.cols + c if 0 <= r < inst.rows and 0 <= c < inst.cols else -1
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Inner edge between side ``sa`` of cell ``a`` and side ``sb`` of cell ``b`` (cells row-major)."""
+
+    a: int
+    sa: int
+    b: int
+    sb: int
+
+
+def inner_edges(inst: Instance) -> list[Edge]:
+    R, C = inst.rows, inst.cols
+    out = []
+    for r in range(R):
+        for c in range(C):
+            i = r * C + c
+            if c + 1 < C:
+                out.append(Edge(i, 1, i + 1, 3))
+            if r + 1 < R:
+                out.append(Edge(i, 2, i + C, 0))
+    return out
+
+
+# ---------------------------------------------------------------- the verifier
+
+
+def shown(inst: Instance, placement: Sequence[Sequence[int]]) -> list[Tile]:
     """Colours each cell shows, row-major."""
     return [turned(inst.tiles[t], a) for t, a in placement]
 
@@ -25,16 +170,8 @@ def shown(inst: Instance, placement: Sequence[Sequence[int]]) -> list[tuple[int,
 def mismatched_edges(inst: Instance, placement: Sequence[Sequence[int]]) -> list[tuple[int, int, str]]:
     """Inner edges whose two sides differ: (r, c, 'right'|'bottom') of the upper/left cell."""
     cols = shown(inst, placement)
-    R, C = inst.rows, inst.cols
-    bad = []
-    for r in range(R):
-        for c in range(C):
-            me = cols[r * C + c]
-            if c + 1 < C and me[1] != cols[r * C + c + 1][3]:
-                bad.append((r, c, "right"))
-            if r + 1 < R and me[2] != cols[(r + 1) * C + c][0]:
-                bad.append((r, c, "bottom"))
-    return bad
+    C = inst.cols
+    return [(e.a // C, e.a % C, SIDES[e.sa]) for e in inner_edges(inst) if cols[e.a][e.sa] != cols[e.b][e.sb]]
 
 
 def rule_violation(inst: Instance, placement: Any) -> str:
@@ -63,16 +200,18 @@ def rule_violation(inst: Instance, placement: Any) -> str:
         for i, (t, a) in enumerate(cells):
             r, c = divmod(i, inst.cols)
             for side, (col, out) in enumerate(zip(turned(inst.tiles[t], a), boundary_sides(inst, r, c))):
-                name = ("top", "right", "bottom", "left")[side]
                 if out and col != 0:
-                    return f"frame broken: cell ({r}, {c}) shows colour {col} on its outer {name} side, must be 0"
+                    return (
+                        f"frame broken: cell ({r}, {c}) shows colour {col} on its outer {SIDES[side]} side, must be 0"
+                    )
                 if not out and col == 0:
-                    return f"frame broken: cell ({r}, {c}) shows grey (0) on its inner {name} side"
+                    return f"frame broken: cell ({r}, {c}) shows grey (0) on its inner {SIDES[side]} side"
     return ""
 
 
 def evaluate(inst: Instance, params: dict[str, Any], placement: Any) -> Verdict:
     """Objective: mismatched inner edges (min).  Decision mode makes any mismatch illegal."""
+    inst, params = framed(inst, params)
     why = rule_violation(inst, placement)
     if why:
         return Verdict(False, None, why)
@@ -86,7 +225,12 @@ def evaluate(inst: Instance, params: dict[str, Any], placement: Any) -> Verdict:
     }
     if mode_of(params) == "decision" and bad:
         r, c, side = bad[0]
-        return Verdict(False, None, f"decision mode: {len(bad)} mismatched edges, e.g. the {side} side of ({r}, {c})", measured)
+        return Verdict(
+            False,
+            None,
+            f"decision mode: {len(bad)} mismatched edges, e.g. the {side} side of ({r}, {c})",
+            measured,
+        )
     return Verdict(True, float(len(bad)), "", measured)
 
 

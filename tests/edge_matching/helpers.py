@@ -7,7 +7,8 @@ from pathlib import Path
 from mipgames.edge_matching.instance import Instance, read
 
 ROOT = Path(__file__).resolve().parents[2]
-COURSEWORK = ROOT / "instances" / "edge_matching" / "coursework_4x4.txt"
+INSTANCES = ROOT / "instances" / "edge_matching"
+COURSEWORK = INSTANCES / "coursework_4x4.txt"
 
 
 def coursework() -> Instance:
@@ -90,3 +91,111 @@ def exhaustive_optimum(inst: Instance) -> int | None:
 
     go(0, 0)
     return best[0]
+
+
+def perfect_placements(inst: Instance) -> int:
+    """Every perfect placement, counted by brute force: (tile id, turn) per cell, turns that show the
+    same colours counted once, frame and hints obeyed.  Written without the library's search."""
+    n, C = inst.cells, inst.cols
+    frame = any(0 in t for t in inst.tiles)
+    hints = {h.row * C + h.col: (h.tile, h.turns) for h in inst.hints}
+    shown: list = [None] * n
+    used = [False] * n
+    total = [0]
+
+    def turns(t):
+        seen, out = set(), []
+        for a in range(4):
+            s = rot(inst.tiles[t], a)
+            if s not in seen:
+                seen.add(s)
+                out.append((a, s))
+        return out
+
+    def go(i):
+        if i == n:
+            total[0] += 1
+            return
+        r, c = divmod(i, C)
+        out = (r == 0, c == C - 1, r == inst.rows - 1, c == 0)
+        for t in range(n):
+            if (
+                used[t]
+                or (i in hints and hints[i][0] != t)
+                or (i not in hints and any(h[0] == t for h in hints.values()))
+            ):
+                continue
+            for a, s in turns(t):
+                if i in hints and rot(inst.tiles[t], hints[i][1]) != s:
+                    continue
+                if frame and any((col == 0) != o for col, o in zip(s, out)):
+                    continue
+                if (r and shown[i - C][2] != s[0]) or (c and shown[i - 1][1] != s[3]):
+                    continue
+                used[t], shown[i] = True, s
+                go(i + 1)
+                used[t] = False
+
+    go(0)
+    return total[0]
+
+
+def cpsat_type_count(inst: Instance, limit: float = 60.0) -> int | None:
+    """Perfect placements of tile *types* (tiles equal up to turning, a hinted tile on its own), counted by
+    CP-SAT enumeration: a model of its own, independent of the library's search and models."""
+    from ortools.sat.python import cp_model
+
+    n, C = inst.cells, inst.cols
+    frame = any(0 in t for t in inst.tiles)
+    hinted = {h.tile: h for h in inst.hints}
+    types: dict = {}
+    for t, tile in enumerate(inst.tiles):
+        key = ("hint", t) if t in hinted else min(rot(tile, a) for a in range(4))
+        types.setdefault(key, []).append(t)
+    m = cp_model.CpModel()
+    x: dict = {}
+    for i in range(n):
+        r, c = divmod(i, C)
+        out = (r == 0, c == C - 1, r == inst.rows - 1, c == 0)
+        here = [h for h in inst.hints if h.row * C + h.col == i]
+        for key, members in types.items():
+            rep = inst.tiles[members[0]]
+            shapes = {rot(rep, a) for a in range(4)}
+            if here:
+                if key != ("hint", here[0].tile):
+                    continue
+                shapes = {rot(rep, here[0].turns)}
+            elif key[0] == "hint":
+                continue
+            for s in shapes:
+                if frame and any((col == 0) != o for col, o in zip(s, out)):
+                    continue
+                x[i, key, s] = m.new_bool_var("")
+    for i in range(n):
+        m.add_exactly_one([v for (j, _, _), v in x.items() if j == i])
+    for key, members in types.items():
+        m.add(sum(v for (_, k, _), v in x.items() if k == key) == len(members))
+    top = max(col for t in inst.tiles for col in t)
+    for i in range(n):
+        r, c = divmod(i, C)
+        for j, sa, sb in [(i + 1, 1, 3)] * (c + 1 < C) + [(i + C, 2, 0)] * (r + 1 < inst.rows):
+            edge = m.new_int_var(0, top, "")  # the colour both sides of this edge show
+            for (k, _, s), v in x.items():
+                if k in (i, j):
+                    m.add(edge == s[sa if k == i else sb]).only_enforce_if(v)
+
+    class Count(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.n = 0
+
+        def on_solution_callback(self):
+            self.n += 1
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = limit
+    count = Count()
+    status = solver.solve(m, count)
+    return count.n if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) else None

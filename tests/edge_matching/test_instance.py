@@ -3,7 +3,12 @@ import json
 import pytest
 
 from mipgames.core.errors import InputError
-from mipgames.edge_matching.instance import Hint, Instance, from_json, read, solution_from_json, to_json, write
+from mipgames.edge_matching.codec import (
+    instance_from_json,
+    instance_to_json,
+    solution_from_json,
+)
+from mipgames.edge_matching.instance import Hint, Instance, read, write
 
 from .helpers import coursework
 
@@ -34,31 +39,40 @@ def test_heule_format_detected(tmp_path):
 
 
 def test_write_then_read_round_trip(tmp_path):
-    inst = Instance(2, 2, ((0, 1, 2, 3), (4, 5, 6, 7), (1, 1, 1, 1), (2, 2, 2, 2)), (Hint(0, 1, 2, 3),))
+    inst = Instance(
+        2,
+        2,
+        ((0, 1, 2, 3), (4, 5, 6, 7), (1, 1, 1, 1), (2, 2, 2, 2)),
+        (Hint(0, 1, 2, 3),),
+    )
     write(inst, tmp_path / "x.txt")
     assert read(tmp_path / "x.txt") == inst
-    assert from_json(json.loads(json.dumps(to_json(inst)))) == inst
+    assert instance_from_json(json.loads(json.dumps(instance_to_json(inst)))) == inst
 
 
 BAD = {
     "too few tiles": ("2 2\n1 1 1 1\n1 1 1 1\n1 1 1 1\n", "wrong tile count", 4),
     "too many tiles": ("1 1\n1 1 1 1\n1 1 1 1\n", "wrong tile count", 3),
-    "non-integer colour": ("1 1\n1 x 1 1\n", "not an integer", 2),
-    "float size": ("1.5 1\n1 1 1 1\n", "not an integer", 1),
-    "negative colour": ("1 1\n1 -2 1 1\n", "negative colour", 2),
+    "non-integer colour": ("1 1\n1 x 1 1\n", "must be an integer", 2),
+    "float size": ("1.5 1\n1 1 1 1\n", "must be an integer", 1),
+    "negative colour": ("1 1\n1 -2 1 1\n", "colour must be between 0", 2),
     "three colours": ("1 1\n1 1 1\n", "needs 4 colours", 2),
-    "hint off board": ("1 1\n1 1 1 1\nhint 1 0 0 0\n", "off the", 3),
-    "hint missing tile": ("1 1\n1 1 1 1\nhint 0 0 7 0\n", "tile 7", 3),
+    "hint off board": ("1 1\n1 1 1 1\nhint 1 0 0 0\n", "row on a 1x1 board", 3),
+    "hint missing tile": (
+        "1 1\n1 1 1 1\nhint 0 0 7 0\n",
+        "tile must be between 0 and 0, got 7",
+        3,
+    ),
     "hint bad turns": ("1 1\n1 1 1 1\nhint 0 0 0 4\n", "turns", 3),
     "short hint": ("1 1\n1 1 1 1\nhint 0 0 0\n", "hint line", 3),
-    "zero size": ("0 3\n", "at least 1x1", 1),
+    "zero size": ("0 3\n", "rows must be between 1", 1),
     "bad header": ("1 2 3\n", "first line", 1),
-    "empty": ("# nothing\n", "empty", 1),
+    "empty": ("# nothing\n", "no content", 1),
     "heule not square": ("0\n" + "1 1 1 1\n" * 5, "square", 6),
-    "heule hint off board": ("1\n5 0 0 0\n" + "1 1 1 1\n" * 4, "off the", 2),
-    "heule hint missing tile": ("1\n0 0 9 0\n" + "1 1 1 1\n" * 4, "tile 9", 2),
+    "heule hint off board": ("1\n5 0 0 0\n" + "1 1 1 1\n" * 4, "row on a 2x2 board", 2),
+    "heule hint missing tile": ("1\n0 0 9 0\n" + "1 1 1 1\n" * 4, "got 9", 2),
     "heule no pieces": ("0\n", "no pieces", 1),
-    "heule negative hint count": ("-1\n1 1 1 1\n", "negative", 1),
+    "heule negative hint count": ("-1\n1 1 1 1\n", "hint lines must be between 0", 1),
     "tile after hint": ("1 1\nhint 0 0 0 0\n1 1 1 1\n", "after a hint", 3),
 }
 
@@ -85,6 +99,6 @@ def test_missing_file_and_binary(tmp_path):
 
 def test_malformed_json_instance_and_solution():
     with pytest.raises(InputError):
-        from_json({"rows": 2, "cols": 2, "tiles": [[1, 1, 1, 1]]})
+        instance_from_json({"rows": 2, "cols": 2, "tiles": [[1, 1, 1, 1]]})
     with pytest.raises(InputError):
         solution_from_json(coursework(), [[1, 2, 3], 5])

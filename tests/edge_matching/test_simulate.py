@@ -1,6 +1,6 @@
 from mipgames.edge_matching.generate import planted
-from mipgames.edge_matching.instance import Hint, Instance, turned
-from mipgames.edge_matching.simulate import colour_count_bound, evaluate
+from mipgames.edge_matching.instance import Hint, Instance
+from mipgames.edge_matching.simulate import colour_count_bound, evaluate, turned
 
 from .helpers import coursework, rot, score
 
@@ -8,8 +8,24 @@ IDENTITY = [(t, 0) for t in range(16)]  # the coursework tiles are listed in sol
 
 # A placement that is perfect only if tiles are mirrored (read (T, L, B, R)): found once by search
 # on the mirrored tiles; under true rotations it has 16 mismatches.
-MIRRORED = [(0, 0), (1, 3), (3, 1), (4, 2), (9, 3), (6, 1), (2, 1), (11, 0),
-            (14, 1), (5, 1), (12, 0), (13, 3), (8, 1), (15, 3), (10, 3), (7, 2)]
+MIRRORED = [
+    (0, 0),
+    (1, 3),
+    (3, 1),
+    (4, 2),
+    (9, 3),
+    (6, 1),
+    (2, 1),
+    (11, 0),
+    (14, 1),
+    (5, 1),
+    (12, 0),
+    (13, 3),
+    (8, 1),
+    (15, 3),
+    (10, 3),
+    (7, 2),
+]
 
 
 def test_turn_semantics_match_spec():
@@ -41,7 +57,12 @@ def test_hand_made_counts():
     turned_one[5] = (5, 2)
     v = evaluate(inst, {}, turned_one)
     assert v.objective == score(inst, turned_one) and v.objective > 0
-    assert {tuple(e) for e in v.measured["mismatched_edges"]} <= {(1, 0, "right"), (1, 1, "right"), (0, 1, "bottom"), (1, 1, "bottom")}
+    assert {tuple(e) for e in v.measured["mismatched_edges"]} <= {
+        (1, 0, "right"),
+        (1, 1, "right"),
+        (0, 1, "bottom"),
+        (1, 1, "bottom"),
+    }
 
 
 def test_illegal_placements_have_reasons():

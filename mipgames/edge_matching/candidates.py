@@ -1,38 +1,39 @@
-"""Board geometry and symmetry shared by the MILP, CP-SAT and search models.
+"""Candidates: the (tile, turns) each cell may hold, shared by the MILP and CP-SAT models.
 
-Why a module: every model names inner edges, side colour sets and the
-symmetry-breaking rule the same way, so their decoders and warm starts agree.
+Why a module: every model applies frame typing, hints, the symmetry-breaking
+rule and decision-mode pruning the same way, so their decoders and warm
+starts agree.  (The search kernel has its own typed view in ``search.py``.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
-from mipgames.edge_matching.instance import Instance, Placement, allowed_turns, boundary_sides, distinct_turns, turned
-
-
-@dataclass(frozen=True)
-class Edge:
-    """Inner edge between side ``sa`` of cell ``a`` and side ``sb`` of cell ``b`` (cells row-major)."""
-
-    a: int
-    sa: int
-    b: int
-    sb: int
+from mipgames.edge_matching.instance import Instance, Placement
+from mipgames.edge_matching.simulate import (
+    Edge,
+    boundary_sides,
+    distinct_turns,
+    fits_frame,
+    inner_edges,
+    turned,
+)
 
 
-def inner_edges(inst: Instance) -> list[Edge]:
-    R, C = inst.rows, inst.cols
-    out = []
-    for r in range(R):
-        for c in range(C):
-            i = r * C + c
-            if c + 1 < C:
-                out.append(Edge(i, 1, i + 1, 3))
-            if r + 1 < R:
-                out.append(Edge(i, 2, i + C, 0))
-    return out
+def allowed_turns(inst: Instance, r: int, c: int, t: int) -> list[int]:
+    """Distinct turns of tile t that cell (r, c) may hold (frame rule and hints applied)."""
+    here = {(h.tile, h.turns) for h in inst.hints if (h.row, h.col) == (r, c)}
+    if here:
+        if len(here) > 1 or next(iter(here))[0] != t:
+            return []  # contradictory hints: the model becomes infeasible, as it should
+        cands = [next(iter(here))[1]]
+    else:
+        if any(h.tile == t for h in inst.hints):
+            return []
+        cands = distinct_turns(inst.tiles[t])
+    if inst.frame:
+        cands = [a for a in cands if fits_frame(inst, r, c, turned(inst.tiles[t], a))]
+    return cands
 
 
 def symmetry_free(inst: Instance) -> bool:
@@ -82,7 +83,9 @@ def _typed(inst: Instance) -> list[list[tuple[int, int]]]:
             pattern = boundary_sides(inst, r, c) if inst.frame else ()
             if pattern not in by_pattern:
                 by_pattern[pattern] = [
-                    (t, a) for t, a in free if not pattern or all((col == 0) == o for col, o in zip(shapes[t][a], pattern))
+                    (t, a)
+                    for t, a in free
+                    if not pattern or all((col == 0) == o for col, o in zip(shapes[t][a], pattern))
                 ]
             out.append(list(by_pattern[pattern]))
     return out
@@ -91,7 +94,11 @@ def _typed(inst: Instance) -> list[list[tuple[int, int]]]:
 def _pinned_corner(inst: Instance) -> int | None:
     if not inst.frame or inst.rows < 2 or inst.cols < 2:
         return None
-    corner = [t for t, tile in enumerate(inst.tiles) if sum(1 for k in range(4) if tile[k] == 0 and tile[(k + 1) % 4] == 0) == 1]
+    corner = [
+        t
+        for t, tile in enumerate(inst.tiles)
+        if sum(1 for k in range(4) if tile[k] == 0 and tile[(k + 1) % 4] == 0) == 1
+    ]
     return corner[0] if corner else None
 
 
@@ -126,7 +133,10 @@ def canonical(inst: Instance, placement: Sequence[tuple[int, int]]) -> Placement
 def _snap(inst: Instance, allowed: set[tuple[int, int]], t: int, a: int) -> tuple[int, int]:
     """The allowed turn of tile t with the same colouring (models keep one turn per distinct colouring)."""
     shape = turned(inst.tiles[t], a)
-    return next(((t, b) for b in range(4) if (t, b) in allowed and turned(inst.tiles[t], b) == shape), (t, a))
+    return next(
+        ((t, b) for b in range(4) if (t, b) in allowed and turned(inst.tiles[t], b) == shape),
+        (t, a),
+    )
 
 
 def side_colours(inst: Instance, cands: list[list[tuple[int, int]]]) -> list[list[set[int]]]:

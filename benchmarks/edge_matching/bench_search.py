@@ -1,0 +1,416 @@
+"""The compiled search side by side with CP-SAT and the default portfolio, on the public sets.
+
+    .venv/bin/python benchmarks/edge_matching/bench_search.py [--sets brendan,em,planted,count,nps,e2] [--planted-seeds 2]
+        [--time-limit 60] [--big-time-limit 600] [--em-time-limit 5] [--count-time-limit 300]
+        [--e2-time-limit 3600] [--threads 2] [--seed 1] [--benchmarks DIR] [--out search_results.md]
+
+Sets (read from DIR/edge_matching, DIR = --benchmarks, $MIPGAMES_BENCHMARKS or ../shared/benchmarks
+beside the repository; nothing is copied into the repository):
+
+- ``brendan``: Brendan Owen's pieces_04x04..10x10 (--time-limit each, --big-time-limit for 09 and 10)
+  with ``backtrack`` (decision), the ``cpsat`` formulation (decision) and ``portfolio`` (the default,
+  optimise mode as a user runs it): mismatches of the verified answer, status, seconds.
+- ``em``: Heule's em_* puzzles shuffled and turned with --seed, the same three solvers, --em-time-limit.
+- ``planted``: fresh planted frame puzzles 7x7..10x10 (--planted-seeds) with the default solver, --time-limit.
+- ``count``: ``backtrack --count`` on the 8x8 sets (pieces_08x08, em_8_4_5).
+- ``nps``: nodes per second of the compiled kernel and of its pure-Python twin on the same search
+  (a full count of a small planted puzzle, and the first pieces_10x10 nodes); compile/cache-load time
+  measured apart and excluded from the rate.
+- ``e2``: Eternity II (heule/e2pieces.txt), matched edges of 480 against time (progress of one
+  portfolio run, --e2-time-limit), with a plot beside the results file.
+
+Every answer goes through the runner: solved in a child process and replayed by the simulator.
+Prints each row as it comes and writes the Markdown results (with the load averages) to --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO))  # this checkout's package, whichever venv runs the script
+
+from mipgames.core.problem import SolveOptions
+from mipgames.edge_matching.generate import planted, shuffle
+from mipgames.edge_matching.instance import Instance, read
+from mipgames.edge_matching.problem import PROBLEM
+from mipgames.run.runner import solve
+
+DECISION = {"mode": "decision"}
+SOLVERS = (
+    ("backtrack", None, DECISION),
+    ("cpsat", "cpsat", DECISION),
+    ("portfolio", None, {}),
+)
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def benchmarks_dir(given: Path | None) -> Path:
+    """--benchmarks, else $MIPGAMES_BENCHMARKS, else ../shared/benchmarks beside the repository (or beside the
+    folder holding it, for a git worktree under <repo>/../wt/)."""
+    env = os.environ.get("MIPGAMES_BENCHMARKS")
+    if given or env:
+        return Path(given or env) / "edge_matching"  # type: ignore[arg-type]
+    beside = [up / "shared" / "benchmarks" for up in (REPO.parent, REPO.parent.parent)]
+    return next((b for b in beside if b.is_dir()), beside[0]) / "edge_matching"
+
+
+class Table:
+    """Rows printed as they come and kept for the Markdown file."""
+
+    def __init__(self, title: str, note: str, columns: list[str]):
+        self.title, self.note, self.columns, self.rows = title, note, columns, []
+        print(f"\n== {title}\n{' | '.join(columns)}", flush=True)
+
+    def add(self, *cells: Any) -> None:
+        row = [
+            c if isinstance(c, str) else (f"{c:.2f}" if c < 10 else f"{c:.1f}") if isinstance(c, float) else str(c)
+            for c in cells
+        ]
+        self.rows.append(row)
+        print(" | ".join(row), flush=True)
+
+    def markdown(self) -> str:
+        lines = [
+            f"### {self.title}",
+            "",
+            self.note,
+            "",
+            "| " + " | ".join(self.columns) + " |",
+            "|" + "---|" * len(self.columns),
+        ]
+        lines += ["| " + " | ".join(r) + " |" for r in self.rows]
+        return "\n".join(lines) + "\n"
+
+
+def run(
+    inst: Instance,
+    solver: str,
+    formulation: str | None,
+    params: dict[str, Any],
+    limit: float,
+    threads: int,
+    seed: int,
+    progress: Any = None,
+) -> tuple[Any, float]:
+    opts = SolveOptions(time_limit=limit, threads=threads, seed=seed)
+    start = time.perf_counter()
+    r = solve(
+        PROBLEM,
+        inst,
+        solver=solver,
+        formulation=formulation,
+        params=params,
+        options=opts,
+        progress=progress,
+    )
+    return r, time.perf_counter() - start
+
+
+def mismatches(r: Any) -> str:
+    """Mismatched inner edges of the replayed answer ('-' when there is none)."""
+    if r.solution is None or not r.verdict.legal:
+        return "-"
+    return str(r.verdict.measured["mismatched"])
+
+
+def side_by_side(
+    title: str,
+    note: str,
+    cases: list[tuple[str, Instance, float]],
+    threads: int,
+    seed: int,
+) -> Table:
+    cols = ["puzzle", "limit s"] + [f"{s} {w}" for s, _, _ in SOLVERS for w in ("mism.", "status", "s")] + ["load"]
+    table = Table(title, note, cols)
+    for label, inst, limit in cases:
+        cells: list[Any] = [label, f"{limit:g}"]
+        for solver, formulation, params in SOLVERS:
+            r, wall = run(inst, solver, formulation, params, limit, threads, seed)
+            cells += [mismatches(r), str(r.status), wall]
+        table.add(*cells, load())
+    return table
+
+
+def brendan(root: Path, args: argparse.Namespace) -> Table:
+    cases = []
+    for n in range(4, 11):
+        path = root / "brendan" / f"pieces_{n:02d}x{n:02d}.txt"
+        cases.append((path.stem, read(path), args.big_time_limit if n >= 9 else args.time_limit))
+    return side_by_side(
+        "Brendan Owen's sets",
+        "backtrack and cpsat in decision mode, portfolio as the default "
+        f"(optimise); {args.threads} threads; verified mismatches, status, wall seconds.",
+        cases,
+        args.threads,
+        args.seed,
+    )
+
+
+def em(root: Path, args: argparse.Namespace) -> Table:
+    cases = [
+        (
+            f"{p.stem} shuffle{args.seed}",
+            shuffle(read(p), args.seed),
+            args.em_time_limit,
+        )
+        for p in sorted((root / "heule").glob("em_*.txt"))
+    ]
+    return side_by_side(
+        "Heule's em_* puzzles, shuffled",
+        f"Tiles shuffled and turned with seed {args.seed}; {args.threads} threads.",
+        cases,
+        args.threads,
+        args.seed,
+    )
+
+
+PLANTED = ((7, 3, 6), (8, 3, 6), (9, 3, 7), (10, 4, 8))
+"""Frame puzzles of the bundled instances' sizes and colours (side, rim colours, inner colours)."""
+
+
+def planted_frames(root: Path, args: argparse.Namespace) -> Table:
+    table = Table(
+        "Planted frame puzzles, fresh seeds, default solver",
+        f"portfolio (optimise), {args.threads} threads, {args.time_limit:g} s, generator seeds {args.planted_seeds}.",
+        ["puzzle", "mism.", "status", "s", "load"],
+    )
+    for side, rim, inner in PLANTED:
+        for seed in map(int, args.planted_seeds.split(",")):
+            inst = planted(side, side, True, rim, inner, seed)[0]
+            r, wall = run(inst, "portfolio", None, {}, args.time_limit, args.threads, args.seed)
+            table.add(
+                f"planted {side}x{side} frame {rim}+{inner} seed {seed}",
+                mismatches(r),
+                str(r.status),
+                wall,
+                load(),
+            )
+    return table
+
+
+def count(root: Path, args: argparse.Namespace) -> Table:
+    table = Table(
+        "Solution counts (backtrack --count)",
+        f"{args.threads} threads, {args.count_time_limit:g} s "
+        "limit; placements of tiles by id, every turned copy of the board included.",
+        ["puzzle", "status", "count (message)", "s", "load"],
+    )
+    for path in (
+        root / "brendan" / "pieces_08x08.txt",
+        root / "heule" / "em_8_4_5.txt",
+    ):
+        r, wall = run(
+            read(path),
+            "backtrack",
+            None,
+            {"count": True},
+            args.count_time_limit,
+            args.threads,
+            args.seed,
+        )
+        table.add(path.stem, str(r.status), r.message, wall, load())
+    return table
+
+
+def nps(root: Path, args: argparse.Namespace) -> Table:
+    """Nodes per second of kernel and twin on identical searches (same node counts checked)."""
+    from mipgames.edge_matching.search import (
+        Search,
+        fill_order,
+        fill_reference,
+        prepare,
+    )
+
+    table = Table(
+        "Nodes per second, compiled kernel vs pure-Python twin",
+        "One thread, in this process (a "
+        "measure of the search loop, not a solve). Compile or cache load is the first call, excluded.",
+        [
+            "search",
+            "nodes",
+            "kernel s",
+            "kernel nodes/s",
+            "twin s",
+            "twin nodes/s",
+            "speed-up",
+            "load",
+        ],
+    )
+    t = time.perf_counter()
+    warm = planted(3, 3, True, 1, 2, seed=0)[0]
+    p = prepare(warm)
+    Search(p, fill_order(warm, "rows", p.fixed), count=True).run()
+    table.add(
+        "first call (numba cache load or compile)",
+        "-",
+        time.perf_counter() - t,
+        "-",
+        "-",
+        "-",
+        "-",
+        load(),
+    )
+    inst = read(REPO / "instances" / "edge_matching" / "planted_5x5_frame.txt")
+    p = prepare(inst)
+    order = fill_order(inst, "rows", p.fixed)
+    t = time.perf_counter()
+    s = Search(p, order, count=True)
+    s.run()
+    k = time.perf_counter() - t
+    t = time.perf_counter()
+    ref = fill_reference(p, order, count=True)
+    tw = time.perf_counter() - t
+    assert ref.nodes == s.nodes and ref.solutions == s.solutions
+    table.add(
+        "count, instances/edge_matching/planted_5x5_frame",
+        s.nodes,
+        k,
+        f"{s.nodes / k:,.0f}",
+        tw,
+        f"{ref.nodes / tw:,.0f}",
+        f"{tw / k:.0f}x",
+        load(),
+    )
+    big = read(root / "brendan" / "pieces_10x10.txt")
+    p = prepare(big, "any")
+    s = Search(p, fill_order(big, "rows", p.fixed))
+    t = time.perf_counter()
+    s.run(50_000_000)
+    k = time.perf_counter() - t
+    table.add(
+        "pieces_10x10 exact fill, first 5e7 nodes",
+        s.nodes,
+        k,
+        f"{s.nodes / k:,.0f}",
+        "-",
+        "-",
+        "-",
+        load(),
+    )
+    return table
+
+
+def e2(root: Path, args: argparse.Namespace, out: Path) -> Table:
+    inst = read(root / "heule" / "e2pieces.txt")
+    trace: list[tuple[float, int]] = []
+
+    def progress(elapsed: float, incumbent: float | None, bound: float | None) -> None:
+        if incumbent is not None and (not trace or inst.inner_edges - int(incumbent) > trace[-1][1]):
+            trace.append((elapsed, inst.inner_edges - int(incumbent)))
+
+    r, wall = run(
+        inst,
+        "portfolio",
+        None,
+        {},
+        args.e2_time_limit,
+        args.threads,
+        args.seed,
+        progress,
+    )
+    matched = "-" if mismatches(r) == "-" else str(inst.inner_edges - int(mismatches(r)))
+    plot = out.with_suffix(".e2.png")
+    _plot(trace, plot, args)
+    table = Table(
+        "Eternity II, matched edges of 480",
+        f"portfolio, {args.threads} threads, {args.e2_time_limit:g} s "
+        f"(the goal is stated for 1 h); plot: {plot.name}. Best known 470; CP+LNS 2008: 458.",
+        ["at s", "matched (progress)"],
+    )
+    for at, m in trace:
+        table.add(at, m)
+    table.add(f"end {wall:.0f}", f"{matched} verified ({r.status}), load {load()}")
+    return table
+
+
+def _plot(trace: list[tuple[float, int]], path: Path, args: argparse.Namespace) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    if trace:
+        xs, ys = zip(*trace)
+        ax.step(
+            list(xs) + [args.e2_time_limit],
+            list(ys) + [ys[-1]],
+            where="post",
+            label="portfolio",
+        )
+    ax.axhline(458, ls="--", c="grey", label="CP+LNS 2008 (458)")
+    ax.axhline(470, ls=":", c="k", label="record (470)")
+    ax.set(
+        xlabel="seconds",
+        ylabel="matched edges of 480",
+        title=f"Eternity II, {args.threads} threads",
+    )
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sets", default="brendan,em,planted,count,nps,e2")
+    ap.add_argument(
+        "--time-limit",
+        type=float,
+        default=60,
+        help="seconds per Brendan puzzle up to 8x8",
+    )
+    ap.add_argument(
+        "--big-time-limit",
+        type=float,
+        default=600,
+        help="seconds for pieces_09x09 and 10x10",
+    )
+    ap.add_argument("--em-time-limit", type=float, default=5)
+    ap.add_argument("--count-time-limit", type=float, default=300)
+    ap.add_argument("--e2-time-limit", type=float, default=3600)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--planted-seeds", default="2", help="generator seeds of the planted set")
+    ap.add_argument("--benchmarks", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=HERE / "search_results.md")
+    args = ap.parse_args()
+    root = benchmarks_dir(args.benchmarks)
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    head = (
+        f"# Edge matching search benchmark\n\n{started}, `bench_search.py {' '.join(sys.argv[1:])}`, "
+        f"{os.cpu_count()} cores, load averages (1/5/15 min) beside each timed row.\n\n"
+    )
+    sections = []
+    for name in args.sets.split(","):
+        if name == "e2":
+            sections.append(e2(root, args, args.out))
+        else:
+            sections.append(
+                {
+                    "brendan": brendan,
+                    "em": em,
+                    "planted": planted_frames,
+                    "count": count,
+                    "nps": nps,
+                }[name](root, args)
+            )
+        args.out.write_text(
+            head + "\n".join(t.markdown() for t in sections)
+        )  # after each set: a cut run keeps its rows
+    print(f"\nwrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

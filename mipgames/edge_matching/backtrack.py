@@ -1,0 +1,435 @@
+"""The exact backtracker: perfect placements, infeasibility proofs, solution counts, small optima.
+
+It drives the compiled fill (``kernel.fill`` through ``search.Search``) in
+slices of nodes so that it can keep a deadline and report progress.  With
+several threads the workers share one search tree: each keeps every
+``threads``-th choice at a shallow depth, so together they still search all of
+it, and a proof (exhausted) or a count needs every part.
+
+- decision: the first perfect placement (optimal) or a proof that none exists;
+- ``count``: every perfect placement, counted (the count goes into the
+  certificate's stats with the symmetry it stands for);
+- optimise: branch and bound on mismatches, exact-first candidate order, the
+  colour-count bound as the floor; exact on small boards, a plain incumbent
+  search on large ones (the local search in ``lns.py`` does better there).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Report, SolveOptions
+from mipgames.core.result import Result
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import colour_count_bound, frame_census, mode_of
+
+SLICE = 2_000_000
+"""Nodes between two looks at the clock (~0.1 s)."""
+RESTART_UNIT = 100_000
+"""Nodes of the shortest shuffled restart (Luby multiples of it); em_14_7_3 falls in about a second with it."""
+PROVER = "backtrack (mipgames kernel)"
+
+
+@dataclass
+class Outcome:
+    """What one exact search found.  ``exhausted``: the whole tree was searched (a proof)."""
+
+    exhausted: bool
+    placement: list[tuple[int, int]] | None = None
+    breaks: int | None = None
+    solutions: int = 0
+    """Type-level solutions found (counting mode); see ``count_stats`` for placements."""
+    nodes: int = 0
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def check_size(inst: Instance) -> None:
+    """The kernel's tables hold K x K buckets per cell class: refuse what would not fit in memory."""
+    from mipgames.edge_matching.kernel import MAX_COLOURS
+
+    if len(inst.colours()) + 1 > MAX_COLOURS:
+        raise UsageError(
+            f"the backtracker takes at most {MAX_COLOURS - 1} distinct colours; this puzzle has "
+            f"{len(inst.colours())} (use --solver cpsat)"
+        )
+    if inst.cells > 4096:
+        raise UsageError(f"the backtracker takes boards of at most 4096 cells; this one has {inst.cells}")
+
+
+def impossible(inst: Instance) -> str:
+    """A reason every placement breaks the rules, found without search (empty when none is known)."""
+    from mipgames.edge_matching.search import prepare
+
+    census = frame_census(inst)
+    if census:
+        return census
+    return prepare(inst, "none").conflict
+
+
+def split_depth(nk: int) -> int:
+    return min(nk - 1, 4)
+
+
+def luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, ... (i from 1): restart lengths with a log-optimal worst case."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    return 1 << (k - 1) if i == (1 << k) - 1 else luby(i - (1 << (k - 1)) + 1)
+
+
+class Restarts:
+    """Searches with shuffled candidate order, cut after RESTART_UNIT x luby(i) nodes each.
+
+    Puzzles with many solutions (few colours, many copies: em_14_7_3) defeat
+    one fixed order: its first wrong choice near the root is never revisited.
+    Short shuffled runs find a perfect placement in a second there; on
+    puzzles with few solutions they cost the complete search half its speed.
+    """
+
+    def __init__(self, pieces: Any, cells: list[int], seed: int):
+        self.pieces, self.cells, self.seed = pieces, cells, seed
+        self.i = 0
+        self.current: Any = None
+        self.left = 0
+        self.nodes = 0
+
+    def run(self, nodes: int) -> list[tuple[int, int]] | None:
+        from mipgames.edge_matching import kernel
+        from mipgames.edge_matching.search import Search
+
+        while nodes > 0:
+            if self.current is None or self.left <= 0:
+                self.i += 1
+                self.current = Search(self.pieces, self.cells, seed=self.seed * 1_000_003 + self.i)
+                self.left = RESTART_UNIT * luby(self.i)
+            step = min(nodes, self.left)
+            before = self.current.nodes
+            status = self.current.run(step)
+            used = self.current.nodes - before
+            self.nodes += used
+            self.left -= max(used, 1)
+            nodes -= max(used, 1)
+            if status == kernel.FOUND:
+                return self.current.placement()
+            if status == kernel.EXHAUSTED:
+                self.current = None
+        return None
+
+
+def _search(
+    inst: Instance,
+    *,
+    count: bool,
+    optimise: bool,
+    cap: int,
+    symmetry: str,
+    order: str,
+    split: tuple[int, int, int],
+    deadline: float | None,
+    on_found: Any = None,
+    seed: int = 0,
+    restarts: bool = True,
+) -> Outcome:
+    """One (part of an) exact search in this process, sliced against the deadline.
+
+    A plain decision search interleaves its complete search with shuffled
+    restarts (equal node shares): the first finds placements of puzzles with
+    few solutions and proves that none exists, the second finds placements of
+    puzzles with many.
+    """
+    from mipgames.edge_matching import kernel
+    from mipgames.edge_matching.search import Search, fill_order, prepare
+
+    start = time.monotonic()
+    pieces = prepare(inst, symmetry)
+    cells = fill_order(inst, order, pieces.fixed)
+    budget = [cap] * len(cells) if optimise else None
+    s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split)
+    shuffled = Restarts(pieces, cells, seed) if restarts and not count and not optimise and cells else None
+    best_seen = None
+    while True:
+        status = s.run(SLICE)
+        if optimise and s.best_breaks is not None and s.best_breaks != best_seen:
+            best_seen = s.best_breaks
+            if on_found is not None:
+                on_found(s.best_breaks + pieces.fixed_breaks, s.placement(best=True))
+        if status == kernel.FOUND:
+            return Outcome(
+                False,
+                s.placement(),
+                pieces.fixed_breaks,
+                1,
+                s.nodes,
+                time.monotonic() - start,
+            )
+        if shuffled is not None and status != kernel.EXHAUSTED:
+            found = shuffled.run(SLICE)
+            if found is not None:
+                return Outcome(
+                    False,
+                    found,
+                    pieces.fixed_breaks,
+                    1,
+                    s.nodes + shuffled.nodes,
+                    time.monotonic() - start,
+                )
+        if status == kernel.EXHAUSTED or (deadline is not None and time.monotonic() >= deadline):
+            done = status == kernel.EXHAUSTED
+            found = s.best_breaks is not None
+            nodes = s.nodes + (shuffled.nodes if shuffled is not None else 0)
+            return Outcome(
+                done,
+                s.placement(best=True) if found else None,
+                None if not found else s.best_breaks + pieces.fixed_breaks,
+                s.solutions,
+                nodes,
+                time.monotonic() - start,
+                count_stats(pieces, s.solutions, done) if count else {},
+            )
+
+
+def count_stats(pieces: Any, type_level: int, complete: bool) -> dict[str, Any]:
+    """Placements a type-level count stands for, with the whole-board symmetry said in words."""
+    total = type_level * pieces.symmetry * pieces.copies_factor()
+    inst = pieces.inst
+    out: dict[str, Any] = {
+        "solutions": total if complete else None,
+        "solutions_found": None if complete else total,
+        "count_complete": complete,
+    }
+    if pieces.copies_factor() > 1:
+        out["count_copies_note"] = (
+            f"copies of equal tiles trade places: each arrangement of tile types counts {pieces.copies_factor()} times"
+        )
+    if not inst.hints and inst.cells > 1:
+        turns = 4 if inst.rows == inst.cols else 2
+        out["solutions_up_to_board_turns"] = (total // turns) if complete and pieces.symmetry == turns else None
+        out["symmetry_note"] = (
+            f"turning the whole board by {'a quarter' if turns == 4 else 'a half'} turn maps "
+            f"solutions to solutions: the count includes all {turns} turned copies of each; "
+            + (pieces.symmetry_note or "no tile pins the turn")
+        )
+    return out
+
+
+def exact(
+    inst: Instance,
+    *,
+    count: bool = False,
+    optimise: bool = False,
+    cap: int = 0,
+    threads: int = 1,
+    deadline: float | None = None,
+    order: str = "rows",
+    report: Report | None = None,
+    seed: int = 0,
+) -> Outcome:
+    """The exact search on ``threads`` cores (the tree split between forked workers)."""
+    symmetry = "exact" if count else "any"
+    on_found = None
+    if report is not None and optimise:
+
+        def on_found(breaks: int, placement: Any) -> None:
+            report(float(breaks), None, placement)
+
+    if threads <= 1:
+        return _search(
+            inst,
+            count=count,
+            optimise=optimise,
+            cap=cap,
+            symmetry=symmetry,
+            order=order,
+            split=(-1, 1, 0),
+            deadline=deadline,
+            on_found=on_found,
+            seed=seed,
+        )
+    from mipgames.edge_matching.parallel import Workers
+    from mipgames.edge_matching.search import fill_order, prepare
+
+    nk = len(fill_order(inst, order, prepare(inst, symmetry).fixed))
+    depth = split_depth(nk)
+    start = time.monotonic()
+    merged = Outcome(True)
+    with Workers() as pool:
+        for part in range(threads):
+            pool.start(
+                _part,
+                inst,
+                count,
+                optimise,
+                cap,
+                symmetry,
+                order,
+                (depth, threads, part),
+                deadline,
+                seed * 1000 + part,
+            )
+        for _, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
+            if kind == "error":
+                raise RuntimeError(f"a backtracking worker failed: {payload}")
+            if kind == "found" and optimise and report is not None:
+                report(float(payload[0]), None, payload[1])
+            if kind != "done":
+                continue
+            out: Outcome = payload
+            merged.exhausted &= out.exhausted
+            merged.solutions += out.solutions
+            merged.nodes += out.nodes
+            if out.placement is not None and (merged.breaks is None or out.breaks < merged.breaks):
+                merged.placement, merged.breaks = out.placement, out.breaks
+            if not count and not optimise and out.placement is not None:
+                merged.exhausted = False
+                break
+        if pool.running:
+            merged.exhausted = False
+    merged.seconds = time.monotonic() - start
+    if count:
+        merged.stats = count_stats(prepare(inst, symmetry), merged.solutions, merged.exhausted)
+    return merged
+
+
+def _part(
+    out: Any,
+    inst: Instance,
+    count: bool,
+    optimise: bool,
+    cap: int,
+    symmetry: str,
+    order: str,
+    split: tuple[int, int, int],
+    deadline: float | None,
+    seed: int,
+) -> None:
+    def found(breaks: int, placement: Any) -> None:
+        out.send("found", (breaks, placement))
+
+    out.send(
+        "done",
+        _search(
+            inst,
+            count=count,
+            optimise=optimise,
+            cap=cap,
+            symmetry=symmetry,
+            order=order,
+            split=split,
+            deadline=deadline,
+            on_found=found,
+            seed=seed,
+        ),
+    )
+
+
+def _deadline(options: SolveOptions) -> float | None:
+    return None if options.time_limit is None else time.monotonic() + options.time_limit
+
+
+def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    check_size(inst)
+    why = impossible(inst)
+    if why:
+        return Result(
+            "infeasible",
+            message=why,
+            proved_by="counting tiles" if frame_census(inst) else PROVER,
+        )
+    deadline = _deadline(options)
+    threads = max(1, options.threads)
+    decision = mode_of(params) == "decision"
+    if params.get("count"):
+        out = exact(inst, count=True, threads=threads, deadline=deadline)
+        stats = {**out.stats, "nodes": out.nodes}
+        words = _count_words(out)
+        if out.placement is not None:
+            report(0.0, 0.0, out.placement)
+            return Result("optimal", out.placement, 0.0, 0.0, words, stats=stats)
+        if out.exhausted:
+            if decision:
+                return Result("infeasible", message=words, stats=stats)
+            floor = max(1, colour_count_bound(inst))
+            rest = _optimise(inst, options, report, deadline, threads, floor)
+            rest.stats.update(stats)
+            rest.message = f"{words}; {rest.message}"
+            return rest
+        return Result("unknown", message=words, stop="time limit", stats=stats)
+    if decision:
+        out = exact(inst, threads=threads, deadline=deadline, seed=options.seed)
+        stats = {"nodes": out.nodes}
+        if out.placement is not None:
+            return Result("optimal", out.placement, 0.0, 0.0, "a perfect placement", stats=stats)
+        if out.exhausted:
+            return Result(
+                "infeasible",
+                message="no placement matches every inner edge (search exhausted)",
+                stats=stats,
+            )
+        return Result(
+            "unknown",
+            message="no perfect placement found in time",
+            stop="time limit",
+            stats=stats,
+        )
+    return _optimise(inst, options, report, deadline, threads, colour_count_bound(inst))
+
+
+def _optimise(
+    inst: Instance,
+    options: SolveOptions,
+    report: Report,
+    deadline: float | None,
+    threads: int,
+    floor: int,
+) -> Result:
+    """Branch and bound from a quick incumbent; exhausted = optimal."""
+    report(None, float(floor))
+    cap = inst.inner_edges
+    out = exact(inst, optimise=True, cap=cap, threads=threads, deadline=deadline, report=report)
+    stats = {"nodes": out.nodes}
+    if out.placement is None:
+        if out.exhausted:
+            return Result(
+                "infeasible",
+                message="no placement obeys the frame and the hints (search exhausted)",
+                stats=stats,
+            )
+        return Result(
+            "unknown",
+            bound=float(floor),
+            message="no placement in time",
+            stop="time limit",
+            stats=stats,
+        )
+    best = float(out.breaks)  # type: ignore[arg-type]
+    if out.exhausted or best <= floor:
+        return Result(
+            "optimal",
+            out.placement,
+            best,
+            best,
+            "branch and bound exhausted",
+            stats=stats,
+        )
+    return Result(
+        "feasible",
+        out.placement,
+        best,
+        float(floor),
+        "time limit",
+        stop="time limit",
+        stats=stats,
+    )
+
+
+def _count_words(out: Outcome) -> str:
+    if out.stats.get("count_complete"):
+        n = out.stats["solutions"]
+        up = out.stats.get("solutions_up_to_board_turns")
+        return f"{n} perfect placements" + (f" ({up} up to turning the whole board)" if up is not None else "")
+    return f"at least {out.stats.get('solutions_found')} perfect placements (count cut by the time limit)"

@@ -1,0 +1,544 @@
+"""What the compiled kernel searches over, and its pure-Python twin.
+
+``Pieces`` turns an instance into tile types and entries (a type turned one
+of its distinct ways), the cells each entry may take (frame typing, hints,
+symmetry) and the fixed cells (hints).  ``Search`` drives ``kernel.fill``
+over a fill order in resumable slices of nodes.  ``fill_reference`` is the
+same search written plainly in Python; the tests hold the kernel to it.
+
+Solutions are counted over placements (tile, colouring): two turns of a
+tile that show the same colours are one placement, and copies of a tile are
+told apart by their ids (a type-level count times the copies' permutations).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.simulate import (
+    boundary_sides,
+    distinct_turns,
+    neighbour,
+    turned,
+)
+
+NO_LIMIT = 1 << 40
+ORDERS = ("rows", "frame", "spiral")
+SIDE_PREFERENCE = (0, 3, 1, 2)
+"""Key sides are the first two constrained sides in this order: top and left in a row scan."""
+
+
+@dataclass
+class Pieces:
+    inst: Instance
+    types: list[list[int]]
+    """Tile ids per type; the first is the representative whose turns define the entries."""
+    ent_type: np.ndarray
+    ent_turn: np.ndarray
+    ent_col: np.ndarray
+    allowed: np.ndarray
+    """uint8 [cell, entry]: 1 when the cell may hold the entry (frame typing, hints, symmetry)."""
+    avail: np.ndarray
+    """Copies of each type left to place once the fixed (hinted) cells are filled."""
+    col: np.ndarray
+    """Colours shown per cell: set for fixed cells, scratch for the rest."""
+    fixed: dict[int, int] = field(default_factory=dict)
+    """Hinted cells: cell -> entry."""
+    K: int = 1
+    conflict: str = ""
+    """Why the hints alone make every placement illegal (empty when they do not)."""
+    fixed_breaks: int = 0
+    """Mismatched edges between two fixed cells: in every placement."""
+    symmetry: int = 1
+    """Whole-board turns folded away by the allowed sets: every counted solution stands for this many."""
+    symmetry_note: str = ""
+
+    @property
+    def any(self) -> int:
+        return self.K - 1
+
+    def copies_factor(self) -> int:
+        """Placements per type-level placement: the copies of a type can trade cells."""
+        out = 1
+        for members in self.types:
+            out *= math.factorial(len(members))
+        return out
+
+
+def tile_types(inst: Instance, separate: Sequence[int] = ()) -> list[list[int]]:
+    """Tiles equal up to turning share a type (``separate`` tiles, the hinted ones, stay alone)."""
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    out: list[list[int]] = []
+    alone = set(separate)
+    for t, tile in enumerate(inst.tiles):
+        if t in alone:
+            out.append([t])
+            continue
+        key = min(turned(tile, a) for a in range(4))
+        if key not in by_shape:
+            by_shape[key] = []
+            out.append(by_shape[key])
+        by_shape[key].append(t)
+    return out
+
+
+def prepare(inst: Instance, symmetry: str = "exact") -> Pieces:
+    """Types, entries, allowed cells and fixed hints of a (frame-normalised) instance.
+
+    ``symmetry``: "none" keeps every whole-board turn; "exact" folds them away
+    only where each solution then stands for exactly ``Pieces.symmetry``
+    solutions (counting stays exact); "any" also pins a tile type with copies
+    (fine for finding a placement, not for counting).
+    """
+    n = inst.cells
+    hinted = sorted({h.tile for h in inst.hints})
+    types = tile_types(inst, hinted)
+    ent_type, ent_turn, ent_col = [], [], []
+    for ti, members in enumerate(types):
+        for a in distinct_turns(inst.tiles[members[0]]):
+            ent_type.append(ti)
+            ent_turn.append(a)
+            ent_col.append(turned(inst.tiles[members[0]], a))
+    E = len(ent_type)
+    palette = sorted({c for t in inst.tiles for c in t})  # dense colours; the frame's 0 stays 0
+    dense = {c: i for i, c in enumerate(palette)}
+    K = len(palette) + 1
+    ecol = np.array([[dense[c] for c in sides] for sides in ent_col], dtype=np.int64).reshape(E, 4)
+    etype = np.array(ent_type, dtype=np.int64)
+    allowed = np.ones((n, E), dtype=np.uint8)
+    if inst.frame:
+        for i in range(n):
+            out = np.array(boundary_sides(inst, *divmod(i, inst.cols)))
+            allowed[i] = np.all((ecol == 0) == out, axis=1)
+    pieces = Pieces(
+        inst,
+        types,
+        etype,
+        np.array(ent_turn, dtype=np.int64),
+        ecol,
+        allowed,
+        np.array([len(m) for m in types], dtype=np.int64),
+        np.zeros((n, 4), dtype=np.int64),
+        K=K,
+    )
+    _fix_hints(pieces)
+    if not inst.hints and symmetry != "none":
+        _fold_symmetry(pieces, exact=symmetry == "exact")
+    return pieces
+
+
+def _fix_hints(p: Pieces) -> None:
+    inst = p.inst
+    type_of = {t: ti for ti, members in enumerate(p.types) for t in members}
+    cells: dict[int, tuple[int, int]] = {}
+    for h in inst.hints:
+        i = h.row * inst.cols + h.col
+        if cells.get(i, (h.tile, h.turns)) != (h.tile, h.turns):
+            p.conflict = f"two hints for cell ({h.row}, {h.col})"
+            return
+        cells[i] = (h.tile, h.turns)
+    places: dict[int, int] = {}
+    for i, (t, a) in cells.items():
+        if t in places:
+            p.conflict = f"tile {t} is hinted into two cells"
+            return
+        places[t] = i
+        shape = turned(inst.tiles[t], a)
+        ti = type_of[t]
+        rep = inst.tiles[p.types[ti][0]]
+        e = next(e for e in range(len(p.ent_type)) if p.ent_type[e] == ti and turned(rep, int(p.ent_turn[e])) == shape)
+        if not p.allowed[i, e]:
+            p.conflict = f"the hint puts tile {t} turned {a} in cell {divmod(i, inst.cols)}, against the frame rule"
+            return
+        p.fixed[i] = e
+        p.col[i] = p.ent_col[e]
+        p.avail[ti] -= 1
+        p.allowed[:, p.ent_type == ti] = 0
+    C = inst.cols
+    for i in p.fixed:
+        r, c = divmod(i, C)
+        if c + 1 < C and i + 1 in p.fixed and p.col[i, 1] != p.col[i + 1, 3]:
+            p.fixed_breaks += 1
+        if r + 1 < inst.rows and i + C in p.fixed and p.col[i, 2] != p.col[i + C, 0]:
+            p.fixed_breaks += 1
+
+
+def _fold_symmetry(p: Pieces, exact: bool) -> None:
+    """Pin one tile so that only one of the board's turned copies of each solution stays.
+
+    A square board's quarter turn (a rectangle's half turn) maps solutions to
+    solutions.  Frame puzzle: the top-left corner holds one chosen corner type
+    (a rectangle: a corner tile of one copy stays out of the bottom corners).
+    Otherwise: a tile of one copy with four distinct turns keeps turns 0 (0 or
+    1 on a rectangle), since a board turn adds a turn to every tile.  A type
+    of one copy makes every kept solution stand for exactly ``p.symmetry``
+    solutions; a type with copies (only when not ``exact``) still leaves at
+    least one turned copy of each solution.
+    """
+    inst = p.inst
+    R, C = inst.rows, inst.cols
+    if inst.cells == 1:
+        return
+    square = R == C
+    folds = 4 if square else 2
+    single = [ti for ti, members in enumerate(p.types) if len(members) == 1]
+    if inst.frame and R >= 2 and C >= 2:
+        corner_types = sorted({int(p.ent_type[e]) for e in np.nonzero(p.allowed[0])[0]})
+        pick = [ti for ti in corner_types if ti in single]
+        if not pick and not exact and square:
+            pick = corner_types
+        if not pick:
+            p.symmetry_note = "no corner tile without copies: every turned copy of a solution is counted"
+            return
+        mask = p.ent_type == pick[0]
+        if square:
+            p.allowed[0, ~mask] = 0
+        else:
+            for i in (R * C - C, R * C - 1):
+                p.allowed[i, mask] = 0
+        p.symmetry = folds if pick[0] in single else 1
+        p.symmetry_note = (
+            f"tile {p.types[pick[0]][0]} pinned to the top-left corner"
+            + ("" if square else " or top-right")
+            + (f": each solution found stands for {folds}" if pick[0] in single else "")
+        )
+        return
+    four = [ti for ti in single if int(np.count_nonzero(p.ent_type == ti)) == 4]
+    if not four:
+        p.symmetry_note = "no tile with four distinct turns and no copies: every turned copy of a solution is counted"
+        return
+    keep_turns = {0} if square else {0, 1}
+    for e in np.nonzero(p.ent_type == four[0])[0]:
+        if int(p.ent_turn[e]) not in keep_turns:
+            p.allowed[:, e] = 0
+    p.symmetry = folds
+    p.symmetry_note = (
+        f"tile {p.types[four[0]][0]} kept at turns "
+        + ("0" if square else "0 or 1")
+        + f": each solution found stands for {folds}"
+    )
+
+
+# ---------------------------------------------------------------- fill orders
+
+
+def fill_order(inst: Instance, kind: str, skip: Sequence[int] = ()) -> list[int]:
+    """Cells in the order the search fills them: row scan, frame first (rim clockwise, then rows), or a spiral."""
+    R, C = inst.rows, inst.cols
+    if kind == "rows" or (kind == "frame" and not inst.frame):
+        cells = [(r, c) for r in range(R) for c in range(C)]
+    elif kind == "frame":
+        rim = [(0, c) for c in range(C)] + [(r, C - 1) for r in range(1, R)]
+        rim += [(R - 1, c) for c in range(C - 2, -1, -1)] + [(r, 0) for r in range(R - 2, 0, -1)]
+        cells = rim + [(r, c) for r in range(1, R - 1) for c in range(1, C - 1)]
+    elif kind == "spiral":
+        cells = []
+        r0, c0, r1, c1 = 0, 0, R - 1, C - 1
+        while r0 <= r1 and c0 <= c1:
+            ring = [(r0, c) for c in range(c0, c1 + 1)] + [(r, c1) for r in range(r0 + 1, r1 + 1)]
+            ring += [(r1, c) for c in range(c1 - 1, c0 - 1, -1)] if r1 > r0 else []
+            ring += [(r, c0) for r in range(r1 - 1, r0, -1)] if c1 > c0 else []
+            cells += ring
+            r0, c0, r1, c1 = r0 + 1, c0 + 1, r1 - 1, c1 - 1
+    else:
+        raise ValueError(f"unknown fill order {kind!r}; one of {', '.join(ORDERS)}")
+    seen: set[int] = set(skip)
+    out = []
+    for r, c in cells:
+        i = r * C + c
+        if i not in seen:
+            seen.add(i)
+            out.append(i)
+    return out
+
+
+def plan(inst: Instance, order: Sequence[int], fixed: Sequence[int] | set[int]) -> tuple[np.ndarray, ...]:
+    """keynb, keyside, chknb, chkside for a fill order: which placed neighbours each position meets."""
+    nk = len(order)
+    pos = {cell: k for k, cell in enumerate(order)}
+    fixed = set(fixed)
+    keynb = np.full((nk, 2), -1, dtype=np.int64)
+    keyside = np.full((nk, 2), -1, dtype=np.int64)
+    chknb = np.full((nk, 2), -1, dtype=np.int64)
+    chkside = np.full((nk, 2), -1, dtype=np.int64)
+    for k, cell in enumerate(order):
+        met = []
+        for s in SIDE_PREFERENCE:
+            j = neighbour(inst, cell, s)
+            if j >= 0 and (j in fixed or pos.get(j, nk) < k):
+                met.append((j, s))
+        for slot, (j, s) in enumerate(met[:2]):
+            keynb[k, slot], keyside[k, slot] = j, s
+        for slot, (j, s) in enumerate(met[2:]):
+            chknb[k, slot], chkside[k, slot] = j, s
+    return keynb, keyside, chknb, chkside
+
+
+# ---------------------------------------------------------------- the driver
+
+
+class Search:
+    """A resumable kernel search over one fill order.
+
+    ``budget[k]``: breaks (mismatched edges) allowed in total once position k
+    is placed (zeros: the exact backtracker); ``cap``: the most a complete
+    placement may have; ``count``: go on after a solution; ``optimise``: after a
+    solution with b breaks, look only for fewer; ``seed``: shuffle the
+    candidate buckets (None: entry order, the deterministic reference order);
+    ``split`` = (depth, parts, part): keep only every parts-th choice at that
+    depth, so ``parts`` searches share one tree.
+    """
+
+    def __init__(
+        self,
+        pieces: Pieces,
+        order: Sequence[int],
+        budget: Sequence[int] | None = None,
+        cap: int = 0,
+        count: bool = False,
+        optimise: bool = False,
+        seed: int | None = None,
+        split: tuple[int, int, int] = (-1, 1, 0),
+    ):
+        from mipgames.edge_matching import kernel
+
+        self.k = kernel
+        self.pieces = pieces
+        self.order = np.array(order, dtype=np.int64)
+        nk = len(order)
+        self.keynb, self.keyside, self.chknb, self.chkside = plan(pieces.inst, order, pieces.fixed)
+        self.budget = np.array(budget if budget is not None else [0] * nk, dtype=np.int64)
+        self.exact = not optimise and not self.budget.any() and cap == 0
+        self.avail = pieces.avail.copy()
+        self.col = pieces.col.copy()
+        self.ptab, cls_cell, cls_keyside = _classes(pieces, order, self.keyside)
+        self.tstart, self.tlist, self.ttype = kernel.build_tables(
+            cls_cell,
+            cls_keyside,
+            pieces.allowed,
+            pieces.ent_col,
+            pieces.ent_type,
+            self.avail,
+            pieces.K,
+        )
+        if seed is not None:
+            kernel.shuffle_tables(self.tstart, self.tlist, self.ttype, seed)
+        self.state = tuple(np.zeros(max(nk, 1), dtype=np.int64) for _ in range(8)) + (
+            np.zeros(kernel.ST_SIZE, dtype=np.int64),
+        )
+        self.pr = np.zeros(kernel.PR_SIZE, dtype=np.int64)
+        self.pr[kernel.COUNT], self.pr[kernel.OPTIMISE] = int(count), int(optimise)
+        (
+            self.pr[kernel.SPLIT_DEPTH],
+            self.pr[kernel.SPLIT_MOD],
+            self.pr[kernel.SPLIT_REM],
+        ) = split
+        kernel.start(
+            self.keynb,
+            self.keyside,
+            self.ptab,
+            self.col,
+            pieces.K,
+            self.budget,
+            cap,
+            self.tstart,
+            self.state,
+        )
+        self.status = kernel.RUNNING if nk else kernel.EXHAUSTED
+
+    @property
+    def st(self) -> np.ndarray:
+        return self.state[8]
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[self.k.NODES])
+
+    @property
+    def solutions(self) -> int:
+        return int(self.st[self.k.SOLUTIONS])
+
+    @property
+    def best_breaks(self) -> int | None:
+        b = int(self.st[self.k.BEST])
+        return None if b < 0 else b
+
+    def run(self, nodes: int = NO_LIMIT) -> int:
+        """Search on for at most ``nodes`` placements; returns kernel.RUNNING, EXHAUSTED or FOUND."""
+        if self.status == self.k.EXHAUSTED:
+            return self.status
+        tables = (
+            self.order,
+            self.keynb,
+            self.keyside,
+            self.chknb,
+            self.chkside,
+            self.ptab,
+            self.tstart,
+            self.tlist,
+        )
+        pieces = (self.ttype, self.pieces.K, self.pieces.ent_col, self.avail, self.col)
+        if self.exact:  # the specialised loop: no breaks allowed, so no budget to read
+            self.status = self.k.fill_exact(*tables, *pieces, self.state, self.pr, nodes)
+        else:
+            self.status = self.k.fill(*tables, *pieces, self.budget, self.state, self.pr, nodes)
+        return self.status
+
+    def placement(self, best: bool = False) -> list[tuple[int, int]]:
+        """The current (FOUND) or best recorded placement as (tile, turns) per cell, row-major."""
+        slots = self.state[7 if best else 6][: len(self.order)]
+        return decode_entries(self.pieces, self.order, self.tlist[slots])
+
+    def entries(self, best: bool = False) -> list[int]:
+        """The entries placed along the order (current or best)."""
+        return [int(e) for e in self.tlist[self.state[7 if best else 6][: len(self.order)]]]
+
+
+def _classes(p: Pieces, order: Sequence[int], keyside: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions with the same allowed entries and key sides share one table (all inner cells of a row scan)."""
+    ids: dict[tuple[bytes, int, int], int] = {}
+    ptab = np.zeros(len(order), dtype=np.int64)
+    cells, sides = [], []
+    for k, cell in enumerate(order):
+        key = (p.allowed[cell].tobytes(), int(keyside[k, 0]), int(keyside[k, 1]))
+        if key not in ids:
+            ids[key] = len(cells)
+            cells.append(cell)
+            sides.append(keyside[k])
+        ptab[k] = ids[key]
+    return (
+        ptab,
+        np.array(cells, dtype=np.int64),
+        np.array(sides, dtype=np.int64).reshape(-1, 2),
+    )
+
+
+def decode_entries(p: Pieces, order: Sequence[int], entries: Sequence[int]) -> list[tuple[int, int]]:
+    """(tile, turns) per cell from the entries placed along ``order`` and the fixed cells."""
+    inst = p.inst
+    out: list[tuple[int, int]] = [(-1, 0)] * inst.cells
+    left = [list(m) for m in p.types]
+    cells = [*p.fixed.items(), *zip((int(c) for c in order), (int(e) for e in entries))]
+    for i, e in sorted(cells, key=lambda ce: ce[0] not in p.fixed):
+        members = left[int(p.ent_type[e])]
+        shape = turned(inst.tiles[p.types[int(p.ent_type[e])][0]], int(p.ent_turn[e]))
+        t = members.pop(0) if i not in p.fixed else _hinted_tile(inst, i, members)
+        out[i] = (t, next(b for b in range(4) if turned(inst.tiles[t], b) == shape))
+    return out
+
+
+def _hinted_tile(inst: Instance, i: int, members: list[int]) -> int:
+    t = next(h.tile for h in inst.hints if h.row * inst.cols + h.col == i)
+    members.remove(t)
+    return t
+
+
+# ---------------------------------------------------------------- the pure-Python twin
+
+
+@dataclass
+class ReferenceResult:
+    solutions: int
+    nodes: int
+    best_breaks: int | None
+    best: list[int] | None
+    """Entries along the order of the first solution of least breaks."""
+
+
+def fill_reference(
+    p: Pieces,
+    order: Sequence[int],
+    budget: Sequence[int] | None = None,
+    cap: int = 0,
+    count: bool = False,
+    optimise: bool = False,
+) -> ReferenceResult:
+    """The kernel's search, plainly: recursion, candidates filtered from all entries in id order.
+
+    Candidates of a position come in the kernel's order: exact matches, then
+    one break on the first key side, one on the second, then both; each
+    candidate's checked sides may add breaks; a candidate is taken while the
+    running total stays within min(budget[k], cap).
+    """
+    inst = p.inst
+    nk = len(order)
+    budget = list(budget) if budget is not None else [0] * nk
+    keynb, keyside, chknb, chkside = (a.tolist() for a in plan(inst, order, p.fixed))
+    avail = p.avail.tolist()
+    col = p.col.tolist()
+    ANY = p.any
+    cols = p.ent_col.tolist()
+    etype = p.ent_type.tolist()
+    E = len(etype)
+    allowed = p.allowed.tolist()
+    place = [0] * nk
+    box = {
+        "cap": cap,
+        "solutions": 0,
+        "nodes": 0,
+        "best": None,
+        "best_breaks": None,
+        "stop": False,
+    }
+
+    def shows(nb: int, s: int) -> int:
+        return col[nb][(s + 2) % 4] if nb >= 0 else ANY
+
+    def go(k: int, brk: int) -> None:
+        cell = order[k]
+        sa, sb = keyside[k]
+        a, b = shows(keynb[k][0], sa), shows(keynb[k][1], sb)
+        for phase in range(4):
+            for e in range(E):
+                if box["stop"]:
+                    return
+                if not allowed[cell][e] or not avail[etype[e]]:
+                    continue
+                ea = cols[e][sa] if sa >= 0 else ANY
+                eb = cols[e][sb] if sb >= 0 else ANY
+                miss_a = a != ANY and ea != a
+                miss_b = b != ANY and eb != b
+                if (miss_a, miss_b) != (
+                    (False, False),
+                    (True, False),
+                    (False, True),
+                    (True, True),
+                )[phase]:
+                    continue
+                extra = (
+                    miss_a
+                    + miss_b
+                    + sum(
+                        1
+                        for j in range(2)
+                        if chknb[k][j] >= 0 and cols[e][chkside[k][j]] != shows(chknb[k][j], chkside[k][j])
+                    )
+                )
+                if brk + extra > min(budget[k], box["cap"]):
+                    continue
+                box["nodes"] += 1
+                place[k] = e
+                if k == nk - 1:
+                    box["solutions"] += 1
+                    if box["best_breaks"] is None or brk + extra < box["best_breaks"]:
+                        box["best_breaks"], box["best"] = brk + extra, list(place)
+                    if optimise:
+                        box["cap"] = brk + extra - 1
+                    if not count and not optimise:
+                        box["stop"] = True
+                    continue
+                avail[etype[e]] -= 1
+                saved = col[cell]
+                col[cell] = cols[e]
+                go(k + 1, brk + extra)
+                col[cell] = saved
+                avail[etype[e]] += 1
+
+    if nk:
+        go(0, 0)
+    return ReferenceResult(box["solutions"], box["nodes"], box["best_breaks"], box["best"])

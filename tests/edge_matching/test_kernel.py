@@ -1,0 +1,196 @@
+"""The compiled search against its pure-Python twin and brute force; counts against CP-SAT enumeration;
+the backtracker, the local search and the portfolio through the runner."""
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mipgames.core.problem import SolveOptions
+from mipgames.edge_matching.backtrack import exact, luby
+from mipgames.edge_matching.generate import planted
+from mipgames.edge_matching.instance import Hint, Instance, read
+from mipgames.edge_matching.lns import score_search
+from mipgames.edge_matching.problem import PROBLEM
+from mipgames.edge_matching.search import (
+    ORDERS,
+    Search,
+    fill_order,
+    fill_reference,
+    prepare,
+)
+from mipgames.run.runner import solve
+
+from .helpers import (
+    INSTANCES,
+    cpsat_type_count,
+    exhaustive_optimum,
+    perfect_placements,
+    score,
+)
+
+ONE = SolveOptions(threads=1, time_limit=60)
+
+
+@st.composite
+def small_instances(draw, max_cells=9):
+    """Planted puzzles (frame or not) with a few sides recoloured, so some have no perfect placement."""
+    rows = draw(st.integers(1, 3))
+    cols = draw(st.integers(2, max(2, min(4, max_cells // rows))))
+    frame = rows > 1 and draw(st.booleans())
+    inst, placed = planted(
+        rows,
+        cols,
+        frame,
+        draw(st.integers(1, 2)),
+        draw(st.integers(1, 3)),
+        draw(st.integers(0, 10**6)),
+    )
+    tiles = [list(t) for t in inst.tiles]
+    for _ in range(draw(st.integers(0, 2))):
+        t, s = draw(st.integers(0, len(tiles) - 1)), draw(st.integers(0, 3))
+        if tiles[t][s]:  # frame sides stay 0
+            tiles[t][s] = draw(st.integers(1, 3))
+    hints = ()
+    if draw(st.booleans()):
+        cell = draw(st.integers(0, inst.cells - 1))
+        hints = (Hint(cell // cols, cell % cols, placed[cell][0], placed[cell][1]),)
+    return Instance(rows, cols, tuple(tuple(t) for t in tiles), hints)
+
+
+def _kernel_and_twin(inst, order_kind, **kw):
+    pieces = prepare(inst, "exact")
+    order = fill_order(inst, order_kind, pieces.fixed)
+    s = Search(pieces, order, **kw)
+    s.run()
+    ref = fill_reference(pieces, order, **kw)
+    return pieces, order, s, ref
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(small_instances(), st.sampled_from(ORDERS))
+def test_kernel_counts_like_its_twin_and_brute_force(inst, order_kind):
+    pieces, _, s, ref = _kernel_and_twin(inst, order_kind, count=True)
+    assert (s.solutions, s.nodes) == (ref.solutions, ref.nodes)
+    if not pieces.conflict:
+        assert s.solutions * pieces.symmetry * pieces.copies_factor() == perfect_placements(inst)
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(small_instances(), st.sampled_from(ORDERS))
+def test_kernel_branch_and_bound_matches_its_twin_and_the_optimum(inst, order_kind):
+    cap = inst.inner_edges
+    pieces, _order, s, ref = _kernel_and_twin(inst, order_kind, budget=[cap] * inst.cells, cap=cap, optimise=True)
+    assert (s.best_breaks, s.nodes) == (ref.best_breaks, ref.nodes)
+    if ref.best is not None:
+        assert s.entries(best=True) == ref.best
+        placement = s.placement(best=True)
+        assert score(inst, placement) == s.best_breaks + pieces.fixed_breaks == exhaustive_optimum(inst)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(small_instances())
+def test_exact_fill_finds_the_twins_first_solution(inst):
+    _pieces, _, s, ref = _kernel_and_twin(inst, "rows")
+    assert s.nodes == ref.nodes and (ref.best is None) == (s.solutions == 0)
+    if ref.best is not None:
+        assert s.entries() == ref.best and score(inst, s.placement()) == 0
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        8,
+    ]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_counts_agree_with_cpsat_enumeration(threads):
+    """The bundled 5x5 frame puzzle and fresh 5x5/6x6 ones with enough colours to be countable (the other
+    bundled 5x5/6x6 puzzles have over 10^9 placements: neither counter finishes in a test)."""
+    cases = [read(INSTANCES / "planted_5x5_frame.txt")] + [
+        planted(*args)[0]
+        for args in (
+            (5, 5, True, 3, 5, 1),
+            (5, 5, True, 3, 5, 2),
+            (6, 6, True, 4, 8, 4),
+            (6, 6, True, 5, 9, 1),
+        )
+    ]
+    for inst in cases:
+        got = exact(inst, count=True, threads=threads, deadline=time.monotonic() + 30)
+        assert got.stats["count_complete"]
+        assert got.stats["solutions"] == cpsat_type_count(inst) * prepare(inst, "exact").copies_factor() > 0
+
+
+def test_count_through_the_runner_lands_in_the_result():
+    inst = read(INSTANCES / "planted_5x5_frame.txt")
+    r = solve(
+        PROBLEM,
+        inst,
+        solver="backtrack",
+        params={"count": True},
+        options=ONE,
+        isolate=False,
+    )
+    assert r.status == "optimal" and score(inst, r.solution) == 0 and r.message.startswith("453888 perfect placements")
+    # the algorithm's own Result carries the count for the certificate (a runner that copies algorithm stats)
+    out = PROBLEM.algorithms["backtrack"].run(inst, {"count": True}, ONE, lambda *a: None)
+    assert out.stats["solutions"] == 453888 and out.stats["count_complete"]
+    assert "quarter turn" in out.stats["symmetry_note"]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_backtracker_proves_no_perfect_placement(threads):
+    inst, _ = planted(4, 4, True, 2, 3, seed=5)
+    tiles = [list(t) for t in inst.tiles]
+    inner = next(i for i, t in enumerate(tiles) if 0 not in t)
+    tiles[inner][0] = 9  # a colour no other tile shows: some inner edge must break
+    bad = Instance(4, 4, tuple(tuple(t) for t in tiles))
+    opts = SolveOptions(threads=threads, time_limit=60)
+    r = solve(
+        PROBLEM,
+        bad,
+        solver="backtrack",
+        params={"mode": "decision"},
+        options=opts,
+        isolate=False,
+    )
+    assert r.status == "infeasible"
+    r = solve(PROBLEM, bad, solver="backtrack", options=opts, isolate=False)
+    assert r.status == "optimal" and r.objective == score(bad, r.solution) >= 1
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(small_instances(), st.integers(0, 100))
+def test_local_search_reaches_the_optimum_of_small_boards(inst, seed):
+    best = exhaustive_optimum(inst)
+    if best is None:
+        return
+    total, placement = score_search(inst, time.monotonic() + 30, seed, target=best)
+    assert total == best == score(inst, placement)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_portfolio_solves_planted_puzzles(threads):
+    opts = SolveOptions(threads=threads, time_limit=60)
+    for inst in (
+        planted(6, 6, True, 3, 5, seed=8)[0],
+        planted(5, 5, False, 0, 4, seed=2)[0],
+    ):
+        r = solve(PROBLEM, inst, solver="portfolio", options=opts, isolate=False)
+        assert r.status == "optimal" and r.objective == 0 == score(inst, r.solution)
