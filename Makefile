@@ -10,7 +10,7 @@ SMALL := instances/edge_matching/coursework_4x4.txt instances/edge_matching/plan
 	instances/queens/spec_example.txt instances/queens/planted_n8_k1_q13_s1.txt \
 	instances/samegame/random-4x4-k3-seed4.txt instances/merge_game/two-types.txt instances/merge_game/choice.txt
 
-.PHONY: install lint test solve bench models clean
+.PHONY: install lint test solve bench bench-edge bench-samegame models clean
 
 install: $(BIN)/mipgames
 
@@ -37,6 +37,15 @@ solve: install
 
 bench: install
 	$(BIN)/mipgames bench $(SMALL) --solvers cbc,glpk,highs,cpsat,scip --time-limit 10 --db bench-results/results.sqlite --report bench-results/report --resume
+
+# The issues' long benchmarks (tens of minutes each; run them on a quiet machine): results land beside the scripts.
+bench-edge: install
+	$(BIN)/python benchmarks/edge_matching/bench_search.py --time-limit 60 --big-time-limit 600 --e2-time-limit 3600 --threads 2
+
+bench-samegame: install
+	$(BIN)/python benchmarks/samegame/standard.py --time-limit 60 --threads 2 --kernel-speed
+	$(BIN)/python benchmarks/samegame/standard.py --time-limit 10 --threads 2
+	$(BIN)/python benchmarks/samegame/exact_reach.py --seeds 3 --time-limit 60
 
 models: install
 	@for f in $(SMALL); do \

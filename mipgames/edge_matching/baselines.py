@@ -66,3 +66,15 @@ ALGORITHMS = {
         "greedy fill + simulated annealing in Python (swaps with best turns): the classical baseline",
     ),
 }
+
+
+def compile_kernels() -> None:
+    """Compile (or load from numba's cache) the backtracker's and the local search's kernels: every kernel
+    path runs once on a small planted puzzle (decision, count, branch and bound, score search)."""
+    from mipgames.edge_matching.generate import planted
+
+    inst, _ = planted(3, 3, True, 2, 3, 0)
+    quiet = SolveOptions(threads=1, time_limit=30)
+    for params in ({"mode": "decision"}, {"mode": "decision", "count": True}, {"mode": "optimise"}):
+        _backtrack(inst, params, quiet, lambda *a: None)
+    _lns(inst, {"mode": "optimise"}, SolveOptions(threads=1, time_limit=1), lambda *a: None)

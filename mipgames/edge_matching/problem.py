@@ -137,6 +137,12 @@ def _check_params(inst, params: dict[str, Any]) -> None:
         raise UsageError("--count is a switch")
 
 
+def _warmup() -> None:
+    from mipgames.edge_matching.baselines import compile_kernels
+
+    compile_kernels()
+
+
 def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
     from mipgames.edge_matching.simulate import colour_count_bound
 
@@ -214,6 +220,7 @@ PROBLEM = Problem(
     check_params=_check_params,
     integral=True,
     default_solver="portfolio",
+    warmup=_warmup,
     bound=_bound,
     optimise_params=lambda params: {**params, "mode": "optimise"},
 )
