@@ -95,7 +95,7 @@ def test_readme_session(number, scratch):
     env.pop("MIPGAMES_DEBUG", None)
     for command, expected in README_SESSIONS[number]:
         done = subprocess.run(
-            ["bash", "-c", f'{command} 2>&1; echo "__exit=$?" >&2'],
+            ["bash", "-c", f'{{ {command}\n}} 2>&1; echo "__exit=$?" >&2'],
             cwd=scratch,
             env=env,
             capture_output=True,
