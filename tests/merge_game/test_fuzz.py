@@ -4,7 +4,7 @@ import json
 import random
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
@@ -12,15 +12,11 @@ from mipgames.merge_game.codec import instance_from_json, solution_from_json
 from mipgames.merge_game.graphs import read_graph
 from mipgames.merge_game.instance import Hero, Instance, Stone, read
 
+from ..fuzzing import FAST, INSERTS, mutate
+
 FOLDER = Path(__file__).resolve().parents[2] / "instances" / "merge_game"
 BUNDLED = sorted(p for p in FOLDER.iterdir() if p.suffix in (".txt", ".json", ".graph"))
 SMALL = Instance(2, 1, (Hero(1, 1, 1),), (Stone(2, 1, 1),))
-FAST = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
 
 
 def reads_or_refuses(path: Path) -> None:
@@ -28,31 +24,6 @@ def reads_or_refuses(path: Path) -> None:
         read_graph(path) if path.suffix == ".graph" else read(path)
     except InputError as exc:
         assert len(str(exc)) < 600, str(exc)
-
-
-def mutate(text: str, rng: random.Random) -> str:
-    lines = text.splitlines(keepends=True) or [""]
-    i = rng.randrange(len(lines))
-    kind = rng.randrange(9)
-    if kind == 0:
-        return text[: rng.randrange(len(text) + 1)]
-    if kind == 1:
-        return "".join(lines[:i] + [lines[i]] + lines[i:])
-    if kind == 2:
-        return "".join(lines[:i] + lines[i + 1 :])
-    if kind == 3:
-        return text.replace("1", "9" * rng.choice([2, 19, 30, 5000]), 1)
-    if kind == 4:
-        return text.replace("1", "-1", 1)
-    if kind == 5:
-        return text.replace("a", "é", 1)
-    if kind == 6:
-        pos = rng.randrange(len(text) + 1)
-        return text[:pos] + "\0" + text[pos:]
-    if kind == 7:
-        pos = rng.randrange(len(text) + 1)
-        return text[:pos] + rng.choice(["[", "]", "{", ",", ":", '"', "attack b: ", "\n", "1e999", "NaN"]) + text[pos:]
-    return "[" * 5000 + text
 
 
 @FAST
@@ -69,7 +40,7 @@ def test_mutated_bundled_instances(tmp_path, source, seed, rounds):
     rng = random.Random(seed)
     text = source.read_text()
     for _ in range(rounds):
-        text = mutate(text, rng)
+        text = mutate(text, rng, INSERTS + ("attack b: ",))
     path = tmp_path / f"m{source.suffix}"
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     reads_or_refuses(path)

@@ -3,21 +3,17 @@
 import random
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
 from mipgames.queens.codec import instance_from_json, solution_from_json
 from mipgames.queens.instance import Queens, read, read_moves
 
+from ..fuzzing import FAST, mutate
+
 FOLDER = Path(__file__).resolve().parents[2] / "instances" / "queens"
 BUNDLED = sorted(FOLDER.glob("*.txt")) + sorted(FOLDER.glob("*.moves"))
-FAST = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
 SMALL = Queens(2, 1, ((1, 1), (0, 0)))
 
 
@@ -26,28 +22,6 @@ def reads_or_refuses(path: Path) -> None:
         read_moves(path) if path.suffix == ".moves" else read(path)
     except InputError as exc:
         assert len(str(exc)) < 600, str(exc)
-
-
-def mutate(text: str, rng: random.Random) -> str:
-    lines = text.splitlines(keepends=True) or [""]
-    i = rng.randrange(len(lines))
-    kind = rng.randrange(8)
-    if kind == 0:
-        return text[: rng.randrange(len(text) + 1)]
-    if kind == 1:
-        return "".join(lines[:i] + [lines[i]] + lines[i:])
-    if kind == 2:
-        return "".join(lines[:i] + lines[i + 1 :])
-    if kind == 3:
-        return text.replace("1", rng.choice(["9" * 30, str(1 << 62), "1" * 5000, "0x10"]), 1)
-    if kind == 4:
-        return text.replace("1", "-1", 1)
-    if kind == 5:
-        return text.replace("0", "٣", 1)  # a non-ASCII digit int() would take
-    if kind == 6:
-        pos = rng.randrange(len(text) + 1)
-        return text[:pos] + "\0" + text[pos:]
-    return text.replace(" ", "  x ", 1)
 
 
 @FAST
