@@ -1,7 +1,7 @@
 """The compiled search side by side with CP-SAT and the default portfolio, on the public sets.
 
-    .venv/bin/python benchmarks/edge_matching/bench_search.py [--sets brendan,em,planted,count,nps,e2] [--planted-seeds 2]
-        [--time-limit 60] [--big-time-limit 600] [--em-time-limit 5] [--count-time-limit 300]
+    .venv/bin/python benchmarks/edge_matching/bench_search.py [--sets brendan,em,planted,count,nps,e2]
+        [--planted-seeds 2] [--time-limit 60] [--big-time-limit 600] [--em-time-limit 5] [--count-time-limit 300]
         [--e2-time-limit 3600] [--threads 2] [--seed 1] [--benchmarks DIR] [--out search_results.md]
 
 Sets (read from DIR/edge_matching, DIR = --benchmarks, $MIPGAMES_BENCHMARKS or ../shared/benchmarks
@@ -36,11 +36,11 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's package, whichever venv runs the script
 
-from mipgames.core.problem import SolveOptions
-from mipgames.edge_matching.generate import planted, shuffle
-from mipgames.edge_matching.instance import Instance, read
-from mipgames.edge_matching.problem import PROBLEM
-from mipgames.run.runner import solve
+from mipgames.core.problem import SolveOptions  # noqa: E402
+from mipgames.edge_matching.generate import planted, shuffle  # noqa: E402
+from mipgames.edge_matching.instance import Instance, read  # noqa: E402
+from mipgames.edge_matching.problem import PROBLEM  # noqa: E402
+from mipgames.run.runner import solve  # noqa: E402
 
 DECISION = {"mode": "decision"}
 SOLVERS = (
