@@ -99,8 +99,8 @@ def build(inst: Instance, params: dict[str, Any], options: SolveOptions, f: Feat
     if options.warm_start:
         from mipgames.edge_matching.lns import heuristic_placement
 
-        start = heuristic_placement(inst, seed=options.seed, time_limit=_warm_time(options))
-        start = candidates.canonical(inst, start) if start and not typed else start
+        found = heuristic_placement(inst, seed=options.seed, time_limit=_warm_time(options))
+        start = candidates.canonical(inst, found) if found and not typed else found
         built.hint = hint(inst, handles, start, f.table) if start else None
     return built
 

@@ -121,13 +121,14 @@ def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) 
         return
     from mipgames.edge_matching.lns import heuristic_placement
 
-    start = heuristic_placement(
+    found = heuristic_placement(
         inst,
         seed=options.seed,
         time_limit=0.1 * options.time_limit if options.time_limit else 5.0,
     )
-    if canonical:
-        start = candidates.canonical(inst, start)
+    if found is None:
+        return  # no placement obeys the frame and the hints: nothing to start from
+    start = candidates.canonical(inst, found) if canonical else found
     built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.core.status import Sense
 from mipgames.edge_matching import codec
 from mipgames.edge_matching import instance as inst_mod
 from mipgames.edge_matching.baselines import ALGORITHMS
@@ -113,7 +114,7 @@ def _algorithm(algo: Any) -> Any:
     return type(algo)(algo.name, run, algo.description, algo.exact)
 
 
-def _objective(params: dict[str, Any]) -> tuple[str, str]:
+def _objective(params: dict[str, Any]) -> tuple[str, Sense]:
     return ("mismatched inner edges", "min")
 
 
