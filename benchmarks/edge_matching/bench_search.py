@@ -59,8 +59,9 @@ def benchmarks_dir(given: Path | None) -> Path:
     """--benchmarks, else $MIPGAMES_BENCHMARKS, else ../shared/benchmarks beside the repository (or beside the
     folder holding it, for a git worktree under <repo>/../wt/)."""
     env = os.environ.get("MIPGAMES_BENCHMARKS")
-    if given or env:
-        return Path(given or env) / "edge_matching"  # type: ignore[arg-type]
+    chosen = given or env
+    if chosen:
+        return Path(chosen) / "edge_matching"
     beside = [up / "shared" / "benchmarks" for up in (REPO.parent, REPO.parent.parent)]
     return next((b for b in beside if b.is_dir()), beside[0]) / "edge_matching"
 

@@ -70,7 +70,7 @@ def greedy(inst: Instance, rng: random.Random, cands: list[list[tuple[int, int]]
             if used[t]:
                 continue
             sh = turned(inst.tiles[t], a)
-            k = (r > 0 and shown[i - C][2] != sh[0]) + (c > 0 and shown[i - 1][1] != sh[3])  # type: ignore[index]
+            k = (r > 0 and shown[i - C][2] != sh[0]) + (c > 0 and shown[i - 1][1] != sh[3])  # type: ignore[index]  # cells before i in scan order are filled
             if k < best:
                 best, pick = k, [(t, a, sh)]
             elif k == best:

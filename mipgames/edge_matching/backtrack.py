@@ -395,7 +395,7 @@ def _optimise(
     cap = inst.inner_edges
     out = exact(inst, optimise=True, cap=cap, threads=threads, deadline=deadline, report=report)
     stats = {"nodes": out.nodes}
-    if out.placement is None:
+    if out.placement is None or out.breaks is None:  # a placement always comes with its breaks
         if out.exhausted:
             return Result(
                 Status.INFEASIBLE,
@@ -409,7 +409,7 @@ def _optimise(
             stop="time limit",
             stats=stats,
         )
-    best = float(out.breaks)  # type: ignore[arg-type]
+    best = float(out.breaks)
     if out.exhausted or best <= floor:
         return Result(
             Status.OPTIMAL,

@@ -127,7 +127,7 @@ def canonical(inst: Instance, placement: Sequence[tuple[int, int]]) -> Placement
         if all(pair in allowed[i] for i, pair in enumerate(cand)):
             return cand
         first = first or cand
-    return first  # type: ignore[return-value]
+    return first  # type: ignore[return-value]  # steps is never empty, so first is set
 
 
 def _snap(inst: Instance, allowed: set[tuple[int, int]], t: int, a: int) -> tuple[int, int]:

@@ -359,7 +359,7 @@ def _answer(best: Best, decision: bool) -> Result:
             message="no placement obeys the frame and the hints (proved)",
             proved_by=best.infeasible_by,
         )
-    if best.placement is None:
+    if best.placement is None or best.objective is None:  # offer() sets both together
         return Result(
             Status.UNKNOWN,
             bound=float(best.bound),
@@ -367,7 +367,7 @@ def _answer(best: Best, decision: bool) -> Result:
             stop="time limit",
             proved_by=best.bound_by,
         )
-    value = float(best.objective)  # type: ignore[arg-type]
+    value = float(best.objective)
     if decision:
         if best.objective == 0:
             return Result(
