@@ -98,7 +98,8 @@ def main() -> None:
                 )
                 res[form] = r
                 print(
-                    f"{s:6} {label:24} {mode:9} {form:9} {r.status:9} obj={r.objective} bound={r.bound} {r.wall_time_s:8.2f}s",
+                    f"{s:6} {label:24} {mode:9} {form:9} {r.status:9} obj={r.objective} bound={r.bound}"
+                    f" {r.wall_time_s:8.2f}s",
                     flush=True,
                 )
             if all(r.status == "optimal" for r in res.values()):
@@ -109,7 +110,8 @@ def main() -> None:
         if tot["typed"]:
             ratio = tot["baseline"] / tot["typed"]
             print(
-                f"{s:6} SUM both-finished: baseline {tot['baseline']:.1f}s typed {tot['typed']:.1f}s ratio {ratio:.1f}x",
+                f"{s:6} SUM both-finished: baseline {tot['baseline']:.1f}s typed {tot['typed']:.1f}s"
+                f" ratio {ratio:.1f}x",
                 flush=True,
             )
 

@@ -1,7 +1,7 @@
 """The compiled search side by side with CP-SAT and the default portfolio, on the public sets.
 
-    .venv/bin/python benchmarks/edge_matching/bench_search.py [--sets brendan,em,planted,count,nps,e2] [--planted-seeds 2]
-        [--time-limit 60] [--big-time-limit 600] [--em-time-limit 5] [--count-time-limit 300]
+    .venv/bin/python benchmarks/edge_matching/bench_search.py [--sets brendan,em,planted,count,nps,e2]
+        [--planted-seeds 2] [--time-limit 60] [--big-time-limit 600] [--em-time-limit 5] [--count-time-limit 300]
         [--e2-time-limit 3600] [--threads 2] [--seed 1] [--benchmarks DIR] [--out search_results.md]
 
 Sets (read from DIR/edge_matching, DIR = --benchmarks, $MIPGAMES_BENCHMARKS or ../shared/benchmarks
@@ -36,11 +36,11 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's package, whichever venv runs the script
 
-from mipgames.core.problem import SolveOptions
-from mipgames.edge_matching.generate import planted, shuffle
-from mipgames.edge_matching.instance import Instance, read
-from mipgames.edge_matching.problem import PROBLEM
-from mipgames.run.runner import solve
+from mipgames.core.problem import SolveOptions  # noqa: E402
+from mipgames.edge_matching.generate import planted, shuffle  # noqa: E402
+from mipgames.edge_matching.instance import Instance, read  # noqa: E402
+from mipgames.edge_matching.problem import PROBLEM  # noqa: E402
+from mipgames.run.runner import solve  # noqa: E402
 
 DECISION = {"mode": "decision"}
 SOLVERS = (
@@ -59,8 +59,9 @@ def benchmarks_dir(given: Path | None) -> Path:
     """--benchmarks, else $MIPGAMES_BENCHMARKS, else ../shared/benchmarks beside the repository (or beside the
     folder holding it, for a git worktree under <repo>/../wt/)."""
     env = os.environ.get("MIPGAMES_BENCHMARKS")
-    if given or env:
-        return Path(given or env) / "edge_matching"  # type: ignore[arg-type]
+    chosen = given or env
+    if chosen:
+        return Path(chosen) / "edge_matching"
     beside = [up / "shared" / "benchmarks" for up in (REPO.parent, REPO.parent.parent)]
     return next((b for b in beside if b.is_dir()), beside[0]) / "edge_matching"
 

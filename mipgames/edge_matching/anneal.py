@@ -15,6 +15,7 @@ from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.edge_matching import candidates
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import colour_count_bound, mode_of, turned
@@ -69,7 +70,7 @@ def greedy(inst: Instance, rng: random.Random, cands: list[list[tuple[int, int]]
             if used[t]:
                 continue
             sh = turned(inst.tiles[t], a)
-            k = (r > 0 and shown[i - C][2] != sh[0]) + (c > 0 and shown[i - 1][1] != sh[3])  # type: ignore[index]
+            k = (r > 0 and shown[i - C][2] != sh[0]) + (c > 0 and shown[i - 1][1] != sh[3])  # type: ignore[index]  # cells before i in scan order are filled
             if k < best:
                 best, pick = k, [(t, a, sh)]
             elif k == best:
@@ -180,13 +181,13 @@ def run_anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, re
     lb = colour_count_bound(inst)
     best, p = anneal(inst, options.seed, limit, report, target=lb)
     if p is None:
-        return Result("unknown", message="greedy could not fill the board under the frame rules")
+        return Result(Status.UNKNOWN, message="greedy could not fill the board under the frame rules")
     if mode_of(params) == "decision":
         return (
-            Result("optimal", p, 0.0, 0.0)
+            Result(Status.OPTIMAL, p, 0.0, 0.0)
             if best == 0
-            else Result("unknown", message=f"best found has {best} mismatches")
+            else Result(Status.UNKNOWN, message=f"best found has {best} mismatches")
         )
     if best == lb:
-        return Result("optimal", p, float(best), float(lb))
-    return Result("feasible", p, float(best), float(lb))
+        return Result(Status.OPTIMAL, p, float(best), float(lb))
+    return Result(Status.FEASIBLE, p, float(best), float(lb))

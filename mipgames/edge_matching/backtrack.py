@@ -23,6 +23,7 @@ from typing import Any
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import colour_count_bound, frame_census, mode_of
 
@@ -180,12 +181,12 @@ def _search(
                 )
         if status == kernel.EXHAUSTED or (deadline is not None and time.monotonic() >= deadline):
             done = status == kernel.EXHAUSTED
-            found = s.best_breaks is not None
+            best_breaks = s.best_breaks
             nodes = s.nodes + (shuffled.nodes if shuffled is not None else 0)
             return Outcome(
                 done,
-                s.placement(best=True) if found else None,
-                None if not found else s.best_breaks + pieces.fixed_breaks,
+                s.placement(best=True) if best_breaks is not None else None,
+                None if best_breaks is None else best_breaks + pieces.fixed_breaks,
                 s.solutions,
                 nodes,
                 time.monotonic() - start,
@@ -282,7 +283,9 @@ def exact(
             merged.exhausted &= out.exhausted
             merged.solutions += out.solutions
             merged.nodes += out.nodes
-            if out.placement is not None and (merged.breaks is None or out.breaks < merged.breaks):
+            if out.placement is not None and (
+                merged.breaks is None or (out.breaks is not None and out.breaks < merged.breaks)
+            ):
                 merged.placement, merged.breaks = out.placement, out.breaks
             if not count and not optimise and out.placement is not None:
                 merged.exhausted = False
@@ -336,7 +339,7 @@ def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions,
     why = impossible(inst)
     if why:
         return Result(
-            "infeasible",
+            Status.INFEASIBLE,
             message=why,
             proved_by="counting tiles" if frame_census(inst) else PROVER,
         )
@@ -349,29 +352,29 @@ def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions,
         words = _count_words(out)
         if out.placement is not None:
             report(0.0, 0.0, out.placement)
-            return Result("optimal", out.placement, 0.0, 0.0, words, stats=stats)
+            return Result(Status.OPTIMAL, out.placement, 0.0, 0.0, words, stats=stats)
         if out.exhausted:
             if decision:
-                return Result("infeasible", message=words, stats=stats)
+                return Result(Status.INFEASIBLE, message=words, stats=stats)
             floor = max(1, colour_count_bound(inst))
             rest = _optimise(inst, options, report, deadline, threads, floor)
             rest.stats.update(stats)
             rest.message = f"{words}; {rest.message}"
             return rest
-        return Result("unknown", message=words, stop="time limit", stats=stats)
+        return Result(Status.UNKNOWN, message=words, stop="time limit", stats=stats)
     if decision:
         out = exact(inst, threads=threads, deadline=deadline, seed=options.seed)
         stats = {"nodes": out.nodes}
         if out.placement is not None:
-            return Result("optimal", out.placement, 0.0, 0.0, "a perfect placement", stats=stats)
+            return Result(Status.OPTIMAL, out.placement, 0.0, 0.0, "a perfect placement", stats=stats)
         if out.exhausted:
             return Result(
-                "infeasible",
+                Status.INFEASIBLE,
                 message="no placement matches every inner edge (search exhausted)",
                 stats=stats,
             )
         return Result(
-            "unknown",
+            Status.UNKNOWN,
             message="no perfect placement found in time",
             stop="time limit",
             stats=stats,
@@ -392,24 +395,24 @@ def _optimise(
     cap = inst.inner_edges
     out = exact(inst, optimise=True, cap=cap, threads=threads, deadline=deadline, report=report)
     stats = {"nodes": out.nodes}
-    if out.placement is None:
+    if out.placement is None or out.breaks is None:  # a placement always comes with its breaks
         if out.exhausted:
             return Result(
-                "infeasible",
+                Status.INFEASIBLE,
                 message="no placement obeys the frame and the hints (search exhausted)",
                 stats=stats,
             )
         return Result(
-            "unknown",
+            Status.UNKNOWN,
             bound=float(floor),
             message="no placement in time",
             stop="time limit",
             stats=stats,
         )
-    best = float(out.breaks)  # type: ignore[arg-type]
+    best = float(out.breaks)
     if out.exhausted or best <= floor:
         return Result(
-            "optimal",
+            Status.OPTIMAL,
             out.placement,
             best,
             best,
@@ -417,7 +420,7 @@ def _optimise(
             stats=stats,
         )
     return Result(
-        "feasible",
+        Status.FEASIBLE,
         out.placement,
         best,
         float(floor),

@@ -108,13 +108,13 @@ def rotate_board(inst: Instance, placement: Sequence[tuple[int, int]], quarter: 
     cells = list(placement)
     for _ in range(quarter % 4):
         # a quarter turn clockwise: (r, c) -> (c, n-1-r), every tile one more turn
-        new = [None] * len(cells)
+        new = list(cells)  # every cell is overwritten: a turn permutes the cells
         for i, (t, a) in enumerate(cells):
             r, c = divmod(i, C)
             new[c * R + (R - 1 - r)] = (t, (a + 1) % 4)
-        cells = new  # type: ignore[assignment]
+        cells = new
         R, C = C, R
-    return tuple(cells)  # type: ignore[arg-type]
+    return tuple(cells)
 
 
 def canonical(inst: Instance, placement: Sequence[tuple[int, int]]) -> Placement:
@@ -127,7 +127,7 @@ def canonical(inst: Instance, placement: Sequence[tuple[int, int]]) -> Placement
         if all(pair in allowed[i] for i, pair in enumerate(cand)):
             return cand
         first = first or cand
-    return first  # type: ignore[return-value]
+    return first  # type: ignore[return-value]  # steps is never empty, so first is set
 
 
 def _snap(inst: Instance, allowed: set[tuple[int, int]], t: int, a: int) -> tuple[int, int]:

@@ -79,7 +79,7 @@ def instance_from_json(data: Any) -> Instance:
     name = data.get("name", "")
     if not isinstance(name, str):
         raise InputError(f"{WHAT}: name must be a string")
-    return Instance(rows, cols, tiles, tuple(hints), name[:200])  # type: ignore[arg-type]
+    return Instance(rows, cols, tiles, tuple(hints), name[:200])  # type: ignore[arg-type]  # _list checked 4 colours a tile
 
 
 def solution_to_json(placement: Iterable[Sequence[int]]) -> list[list[int]]:

@@ -99,8 +99,8 @@ def build(inst: Instance, params: dict[str, Any], options: SolveOptions, f: Feat
     if options.warm_start:
         from mipgames.edge_matching.lns import heuristic_placement
 
-        start = heuristic_placement(inst, seed=options.seed, time_limit=_warm_time(options))
-        start = candidates.canonical(inst, start) if start and not typed else start
+        found = heuristic_placement(inst, seed=options.seed, time_limit=_warm_time(options))
+        start = candidates.canonical(inst, found) if found and not typed else found
         built.hint = hint(inst, handles, start, f.table) if start else None
     return built
 
@@ -209,19 +209,19 @@ def _bool(m, inst, cands, edges, decision, members):
         ya, yb = shows(e.a, e.sa), shows(e.b, e.sb)
         common = sorted(set(ya) & set(yb))
         if decision:
-            lits = {l: m.new_bool_var(f"c{e.a}_{e.sa}_{l}") for l in common}
+            lits = {colour: m.new_bool_var(f"c{e.a}_{e.sa}_{colour}") for colour in common}
             m.add_exactly_one(list(lits.values()))
             for side in (ya, yb):
-                for l, group in side.items():
-                    m.add(sum(group) == (lits.get(l, 0)))
+                for colour, group in side.items():
+                    m.add(sum(group) == (lits.get(colour, 0)))
             colour_lits.append(lits)
         else:
             z = []
-            for l in common:
-                zl = m.new_bool_var(f"z{e.a}_{e.sa}_{l}")
-                m.add(zl <= sum(ya[l]))
-                m.add(zl <= sum(yb[l]))
-                m.add(zl >= sum(ya[l]) + sum(yb[l]) - 1)
+            for colour in common:
+                zl = m.new_bool_var(f"z{e.a}_{e.sa}_{colour}")
+                m.add(zl <= sum(ya[colour]))
+                m.add(zl <= sum(yb[colour]))
+                m.add(zl >= sum(ya[colour]) + sum(yb[colour]) - 1)
                 z.append(zl)
             bad = m.new_bool_var(f"m{e.a}_{e.sa}")
             m.add(bad + sum(z) == 1)  # an explicit 0/1 term: the objective's trivial bound is then 0
@@ -273,7 +273,8 @@ def _counts(m, inst, handles, edges):
 
 
 def _scan_order(inst: Instance, kind: str = "rim") -> list[int]:
-    """Frame first (rim cells clockwise from the top-left), then the inside row by row: the rim's few colours prune early."""
+    """Frame first (rim cells clockwise from the top-left), then the inside row by row:
+    the rim's few colours prune early."""
     R, C = inst.rows, inst.cols
     if kind == "spiral":
         out, seen = [], set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mipgames.core.problem import Value
+from mipgames.core.result import Value
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import turned
 

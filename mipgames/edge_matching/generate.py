@@ -58,7 +58,7 @@ def planted(
     for k, cell in enumerate(order):
         placement[cell] = (k, spins[k] % 4)
     name = f"planted_{rows}x{cols}_{'frame' if frame else 'free'}_{rim_colours}_{inner_colours}_s{seed}"
-    return Instance(rows, cols, tiles, (), name), placement  # type: ignore[arg-type]
+    return Instance(rows, cols, tiles, (), name), placement
 
 
 def shuffle(inst: Instance, seed: int) -> Instance:

@@ -87,7 +87,8 @@ def _tile(words: Sequence[str], path: Path, line: int) -> Tile:
             path,
             line,
         )
-    return tuple(parse_int(w, path, line, "a colour", 0, MAX_COLOUR) for w in words)  # type: ignore[return-value]
+    top, right, bottom, left = (parse_int(w, path, line, "a colour", 0, MAX_COLOUR) for w in words)
+    return (top, right, bottom, left)
 
 
 def _hint(words: Sequence[str], rows: int, cols: int, ntiles: int, path: Path, line: int) -> Hint:

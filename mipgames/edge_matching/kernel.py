@@ -745,7 +745,7 @@ def ils(
     nodes = 0
     inwin = np.zeros(n, np.bool_)
     order = np.empty(n, np.int64)
-    for rnd in range(rounds):
+    for _ in range(rounds):
         stall = 0
         while stall < stall_moves and best_total > target:
             gain = assign_move(

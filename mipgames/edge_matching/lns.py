@@ -30,6 +30,7 @@ import numpy as np
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import colour_count_bound, evaluate, mode_of
 
@@ -189,7 +190,7 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
     check_size(inst)
     why = impossible(inst)
     if why:
-        return Result("infeasible", message=why)
+        return Result(Status.INFEASIBLE, message=why)
     limit = options.time_limit if options.time_limit is not None else 60.0
     deadline = time.monotonic() + limit
     floor = colour_count_bound(inst)
@@ -221,7 +222,7 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
     total, placement = best
     if placement is None:
         return Result(
-            "unknown",
+            Status.UNKNOWN,
             bound=float(floor),
             message="no complete placement in time",
             stop="time limit",
@@ -229,22 +230,22 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
     verdict = evaluate(inst, params, placement)
     if mode_of(params) == "decision":
         if total == 0:
-            return Result("optimal", placement, 0.0, 0.0, "a perfect placement")
+            return Result(Status.OPTIMAL, placement, 0.0, 0.0, "a perfect placement")
         return Result(
-            "unknown",
+            Status.UNKNOWN,
             message=f"best placement found has {total} mismatches",
             stop="time limit",
         )
     if verdict.objective is not None and verdict.objective <= floor:
         return Result(
-            "optimal",
+            Status.OPTIMAL,
             placement,
             float(total),
             float(floor),
             "meets the colour-count bound",
         )
     return Result(
-        "feasible",
+        Status.FEASIBLE,
         placement,
         float(total),
         float(floor),

@@ -69,10 +69,10 @@ def build_baseline(inst: Instance, params: dict[str, Any], options: SolveOptions
     for e in inner_edges(inst):
         d = 0 if decision else pulp.LpVariable(f"{'h' if e.sa == 1 else 'v'}_{e.a}", cat="Binary")
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
-        for l in colours:
-            diff = pulp.lpSum(ya.get(l, [])) - pulp.lpSum(yb.get(l, []))
-            prob += diff <= d, f"e{e.a}_{e.sa}_{l}_p"
-            prob += -diff <= d, f"e{e.a}_{e.sa}_{l}_m"
+        for colour in colours:
+            diff = pulp.lpSum(ya.get(colour, [])) - pulp.lpSum(yb.get(colour, []))
+            prob += diff <= d, f"e{e.a}_{e.sa}_{colour}_p"
+            prob += -diff <= d, f"e{e.a}_{e.sa}_{colour}_m"
         mism.append(d)
     prob += pulp.lpSum(mism) if not decision else _zero_objective(x, inst)
     built = Built(prob, {"model": "x", "x": x})
@@ -97,11 +97,11 @@ def build_decision(inst: Instance, params: dict[str, Any], options: SolveOptions
     x = _assignment(prob, inst, cands)
     for k, e in enumerate(inner_edges(inst)):
         ya, yb = _shows(inst, x[e.a], e.sa), _shows(inst, x[e.b], e.sb)
-        z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
+        z = {colour: pulp.LpVariable(f"z_{k}_{colour}", cat="Binary") for colour in sorted(set(ya) & set(yb))}
         prob += pulp.lpSum(z.values()) == 1, f"edge_{k}"
         for tag, side in (("a", ya), ("b", yb)):
-            for l, vs in side.items():
-                prob += pulp.lpSum(vs) == (z.get(l, 0)), f"link_{k}_{tag}_{l}"
+            for colour, vs in side.items():
+                prob += pulp.lpSum(vs) == (z.get(colour, 0)), f"link_{k}_{tag}_{colour}"
     prob += _zero_objective(x, inst)
     built = Built(prob, {"model": "x", "x": x}, stats={"candidates": sum(map(len, cands))})
     _warm(built, inst, options, canonical=True)
@@ -121,13 +121,14 @@ def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) 
         return
     from mipgames.edge_matching.lns import heuristic_placement
 
-    start = heuristic_placement(
+    found = heuristic_placement(
         inst,
         seed=options.seed,
         time_limit=0.1 * options.time_limit if options.time_limit else 5.0,
     )
-    if canonical:
-        start = candidates.canonical(inst, start)
+    if found is None:
+        return  # no placement obeys the frame and the hints: nothing to start from
+    start = candidates.canonical(inst, found) if canonical else found
     built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
 
 
@@ -139,10 +140,10 @@ def _side_vars(prob, tag: str, side: dict[int, list[Any]]) -> dict[int, list[Any
     import pulp
 
     out = {}
-    for l, vs in side.items():
-        y = pulp.LpVariable(f"y_{tag}_{l}", cat="Binary")
-        prob += y == pulp.lpSum(vs), f"y_{tag}_{l}"
-        out[l] = [y]
+    for colour, vs in side.items():
+        y = pulp.LpVariable(f"y_{tag}_{colour}", cat="Binary")
+        prob += y == pulp.lpSum(vs), f"y_{tag}_{colour}"
+        out[colour] = [y]
     return out
 
 
@@ -181,21 +182,21 @@ def build_typed(
             ya, yb = _side_vars(prob, f"{k}a", ya), _side_vars(prob, f"{k}b", yb)
         bad = pulp.LpVariable(f"m_{k}", cat="Binary")
         if link == "diff":
-            for l in sorted(set(ya) | set(yb)):
-                diff = pulp.lpSum(ya.get(l, [])) - pulp.lpSum(yb.get(l, []))
-                prob += diff <= bad, f"e{k}_{l}_p"
-                prob += -diff <= bad, f"e{k}_{l}_m"
+            for colour in sorted(set(ya) | set(yb)):
+                diff = pulp.lpSum(ya.get(colour, [])) - pulp.lpSum(yb.get(colour, []))
+                prob += diff <= bad, f"e{k}_{colour}_p"
+                prob += -diff <= bad, f"e{k}_{colour}_m"
         else:
-            z = {l: pulp.LpVariable(f"z_{k}_{l}", cat="Binary") for l in sorted(set(ya) & set(yb))}
+            z = {colour: pulp.LpVariable(f"z_{k}_{colour}", cat="Binary") for colour in sorted(set(ya) & set(yb))}
             prob += bad + pulp.lpSum(z.values()) == 1, f"e{k}_one"
             for tag, side in (("a", ya), ("b", yb)):
-                for l, vs in side.items():
-                    if l in z:
-                        prob += z[l] <= pulp.lpSum(vs), f"e{k}_{tag}{l}_z"
-                    if link == "tight" or l not in z:
+                for colour, vs in side.items():
+                    if colour in z:
+                        prob += z[colour] <= pulp.lpSum(vs), f"e{k}_{tag}{colour}_z"
+                    if link == "tight" or colour not in z:
                         prob += (
-                            pulp.lpSum(vs) <= (z.get(l, 0)) + bad,
-                            f"e{k}_{tag}{l}_m",
+                            pulp.lpSum(vs) <= (z.get(colour, 0)) + bad,
+                            f"e{k}_{tag}{colour}_m",
                         )
         mism.append(bad)
     lb = colour_count_bound(inst)

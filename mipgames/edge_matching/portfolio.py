@@ -23,12 +23,14 @@ slices that double.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, replace
 from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
+from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import (
     colour_count_bound,
@@ -44,15 +46,6 @@ FIRST_SLICE = 1.0
 """Seconds of the first turn of each member when one thread runs them in turns."""
 SMALL = 100
 """Boards of at most this many cells give phase 1 half the time; larger ones a fifth, at most a minute."""
-
-
-def _cpsat_version() -> str:
-    try:
-        import ortools
-
-        return f"cpsat {ortools.__version__}"
-    except ImportError:  # pragma: no cover - ortools is a dependency
-        return "cpsat"
 
 
 @dataclass
@@ -105,7 +98,7 @@ class Best:
 # ---------------------------------------------------------------- members (each in its own process)
 
 
-def _kernel_decision(out: Any, inst: Instance, deadline: float, seed: int) -> None:
+def _kernel_decision(out: Any, inst: Instance, deadline: float | None, seed: int) -> None:
     from mipgames.edge_matching.backtrack import PROVER, exact
 
     got = exact(inst, threads=1, deadline=deadline, seed=seed)
@@ -115,20 +108,20 @@ def _kernel_decision(out: Any, inst: Instance, deadline: float, seed: int) -> No
         out.send("no_perfect", PROVER)
 
 
-def _lns(out: Any, inst: Instance, deadline: float, seed: int, target: int) -> None:
+def _lns(out: Any, inst: Instance, deadline: float | None, seed: int, target: int) -> None:
     from mipgames.edge_matching.lns import score_search
 
     def send(total: int, placement: Any) -> None:
         out.send("placement", (placement, "lns (mipgames kernel)"))
 
-    score_search(inst, deadline, seed, target, send)
+    score_search(inst, math.inf if deadline is None else deadline, seed, target, send)
 
 
 def _cpsat(
     out: Any,
     inst: Instance,
     params: dict[str, Any],
-    deadline: float,
+    deadline: float | None,
     seed: int,
     threads: int,
     hint: Any,
@@ -136,12 +129,15 @@ def _cpsat(
     """CP-SAT's ``cpsat`` model (decision or optimise), sending placements, bounds and proofs."""
     from ortools.sat.python import cp_model
 
-    from mipgames.backends.cpsat import apply_parameters
+    from mipgames.backends.cpsat import apply_parameters, version
     from mipgames.edge_matching import candidates, cpsat
     from mipgames.edge_matching.decode import decode
 
-    who = _cpsat_version()
-    options = SolveOptions(time_limit=max(0.1, deadline - time.monotonic()), threads=threads, seed=seed)
+    def left() -> float | None:
+        return None if deadline is None else max(0.1, deadline - time.monotonic())
+
+    who = f"cpsat {version()}"
+    options = SolveOptions(time_limit=left(), threads=threads, seed=seed)
     built = cpsat.build(inst, params, options)
     if hint is not None:
         start = candidates.canonical(inst, hint)
@@ -150,7 +146,7 @@ def _cpsat(
     solver = cp_model.CpSolver()
     apply_parameters(
         solver,
-        replace(options, time_limit=max(0.1, deadline - time.monotonic())),
+        replace(options, time_limit=left()),
         built.cpsat_parameters,
     )
     solver.parameters.log_search_progress = False
@@ -182,7 +178,7 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
     why = impossible(inst)
     if why:
         return Result(
-            "infeasible",
+            Status.INFEASIBLE,
             message=why,
             proved_by="counting tiles" if frame_census(inst) else "hints",
         )
@@ -215,7 +211,7 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
         if best.infeasible_by:
             if decision:
                 return Result(
-                    "infeasible",
+                    Status.INFEASIBLE,
                     message="no placement matches every inner edge (proved)",
                     proved_by=best.infeasible_by,
                 )
@@ -359,23 +355,23 @@ def _turns(
 def _answer(best: Best, decision: bool) -> Result:
     if best.bound >= 10**9:
         return Result(
-            "infeasible",
+            Status.INFEASIBLE,
             message="no placement obeys the frame and the hints (proved)",
             proved_by=best.infeasible_by,
         )
-    if best.placement is None:
+    if best.placement is None or best.objective is None:  # offer() sets both together
         return Result(
-            "unknown",
+            Status.UNKNOWN,
             bound=float(best.bound),
             message="no placement in time",
             stop="time limit",
             proved_by=best.bound_by,
         )
-    value = float(best.objective)  # type: ignore[arg-type]
+    value = float(best.objective)
     if decision:
         if best.objective == 0:
             return Result(
-                "optimal",
+                Status.OPTIMAL,
                 best.placement,
                 0.0,
                 0.0,
@@ -383,13 +379,13 @@ def _answer(best: Best, decision: bool) -> Result:
                 proved_by=best.found_by,
             )
         return Result(
-            "unknown",
+            Status.UNKNOWN,
             message=f"best placement found has {best.objective} mismatches",
             stop="time limit",
         )
     if best.objective == 0:
         return Result(
-            "optimal",
+            Status.OPTIMAL,
             best.placement,
             0.0,
             0.0,
@@ -398,7 +394,7 @@ def _answer(best: Best, decision: bool) -> Result:
         )
     if best.closed:
         return Result(
-            "optimal",
+            Status.OPTIMAL,
             best.placement,
             value,
             value,
@@ -406,7 +402,7 @@ def _answer(best: Best, decision: bool) -> Result:
             proved_by=best.bound_by,
         )
     return Result(
-        "feasible",
+        Status.FEASIBLE,
         best.placement,
         value,
         float(best.bound),

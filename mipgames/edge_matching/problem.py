@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.core.problem import Formulation, Generator, Kind, Param, Problem, Verdict
+from mipgames.core.status import Sense
 from mipgames.edge_matching import codec
 from mipgames.edge_matching import instance as inst_mod
 from mipgames.edge_matching.baselines import ALGORITHMS
@@ -61,8 +62,8 @@ def _decode(inst, params, handles, value):
     return decode(inst, params, handles, value)
 
 
-def _formulation(name: str, kind: str, build: Callable[..., Any], description: str) -> Formulation:
-    return Formulation(name, kind, _framed(build), _framed(_decode), description)  # type: ignore[arg-type]
+def _formulation(name: str, kind: Kind, build: Callable[..., Any], description: str) -> Formulation:
+    return Formulation(name, kind, _framed(build), _framed(_decode), description)
 
 
 FORMULATIONS = {
@@ -113,7 +114,7 @@ def _algorithm(algo: Any) -> Any:
     return type(algo)(algo.name, run, algo.description, algo.exact)
 
 
-def _objective(params: dict[str, Any]) -> tuple[str, str]:
+def _objective(params: dict[str, Any]) -> tuple[str, Sense]:
     return ("mismatched inner edges", "min")
 
 

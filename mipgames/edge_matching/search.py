@@ -14,7 +14,7 @@ told apart by their ids (a type-level count times the copies' permutations).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -227,7 +227,7 @@ def _fold_symmetry(p: Pieces, exact: bool) -> None:
 # ---------------------------------------------------------------- fill orders
 
 
-def fill_order(inst: Instance, kind: str, skip: Sequence[int] = ()) -> list[int]:
+def fill_order(inst: Instance, kind: str, skip: Collection[int] = ()) -> list[int]:
     """Cells in the order the search fills them: row scan, frame first (rim clockwise, then rows), or a spiral."""
     R, C = inst.rows, inst.cols
     if kind == "rows" or (kind == "frame" and not inst.frame):
@@ -257,7 +257,7 @@ def fill_order(inst: Instance, kind: str, skip: Sequence[int] = ()) -> list[int]
     return out
 
 
-def plan(inst: Instance, order: Sequence[int], fixed: Sequence[int] | set[int]) -> tuple[np.ndarray, ...]:
+def plan(inst: Instance, order: Sequence[int], fixed: Collection[int]) -> tuple[np.ndarray, ...]:
     """keynb, keyside, chknb, chkside for a fill order: which placed neighbours each position meets."""
     nk = len(order)
     pos = {cell: k for k, cell in enumerate(order)}
@@ -403,7 +403,8 @@ def _classes(p: Pieces, order: Sequence[int], keyside: np.ndarray) -> tuple[np.n
     """Positions with the same allowed entries and key sides share one table (all inner cells of a row scan)."""
     ids: dict[tuple[bytes, int, int], int] = {}
     ptab = np.zeros(len(order), dtype=np.int64)
-    cells, sides = [], []
+    cells: list[int] = []
+    sides: list[np.ndarray] = []
     for k, cell in enumerate(order):
         key = (p.allowed[cell].tobytes(), int(keyside[k, 0]), int(keyside[k, 1]))
         if key not in ids:
@@ -418,7 +419,7 @@ def _classes(p: Pieces, order: Sequence[int], keyside: np.ndarray) -> tuple[np.n
     )
 
 
-def decode_entries(p: Pieces, order: Sequence[int], entries: Sequence[int]) -> list[tuple[int, int]]:
+def decode_entries(p: Pieces, order: Iterable[int], entries: Iterable[int]) -> list[tuple[int, int]]:
     """(tile, turns) per cell from the entries placed along ``order`` and the fixed cells."""
     inst = p.inst
     out: list[tuple[int, int]] = [(-1, 0)] * inst.cells
@@ -450,6 +451,18 @@ class ReferenceResult:
     """Entries along the order of the first solution of least breaks."""
 
 
+@dataclass
+class _Walk:
+    """The reference search's running state, shared by its recursive calls."""
+
+    cap: int
+    solutions: int = 0
+    nodes: int = 0
+    best: list[int] | None = None
+    best_breaks: int | None = None
+    stop: bool = False
+
+
 def fill_reference(
     p: Pieces,
     order: Sequence[int],
@@ -477,14 +490,7 @@ def fill_reference(
     E = len(etype)
     allowed = p.allowed.tolist()
     place = [0] * nk
-    box = {
-        "cap": cap,
-        "solutions": 0,
-        "nodes": 0,
-        "best": None,
-        "best_breaks": None,
-        "stop": False,
-    }
+    box = _Walk(cap)
 
     def shows(nb: int, s: int) -> int:
         return col[nb][(s + 2) % 4] if nb >= 0 else ANY
@@ -495,7 +501,7 @@ def fill_reference(
         a, b = shows(keynb[k][0], sa), shows(keynb[k][1], sb)
         for phase in range(4):
             for e in range(E):
-                if box["stop"]:
+                if box.stop:
                     return
                 if not allowed[cell][e] or not avail[etype[e]]:
                     continue
@@ -519,18 +525,18 @@ def fill_reference(
                         if chknb[k][j] >= 0 and cols[e][chkside[k][j]] != shows(chknb[k][j], chkside[k][j])
                     )
                 )
-                if brk + extra > min(budget[k], box["cap"]):
+                if brk + extra > min(budget[k], box.cap):
                     continue
-                box["nodes"] += 1
+                box.nodes += 1
                 place[k] = e
                 if k == nk - 1:
-                    box["solutions"] += 1
-                    if box["best_breaks"] is None or brk + extra < box["best_breaks"]:
-                        box["best_breaks"], box["best"] = brk + extra, list(place)
+                    box.solutions += 1
+                    if box.best_breaks is None or brk + extra < box.best_breaks:
+                        box.best_breaks, box.best = brk + extra, list(place)
                     if optimise:
-                        box["cap"] = brk + extra - 1
+                        box.cap = brk + extra - 1
                     if not count and not optimise:
-                        box["stop"] = True
+                        box.stop = True
                     continue
                 avail[etype[e]] -= 1
                 saved = col[cell]
@@ -541,4 +547,4 @@ def fill_reference(
 
     if nk:
         go(0, 0)
-    return ReferenceResult(box["solutions"], box["nodes"], box["best_breaks"], box["best"])
+    return ReferenceResult(box.solutions, box.nodes, box.best_breaks, box.best)

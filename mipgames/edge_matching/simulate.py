@@ -62,7 +62,7 @@ def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dic
     else:
         rename = {want: 0, 0: want}
     tiles = tuple(tuple(rename.get(c, c) for c in t) for t in inst.tiles)
-    return replace(inst, tiles=tiles), params  # type: ignore[arg-type]
+    return replace(inst, tiles=tiles), params  # type: ignore[arg-type]  # a recoloured tile keeps its 4 sides
 
 
 def frame_census(inst: Instance) -> str:
@@ -108,7 +108,7 @@ def frame_census(inst: Instance) -> str:
 
 def turned(tile: Sequence[int], turns: int) -> Tile:
     """Colours after ``turns`` clockwise quarter turns: side s shows old side (s - turns) mod 4."""
-    return tuple(tile[(s - turns) % 4] for s in range(4))  # type: ignore[return-value]
+    return (tile[-turns % 4], tile[(1 - turns) % 4], tile[(2 - turns) % 4], tile[(3 - turns) % 4])
 
 
 def distinct_turns(tile: Sequence[int]) -> list[int]:

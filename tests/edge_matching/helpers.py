@@ -125,7 +125,7 @@ def perfect_placements(inst: Instance) -> int:
                 or (i not in hints and any(h[0] == t for h in hints.values()))
             ):
                 continue
-            for a, s in turns(t):
+            for _, s in turns(t):
                 if i in hints and rot(inst.tiles[t], hints[i][1]) != s:
                     continue
                 if frame and any((col == 0) != o for col, o in zip(s, out)):
