@@ -68,7 +68,7 @@ def _kernel_and_twin(inst, order_kind, **kw):
     return pieces, order, s, ref
 
 
-@settings(max_examples=160, deadline=None, derandomize=True)
+@settings(max_examples=120, deadline=None, derandomize=True)
 @given(small_instances(), st.sampled_from(ORDERS), st.booleans())
 def test_kernel_counts_like_its_twin_and_brute_force(inst, order_kind, look):
     pieces, _, s, ref = _kernel_and_twin(inst, order_kind, count=True, look=look)
