@@ -135,6 +135,7 @@ def _search(
     on_found: Any = None,
     seed: int = 0,
     restarts: bool = True,
+    look: bool = True,
 ) -> Outcome:
     """One (part of an) exact search in this process, sliced against the deadline.
 
@@ -150,7 +151,7 @@ def _search(
     pieces = prepare(inst, symmetry)
     cells = fill_order(inst, order, pieces.fixed)
     budget = [cap] * len(cells) if optimise else None
-    s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split)
+    s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split, look=look)
     shuffled = Restarts(pieces, cells, seed) if restarts and not count and not optimise and cells else None
     best_seen = None
     while True:
@@ -229,8 +230,14 @@ def exact(
     order: str = "rows",
     report: Report | None = None,
     seed: int = 0,
+    look: bool = True,
 ) -> Outcome:
-    """The exact search on ``threads`` cores (the tree split between forked workers)."""
+    """The exact search on ``threads`` cores (the tree split between forked workers).
+
+    ``look``: the complete search (not the shuffled restarts) looks a row
+    ahead (``Search``): on Brendan's and planted frame puzzles 2.3-3.4x fewer
+    nodes and 1.2-1.5x less time from 7x7 up (``bench_look.py``), the same counts.
+    """
     symmetry = "exact" if count else "any"
     on_found = None
     if report is not None and optimise:
@@ -250,6 +257,7 @@ def exact(
             deadline=deadline,
             on_found=on_found,
             seed=seed,
+            look=look,
         )
     from mipgames.edge_matching.parallel import Workers
     from mipgames.edge_matching.search import fill_order, prepare
@@ -271,6 +279,7 @@ def exact(
                 (depth, threads, part),
                 deadline,
                 seed * 1000 + part,
+                look,
             )
         for _, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
             if kind == "error":
@@ -309,6 +318,7 @@ def _part(
     split: tuple[int, int, int],
     deadline: float | None,
     seed: int,
+    look: bool = True,
 ) -> None:
     def found(breaks: int, placement: Any) -> None:
         out.send("found", (breaks, placement))
@@ -326,6 +336,7 @@ def _part(
             deadline=deadline,
             on_found=found,
             seed=seed,
+            look=look,
         ),
     )
 

@@ -279,6 +279,85 @@ def plan(inst: Instance, order: Sequence[int], fixed: Collection[int]) -> tuple[
     return keynb, keyside, chknb, chkside
 
 
+MAX_LOOK_COLOURS = 63
+"""The row look-ahead keeps a set of colours in the bits of an int64."""
+
+
+def row_ahead(
+    p: Pieces, order: Sequence[int], keynb: np.ndarray, keyside: np.ndarray, on: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the exact fill looks a row ahead (``kernel.fill_exact``): block, useback, back, then the tile tables.
+
+    ``block[k]`` = C (the row length) when positions k+1..k+C are one whole
+    row, left to right, each keyed first by its top neighbour, placed by k;
+    ``useback[k]`` when position k is in such a row and not its last (it
+    checks ``back[k + 1]``).  All zeros (no look) when ``on`` is False or the
+    colours do not fit in the bits of an int64.  Measured on Brendan's sets
+    (``benchmarks/edge_matching/bench_look.py``, whole subtrees): 2.3x fewer
+    nodes on 6x6, 2.7x on 7x7, 3.0x on 8x8, 3.4x on 9x9, for about 2.4x the
+    work per node.
+    """
+    nk = len(order)
+    block = np.zeros(max(nk, 1), dtype=np.int64)
+    useback = np.zeros(max(nk, 1), dtype=np.int64)
+    C = p.inst.cols
+    pos = {int(cell): k for k, cell in enumerate(order)}
+    if on and p.K - 1 <= MAX_LOOK_COLOURS and C > 1:
+        for k in range(nk - C):
+            first = int(order[k + 1])
+            row = [first + i for i in range(C)]
+            if first % C == 0 and all(
+                int(order[k + 1 + i]) == cell
+                and keyside[k + 1 + i, 0] == 0
+                and keynb[k + 1 + i, 0] == cell - C
+                and pos.get(cell - C, nk) <= k
+                for i, cell in enumerate(row)
+            ):
+                block[k] = C
+                useback[k + 1 : k + C] = 1
+    return (block, useback, np.zeros(max(nk, 1), dtype=np.int64), *_stock_tables(p, order, block))
+
+
+def _stock_tables(p: Pieces, order: Sequence[int], block: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The unused tiles of the looked-at rows by (cell class, top, right): ``mask`` holds the left colours as bits.
+
+    ``cls[k]``: the class (allowed entries) of position k's cell when a look
+    reaches it, else -1.  ``cnt`` counts the unused tiles of each (class, top,
+    right, left), densely numbered so the counters stay in L1 cache; each
+    type lists its counters (tp_start, tp_cnt) with the mask word and bit
+    each one keeps alive (tp_mask, tp_bit), so taking or giving back a tile
+    is a few updates.
+    """
+    K = p.K
+    nk = len(order)
+    cls = np.full(max(nk, 1), -1, dtype=np.int64)
+    classes: dict[bytes, int] = {}
+    for k in np.nonzero(block)[0]:
+        for kk in range(k + 1, k + 1 + int(block[k])):
+            cell = int(order[kk])
+            cls[kk] = classes.setdefault(p.allowed[cell].tobytes(), len(classes))
+    cells = {q: int(order[kk]) for kk, q in enumerate(cls) if q >= 0}
+    ids: dict[tuple[int, int, int, int], int] = {}
+    slots: list[list[tuple[int, int, int]]] = [[] for _ in p.types]
+    for q, cell in sorted(cells.items()):
+        for e in np.nonzero(p.allowed[cell])[0]:
+            top, right, _, left = (int(x) for x in p.ent_col[e])
+            c = ids.setdefault((q, top, right, left), len(ids))
+            slots[int(p.ent_type[e])].append((c, (q * K + top) * K + right, 1 << left))
+    cnt = np.zeros(max(len(ids), 1), dtype=np.int64)
+    mask = np.zeros(max(len(cells), 1) * K * K, dtype=np.int64)
+    for t, row in enumerate(slots):
+        for c, m, bit in row:
+            cnt[c] += int(p.avail[t])
+            if cnt[c]:
+                mask[m] |= bit
+    tp_start = np.zeros(len(slots) + 1, dtype=np.int64)
+    tp_start[1:] = np.cumsum([len(row) for row in slots])
+    flat = [it for row in slots for it in row]
+    tp_cnt, tp_mask, tp_bit = (np.array([it[f] for it in flat], dtype=np.int64) for f in range(3))
+    return cls, tp_start, tp_cnt, tp_mask, tp_bit, cnt, mask
+
+
 # ---------------------------------------------------------------- the driver
 
 
@@ -291,7 +370,9 @@ class Search:
     solution with b breaks, look only for fewer; ``seed``: shuffle the
     candidate buckets (None: entry order, the deterministic reference order);
     ``split`` = (depth, parts, part): keep only every parts-th choice at that
-    depth, so ``parts`` searches share one tree.
+    depth, so ``parts`` searches share one tree; ``look``: the exact search
+    looks a row ahead (``row_ahead``; the backtracker's complete search asks
+    for it, its shuffled restarts do not).
     """
 
     def __init__(
@@ -304,6 +385,7 @@ class Search:
         optimise: bool = False,
         seed: int | None = None,
         split: tuple[int, int, int] = (-1, 1, 0),
+        look: bool = False,
     ):
         from mipgames.edge_matching import kernel
 
@@ -349,6 +431,7 @@ class Search:
             self.tstart,
             self.state,
         )
+        self.look = row_ahead(pieces, order, self.keynb, self.keyside, look and self.exact)
         self.status = kernel.RUNNING if nk else kernel.EXHAUSTED
 
     @property
@@ -384,7 +467,7 @@ class Search:
         )
         pieces = (self.ttype, self.pieces.K, self.pieces.ent_col, self.avail, self.col)
         if self.exact:  # the specialised loop: no breaks allowed, so no budget to read
-            self.status = self.k.fill_exact(*tables, *pieces, self.state, self.pr, nodes)
+            self.status = self.k.fill_exact(*tables, *pieces, self.state, self.pr, nodes, self.look)
         else:
             self.status = self.k.fill(*tables, *pieces, self.budget, self.state, self.pr, nodes)
         return self.status
@@ -470,18 +553,25 @@ def fill_reference(
     cap: int = 0,
     count: bool = False,
     optimise: bool = False,
+    look: bool = False,
 ) -> ReferenceResult:
     """The kernel's search, plainly: recursion, candidates filtered from all entries in id order.
 
     Candidates of a position come in the kernel's order: exact matches, then
     one break on the first key side, one on the second, then both; each
     candidate's checked sides may add breaks; a candidate is taken while the
-    running total stays within min(budget[k], cap).
+    running total stays within min(budget[k], cap).  ``look`` (exact search
+    only, as in ``Search``): the row look-ahead of ``row_ahead``, recomputed
+    here from all entries.
     """
     inst = p.inst
     nk = len(order)
     budget = list(budget) if budget is not None else [0] * nk
-    keynb, keyside, chknb, chkside = (a.tolist() for a in plan(inst, order, p.fixed))
+    tables = plan(inst, order, p.fixed)
+    exact = not optimise and not any(budget) and cap == 0
+    block, useback = (a.tolist() for a in row_ahead(p, order, tables[0], tables[1], look and exact)[:2])
+    back: list[set[int]] = [set() for _ in range(nk + 1)]
+    keynb, keyside, chknb, chkside = (a.tolist() for a in tables)
     avail = p.avail.tolist()
     col = p.col.tolist()
     ANY = p.any
@@ -494,6 +584,24 @@ def fill_reference(
 
     def shows(nb: int, s: int) -> int:
         return col[nb][(s + 2) % 4] if nb >= 0 else ANY
+
+    def next_row(k: int, e: int) -> bool:
+        """The kernel's row look-ahead: can positions k+1..k+block[k] be laid (tiles may repeat), right to left?"""
+        avail[etype[e]] -= 1
+        saved, col[order[k]] = col[order[k]], cols[e]
+        right = set(range(ANY))
+        for kk in range(k + block[k], k, -1):
+            top = col[keynb[kk][0]][2]
+            right = back[kk] = {
+                cols[f][3]
+                for f in range(E)
+                if allowed[order[kk]][f] and avail[etype[f]] and cols[f][0] == top and cols[f][1] in right
+            }
+            if not right:
+                break
+        col[order[k]] = saved
+        avail[etype[e]] += 1
+        return bool(right)
 
     def go(k: int, brk: int) -> None:
         cell = order[k]
@@ -526,6 +634,10 @@ def fill_reference(
                     )
                 )
                 if brk + extra > min(budget[k], box.cap):
+                    continue
+                if useback[k] and cols[e][1] not in back[k + 1]:
+                    continue
+                if block[k] and not next_row(k, e):
                     continue
                 box.nodes += 1
                 place[k] = e

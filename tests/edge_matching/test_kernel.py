@@ -69,9 +69,9 @@ def _kernel_and_twin(inst, order_kind, **kw):
 
 
 @settings(max_examples=120, deadline=None, derandomize=True)
-@given(small_instances(), st.sampled_from(ORDERS))
-def test_kernel_counts_like_its_twin_and_brute_force(inst, order_kind):
-    pieces, _, s, ref = _kernel_and_twin(inst, order_kind, count=True)
+@given(small_instances(), st.sampled_from(ORDERS), st.booleans())
+def test_kernel_counts_like_its_twin_and_brute_force(inst, order_kind, look):
+    pieces, _, s, ref = _kernel_and_twin(inst, order_kind, count=True, look=look)
     assert (s.solutions, s.nodes) == (ref.solutions, ref.nodes)
     if not pieces.conflict:
         assert s.solutions * pieces.symmetry * pieces.copies_factor() == perfect_placements(inst)
@@ -90,12 +90,28 @@ def test_kernel_branch_and_bound_matches_its_twin_and_the_optimum(inst, order_ki
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
-@given(small_instances())
-def test_exact_fill_finds_the_twins_first_solution(inst):
-    _pieces, _, s, ref = _kernel_and_twin(inst, "rows")
+@given(small_instances(), st.booleans())
+def test_exact_fill_finds_the_twins_first_solution(inst, look):
+    _pieces, _, s, ref = _kernel_and_twin(inst, "rows", look=look)
     assert s.nodes == ref.nodes and (ref.best is None) == (s.solutions == 0)
     if ref.best is not None:
         assert s.entries() == ref.best and score(inst, s.placement()) == 0
+
+
+@pytest.mark.parametrize("name", ["planted_5x5_frame.txt", "planted_4x6_frame.txt", "coursework_4x4.txt"])
+def test_row_look_ahead_prunes_and_keeps_every_solution(name):
+    """Looking a row ahead must cut nodes, never solutions (the kernel and its twin agree on both)."""
+    inst = read(INSTANCES / name)
+    pieces = prepare(inst, "exact")
+    order = fill_order(inst, "rows", pieces.fixed)
+    plain, looking = Search(pieces, order, count=True), Search(pieces, order, count=True, look=True)
+    plain.run()
+    looking.run()
+    assert looking.solutions == plain.solutions > 0
+    assert looking.nodes < plain.nodes
+    if name.startswith("planted_5x5"):  # small enough for the twin
+        ref = fill_reference(pieces, order, count=True, look=True)
+        assert (ref.solutions, ref.nodes) == (looking.solutions, looking.nodes)
 
 
 def test_luby_sequence():
@@ -118,8 +134,8 @@ def test_luby_sequence():
     ]
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_counts_agree_with_cpsat_enumeration(threads):
+@pytest.mark.parametrize(("threads", "look"), [(1, False), (2, False), (2, True)])
+def test_counts_agree_with_cpsat_enumeration(threads, look):
     """The bundled 5x5 frame puzzle and fresh 5x5/6x6 ones with enough colours to be countable (the other
     bundled 5x5/6x6 puzzles have over 10^9 placements: neither counter finishes in a test)."""
     cases = [read(INSTANCES / "planted_5x5_frame.txt")] + [
@@ -132,7 +148,7 @@ def test_counts_agree_with_cpsat_enumeration(threads):
         )
     ]
     for inst in cases:
-        got = exact(inst, count=True, threads=threads, deadline=time.monotonic() + 30)
+        got = exact(inst, count=True, threads=threads, deadline=time.monotonic() + 30, look=look)
         assert got.stats["count_complete"]
         assert got.stats["solutions"] == cpsat_type_count(inst) * prepare(inst, "exact").copies_factor() > 0
 
