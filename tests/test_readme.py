@@ -78,6 +78,16 @@ def scratch(tmp_path_factory):
 README_SESSIONS = sessions((ROOT / "README.md").read_text())
 
 
+def test_every_problem_has_the_page_the_readme_promises():
+    """The README sends readers to docs/<problem>.md for each puzzle's models and algorithms."""
+    from mipgames.registry import PROBLEMS
+
+    assert "`docs/<problem>.md`" in (ROOT / "README.md").read_text()
+    folders = [*PROBLEMS.values(), "samegame2"]
+    missing = [f for f in folders if not (ROOT / "docs" / f"{f}.md").is_file()]
+    assert not missing, f"no docs page for {missing}"
+
+
 def test_the_readme_has_sessions_to_test():
     assert len(README_SESSIONS) >= 5
 
