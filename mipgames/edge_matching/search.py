@@ -285,7 +285,7 @@ MAX_LOOK_COLOURS = 63
 
 def row_ahead(
     p: Pieces, order: Sequence[int], keynb: np.ndarray, keyside: np.ndarray, on: bool = True
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, ...]:
     """Where the exact fill looks a row ahead (``kernel.fill_exact``): block, useback, back, then the tile tables.
 
     ``block[k]`` = C (the row length) when positions k+1..k+C are one whole
@@ -336,14 +336,14 @@ def _stock_tables(p: Pieces, order: Sequence[int], block: np.ndarray) -> tuple[n
         for kk in range(k + 1, k + 1 + int(block[k])):
             cell = int(order[kk])
             cls[kk] = classes.setdefault(p.allowed[cell].tobytes(), len(classes))
-    cells = {q: int(order[kk]) for kk, q in enumerate(cls) if q >= 0}
+    cells = {int(q): int(order[kk]) for kk, q in enumerate(cls) if q >= 0}
     ids: dict[tuple[int, int, int, int], int] = {}
     slots: list[list[tuple[int, int, int]]] = [[] for _ in p.types]
     for q, cell in sorted(cells.items()):
         for e in np.nonzero(p.allowed[cell])[0]:
             top, right, _, left = (int(x) for x in p.ent_col[e])
             c = ids.setdefault((q, top, right, left), len(ids))
-            slots[int(p.ent_type[e])].append((c, (q * K + top) * K + right, 1 << left))
+            slots[int(p.ent_type[e])].append((c, int((q * K + top) * K + right), 1 << left))
     cnt = np.zeros(max(len(ids), 1), dtype=np.int64)
     mask = np.zeros(max(len(cells), 1) * K * K, dtype=np.int64)
     for t, row in enumerate(slots):
