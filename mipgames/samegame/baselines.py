@@ -369,9 +369,10 @@ def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Rep
 def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Callable]:
     """The heuristic workers of the portfolio.
 
-    Score rule: NRPA (level 3) on every core, each seeded apart and racing
-    its own share of the tabu colours; the first also plays a narrow beam
-    first, so that a game exists within a second.
+    Score rule: NRPA (level 3) on every core, each seeded apart; the first
+    keeps the most numerous colour tabu, the others race the next ones
+    (``nrpa.tabu_candidates``); the first also plays a narrow beam first,
+    so that a game exists within a second.
     NRPA is the strongest of the searches here at a minute a board
     (benchmarks/samegame/RESULTS.md).  Min-remaining: beams with the
     evaluations taken in turn (a cleared board proves itself optimal).

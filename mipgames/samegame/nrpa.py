@@ -11,7 +11,9 @@ selective policies"): the policy only chooses among the moves the tabu-colour
 rule allows (the colour that was most numerous at the start is not clicked
 while another colour's group exists), and a move's code names its colour and
 the cell of the group's lowest-leftmost tile, so the policy learns *which
-group of which colour* to click when.
+group of which colour* to click when.  Which colour is tabu is raced rather
+than fixed (``tabu_candidates``, ``nrpa_search``): the most numerous colour
+is the wrong one to keep for last on some boards.
 
 The legal move codes met along each playout are kept with it, so adapting
 the policy to the best sequence needs no replay of the board.
@@ -310,19 +312,24 @@ RACE_SHARE = 0.25
 
 
 def tabu_candidates(root: np.ndarray, shape: Shape, score_mode: bool, worker: int = 0, workers: int = 1) -> list[int]:
-    """The tabu colours worker ``worker`` of ``workers`` races: every ``workers``-th of the most numerous ones.
+    """The tabu colours worker ``worker`` of ``workers`` races (colour codes, most numerous first).
 
     Only the score rule has a tabu colour (min-remaining gets ``[0]``: none).
-    Which colour should leave last is a property of the board, not of its
-    counts (on standard boards 7 and 10 the most numerous colour is the
-    wrong one: no game keeping it for last clears the board), so the
-    workers split the candidates and each races its share.
+    The literature keeps the most numerous colour for last, and on most
+    boards that is right; on standard boards 7 and 10 it is not (no game
+    keeping it for last clears them).  So worker 0 keeps the literature's
+    choice alone, and the other workers split the next ``RACE_COLOURS`` - 1
+    colours (every (n-1)-th) and race them; a lone worker races them all.
     """
     order = colour_order(root, shape)[:RACE_COLOURS] if score_mode else []
     if not order:
         return [0]
-    mine = order[worker % len(order) :: max(1, workers)]
-    return mine or [order[worker % len(order)]]
+    if workers <= 1:
+        return order
+    if worker % workers == 0 or len(order) == 1:
+        return order[:1]
+    rest = order[1:]
+    return rest[(worker % workers - 1) % len(rest) :: workers - 1] or rest[:1]
 
 
 class _TopLevel:
