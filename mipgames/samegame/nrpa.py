@@ -352,9 +352,10 @@ class _TopLevel:
         s = self.search
         groups = s.scratch.groups()
         budget = s.acct.grant()
+        # argument lists: mypy refuses a compiled call with a starred tuple among positional arguments
         if s.level == 1:
             budget[0] -= 1
-            value, length = policy_playout(
+            args = [
                 s.root,
                 s.work,
                 s.shape.cols,
@@ -371,9 +372,10 @@ class _TopLevel:
                 s.codes,
                 s.offsets,
                 s.probs,
-            )
+            ]
+            value, length = policy_playout(*args)
         else:
-            value, length = nrpa_level(
+            args = [
                 s.level - 1,
                 s.root,
                 s.shape.cols,
@@ -392,7 +394,8 @@ class _TopLevel:
                 s.codes,
                 s.offsets,
                 budget,
-            )
+            ]
+            value, length = nrpa_level(*args)
         s.acct.settle(budget)
         self.iterations += 1
         if self.best is None or value >= self.best:
