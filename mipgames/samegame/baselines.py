@@ -201,8 +201,11 @@ WARM_BEAM_WIDTH = 32
 """Width of the beam a portfolio worker plays before its NRPA, for a game within a second."""
 
 
-def nrpa_task(s: Setup, worker: int, workers: int, level: int, warm_beam: bool = False) -> Callable:
-    from mipgames.samegame.nrpa import nrpa_search
+def nrpa_task(
+    s: Setup, worker: int, workers: int, level: int, warm_beam: bool = False, part: int = 0, parts: int = 1
+) -> Callable:
+    """NRPA racing share ``part`` of ``parts`` of the candidate tabu colours (``nrpa.tabu_candidates``)."""
+    from mipgames.samegame.nrpa import nrpa_search, tabu_candidates
 
     def task(send: Callable) -> dict[str, Any]:
         if warm_beam:
@@ -223,6 +226,7 @@ def nrpa_task(s: Setup, worker: int, workers: int, level: int, warm_beam: bool =
                 s.work_deadline,
                 s.share(workers),
                 target=s.colour_bound(),
+                tabus=tabu_candidates(s.root, s.shape, s.score_mode, part, parts),
             )
         }
 
@@ -341,7 +345,7 @@ def run_nmcs(board: Board, params: dict, options: SolveOptions, report: Report) 
 def run_nrpa(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
     s = setup(board, params, options, report)
     n, level = s.workers, _level(params, 3)
-    return finish(s, [nrpa_task(s, k, n, level) for k in range(n)], "nrpa", polish=True)
+    return finish(s, [nrpa_task(s, k, n, level, part=k, parts=n) for k in range(n)], "nrpa", polish=True)
 
 
 def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Report) -> Result:
@@ -366,7 +370,9 @@ def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Calla
     """The heuristic workers of the portfolio.
 
     Score rule: NRPA (level 3) on every core, each seeded apart; the first
-    also plays a narrow beam first, so that a game exists within a second.
+    keeps the most numerous colour tabu, the others race the next ones
+    (``nrpa.tabu_candidates``); the first also plays a narrow beam first,
+    so that a game exists within a second.
     NRPA is the strongest of the searches here at a minute a board
     (benchmarks/samegame/RESULTS.md).  Min-remaining: beams with the
     evaluations taken in turn (a cleared board proves itself optimal).
@@ -377,7 +383,7 @@ def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Calla
         if not s.score_mode:
             tasks.append(beam_task(s, worker, total))
         else:
-            tasks.append(nrpa_task(s, worker, total, 3, warm_beam=k == 0))
+            tasks.append(nrpa_task(s, worker, total, 3, warm_beam=k == 0, part=k, parts=count))
     return tasks
 
 

@@ -122,6 +122,10 @@ class Scratch:
             pieces=np.zeros(MAX_CODES + 1, dtype=np.int32),
         )
 
+    def groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The arrays ``find_groups`` fills, in its argument order (label, stack, gsize, gcolour, gcell, glast)."""
+        return self.label, self.stack, self.gsize, self.gcolour, self.gcell, self.glast
+
 
 # ------------------------------------------------------------------ kernels
 @njit(cache=True)

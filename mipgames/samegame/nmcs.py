@@ -11,12 +11,12 @@ Levels 1 and 2 are compiled; higher levels are not worth their cost on
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import numpy as np
 from numba import njit
 
+from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, click, copy_board, rng_state
 from mipgames.samegame.playout import final_value, legal_groups, playout
@@ -182,28 +182,6 @@ def nmcs(
         depth += 1
 
 
-class Rate:
-    """Playouts per second measured so far, to size compiled calls so that they end near the deadline."""
-
-    def __init__(self, guess: float = 2000.0):
-        self.count, self.seconds, self.guess = 0, 0.0, guess
-
-    def add(self, count: int, seconds: float) -> None:
-        self.count += count
-        self.seconds += seconds
-
-    def per_second(self) -> float:
-        return self.count / self.seconds if self.seconds > 0.05 else self.guess
-
-
-def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int = 64) -> int:
-    """Playouts a compiled call may spend: what the node budget leaves, and what fits before the deadline."""
-    cap = left if left is not None else 1 << 60
-    if deadline is not None:
-        cap = min(cap, max(floor, int(rate.per_second() * (deadline - time.monotonic()))))
-    return max(1, cap)
-
-
 def nmcs_search(
     root: np.ndarray,
     shape: Shape,
@@ -231,19 +209,10 @@ def nmcs_search(
     sub = np.zeros(depth_max, dtype=np.int32)
     moves = np.zeros(shape.size, dtype=np.int32)
     child = np.zeros(shape.size, dtype=np.int8)
-    rate = Rate()
-    spent = 0
-    best_all = None
-
-    def out_of_time() -> bool:
-        return (
-            (deadline is not None and time.monotonic() > deadline)
-            or (max_playouts is not None and spent >= max_playouts)
-            or (target is not None and best_all is not None and best_all >= target)
-        )
+    acct = Allowance(deadline, max_playouts, target)
 
     while True:
-        spent_before = spent
+        spent_before = acct.spent
         cur = root.copy()
         score, depth = 0, 0
         best: int | None = None
@@ -256,19 +225,15 @@ def nmcs_search(
                 value = int(final_value(tiles, score, score_mode))
                 if best is None or value > best:
                     best, best_seq = value, best_seq[:depth]
-                if best_all is None or best > best_all:
-                    best_all = best
+                if acct.improves(best):
                     send(best, best_seq, f"nested Monte-Carlo search level {level}")
                 break
             for k in range(len(cells)):
-                if best is not None and out_of_time():
+                if best is not None and acct.over():
                     break
                 removed = click(cur, child, cols, stride, cells[k], sc.label, sc.stack)
                 cscore = score + ((removed - 2) ** 2 if score_mode else 0)
-                left = None if max_playouts is None else max_playouts - spent
-                budget = np.array([budget_for(rate, deadline, left)], dtype=np.int64)
-                given = int(budget[0])
-                began = time.monotonic()
+                budget = acct.grant()
                 value, length = nmcs(
                     child,
                     cols,
@@ -288,14 +253,11 @@ def nmcs_search(
                     sub,
                     budget,
                 )
-                used = given - max(int(budget[0]), 0)
-                spent += used
-                rate.add(used, time.monotonic() - began)
+                acct.settle(budget)
                 if best is None or value > best:
                     best = int(value)
                     best_seq = best_seq[:depth] + [int(cells[k])] + [int(c) for c in sub[:length]]
-                    if best_all is None or best > best_all:
-                        best_all = best
+                    if acct.improves(best):
                         send(best, best_seq, f"nested Monte-Carlo search level {level}")
             cell = best_seq[depth]
             removed = click(cur, child, cols, stride, cell, sc.label, sc.stack)
@@ -303,5 +265,5 @@ def nmcs_search(
             if score_mode:
                 score += (removed - 2) ** 2
             depth += 1
-        if not restarts or out_of_time() or (deadline is None and max_playouts is None) or spent == spent_before:
-            return spent  # (nothing was random in a game without choices: a restart would repeat it)
+        if not restarts or acct.over() or acct.unbounded or acct.spent == spent_before:
+            return acct.spent  # (nothing was random in a game without choices: a restart would repeat it)

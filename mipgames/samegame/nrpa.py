@@ -11,7 +11,9 @@ selective policies"): the policy only chooses among the moves the tabu-colour
 rule allows (the colour that was most numerous at the start is not clicked
 while another colour's group exists), and a move's code names its colour and
 the cell of the group's lowest-leftmost tile, so the policy learns *which
-group of which colour* to click when.
+group of which colour* to click when.  Which colour is tabu is raced rather
+than fixed (``tabu_candidates``, ``nrpa_search``): the most numerous colour
+is the wrong one to keep for last on some boards.
 
 The legal move codes met along each playout are kept with it, so adapting
 the policy to the best sequence needs no replay of the board.
@@ -25,6 +27,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import (
     MAX_CODES,
@@ -35,7 +38,6 @@ from mipgames.samegame.kernel import (
     remove_inplace,
     rng_state,
 )
-from mipgames.samegame.nmcs import Rate, budget_for
 from mipgames.samegame.playout import legal_groups
 from mipgames.samegame.simulate import CLEAR_BONUS
 
@@ -303,6 +305,131 @@ def nrpa_level(
     return best, best_len
 
 
+RACE_COLOURS = 6
+"""At most this many tabu colours (the most numerous) take part in the race of ``nrpa_search``."""
+RACE_SHARE = 0.25
+"""The race may take at most this share of a search's budget: with less, fewer colours race (one: no race)."""
+
+
+def tabu_candidates(root: np.ndarray, shape: Shape, score_mode: bool, worker: int = 0, workers: int = 1) -> list[int]:
+    """The tabu colours worker ``worker`` of ``workers`` races (colour codes, most numerous first).
+
+    Only the score rule has a tabu colour (min-remaining gets ``[0]``: none).
+    The literature keeps the most numerous colour for last, and on most
+    boards that is right; on standard boards 7 and 10 it is not (no game
+    keeping it for last clears them).  So worker 0 keeps the literature's
+    choice alone, and the other workers split the next ``RACE_COLOURS`` - 1
+    colours (every (n-1)-th) and race them; a lone worker races them all.
+    """
+    order = colour_order(root, shape)[:RACE_COLOURS] if score_mode else []
+    if not order:
+        return [0]
+    if workers <= 1:
+        return order
+    if worker % workers == 0 or len(order) == 1:
+        return order[:1]
+    rest = order[1:]
+    return rest[(worker % workers - 1) % len(rest) :: workers - 1] or rest[:1]
+
+
+class _TopLevel:
+    """The top level of one NRPA (its policy and best game) for one tabu colour, stepped from Python."""
+
+    def __init__(self, search: _Search, tabu: int):
+        n = search.ncodes
+        self.search, self.tabu = search, tabu
+        self.pol = np.zeros(code_count(search.shape.size), dtype=np.float64)
+        self.best: int | None = None
+        self.length = 0
+        self.iterations = 0
+        self.seq = np.zeros(search.depth_max, dtype=np.int32)
+        self.chosen = np.zeros(search.depth_max, dtype=np.int32)
+        self.codes = np.zeros(n, dtype=np.int32)
+        self.offsets = np.zeros(search.depth_max + 1, dtype=np.int32)
+
+    def step(self) -> None:
+        """One iteration: a level-(n-1) search (a playout at level 1) from the policy, then adapt to the best."""
+        s = self.search
+        groups = s.scratch.groups()
+        budget = s.acct.grant()
+        # argument lists: mypy refuses a compiled call with a starred tuple among positional arguments
+        if s.level == 1:
+            budget[0] -= 1
+            args = [
+                s.root,
+                s.work,
+                s.shape.cols,
+                s.shape.stride,
+                0,
+                self.tabu,
+                s.score_mode,
+                self.pol,
+                s.rng,
+                *groups,
+                s.moves,
+                s.seq,
+                s.chosen,
+                s.codes,
+                s.offsets,
+                s.probs,
+            ]
+            value, length = policy_playout(*args)
+        else:
+            args = [
+                s.level - 1,
+                s.root,
+                s.shape.cols,
+                s.shape.stride,
+                self.tabu,
+                s.score_mode,
+                self.pol,
+                s.iterations,
+                s.alpha,
+                s.rng,
+                *groups,
+                s.moves,
+                s.probs,
+                s.seq,
+                s.chosen,
+                s.codes,
+                s.offsets,
+                budget,
+            ]
+            value, length = nrpa_level(*args)
+        s.acct.settle(budget)
+        self.iterations += 1
+        if self.best is None or value >= self.best:
+            self.best, self.length = int(value), int(length)
+            self.seq[:length] = s.seq[:length]
+            self.chosen[:length] = s.chosen[:length]
+            self.offsets[: length + 1] = s.offsets[: length + 1]
+            self.codes[: s.offsets[length]] = s.codes[: s.offsets[length]]
+            if s.acct.improves(self.best):
+                s.send(self.best, [int(c) for c in self.seq[:length]], s.note)
+        if not s.acct.over():
+            self.pol = adapt(self.pol, self.chosen, self.codes, self.offsets, self.length, s.alpha, s.probs)
+
+
+class _Search:
+    """Buffers and settings shared by the top levels of one ``nrpa_search``."""
+
+    def __init__(self, root, shape, score_mode, level, seed, send, acct, iterations, alpha):
+        self.root, self.shape, self.score_mode, self.level = root, shape, score_mode, level
+        self.send, self.acct, self.iterations, self.alpha = send, acct, iterations, alpha
+        self.rng = rng_state(seed)
+        self.scratch = Scratch.of(shape)
+        self.depth_max = shape.rows * shape.cols // 2 + 2
+        self.ncodes = self.depth_max * (shape.size // 2 + 1)
+        self.work = np.zeros(shape.size, dtype=np.int8)
+        self.moves = np.zeros(shape.size, dtype=np.int32)
+        self.probs = np.zeros(shape.size, dtype=np.float64)
+        self.seq = np.zeros(self.depth_max, dtype=np.int32)
+        self.chosen = np.zeros(self.depth_max, dtype=np.int32)
+        self.codes = np.zeros(self.ncodes, dtype=np.int32)
+        self.offsets = np.zeros(self.depth_max + 1, dtype=np.int32)
+        self.note = f"NRPA level {level}"
+
+
 def nrpa_search(
     root: np.ndarray,
     shape: Shape,
@@ -316,111 +443,53 @@ def nrpa_search(
     alpha: float = ALPHA,
     restarts: bool = True,
     target: int | None = None,
-    tabu_rank: int = 0,
+    tabus: list[int] | None = None,
 ) -> int:
     """NRPA of ``level`` >= 1 from ``root``, its top level driven here so that the deadline is checked
     between compiled level-(n-1) searches; restarted from a blank policy while time and budget last.
 
-    Sends every better game; returns the playouts spent.  Stops early when a
-    game reaches ``target`` (a proved bound: nothing better exists).
-    ``tabu_rank`` picks the tabu colour by tile count (0: the most numerous).
+    ``tabus`` are the candidate tabu colour codes (default: the most numerous
+    colour under the score rule, none otherwise).  With several, each start
+    races them: every candidate's top level runs its first iteration (one
+    level-(n-1) search), and the best game's colour goes on alone for the
+    remaining iterations.  The race takes at most ``RACE_SHARE`` of the
+    budget (or of the time, at the measured playout rate), so a short
+    search races fewer colours; each restart goes on with the candidates the
+    previous one left out.  Sends every better game; returns the playouts
+    spent.  Stops early when a game reaches ``target`` (a proved bound:
+    nothing better exists).
     """
-    sc = Scratch.of(shape)
-    order = colour_order(root, shape)
-    tabu = order[min(tabu_rank, len(order) - 1)] if (score_mode and order) else 0
-    rng = rng_state(seed)
-    cols, stride = shape.cols, shape.stride
-    depth_max = shape.rows * shape.cols // 2 + 2
-    ncodes = depth_max * (shape.size // 2 + 1)
-    moves = np.zeros(shape.size, dtype=np.int32)
-    probs = np.zeros(shape.size, dtype=np.float64)
-    seq, chosen = np.zeros(depth_max, dtype=np.int32), np.zeros(depth_max, dtype=np.int32)
-    codes, offsets = np.zeros(ncodes, dtype=np.int32), np.zeros(depth_max + 1, dtype=np.int32)
-    best_chosen, best_codes = np.zeros(depth_max, dtype=np.int32), np.zeros(ncodes, dtype=np.int32)
-    best_offsets = np.zeros(depth_max + 1, dtype=np.int32)
-    rate = Rate()
-    spent = 0
-    best_all = None
-
-    def out_of_time() -> bool:
-        return (
-            (deadline is not None and time.monotonic() > deadline)
-            or (max_playouts is not None and spent >= max_playouts)
-            or (target is not None and best_all is not None and best_all >= target)
-        )
-
+    if tabus is None:
+        tabus = tabu_candidates(root, shape, score_mode)[:1]
+    acct = Allowance(deadline, max_playouts, target)
+    search = _Search(root, shape, score_mode, level, seed, send, acct, iterations, alpha)
+    began = time.monotonic()
+    first = 0
     while True:
-        pol = np.zeros(code_count(shape.size), dtype=np.float64)
-        best, best_len = None, 0
-        for _ in range(iterations):
-            left = None if max_playouts is None else max_playouts - spent
-            budget = np.array([budget_for(rate, deadline, left)], dtype=np.int64)
-            given = int(budget[0])
-            began = time.monotonic()
-            if level == 1:
-                budget[0] -= 1
-                value, length = policy_playout(
-                    root,
-                    np.zeros(shape.size, dtype=np.int8),
-                    cols,
-                    stride,
-                    0,
-                    tabu,
-                    score_mode,
-                    pol,
-                    rng,
-                    sc.label,
-                    sc.stack,
-                    sc.gsize,
-                    sc.gcolour,
-                    sc.gcell,
-                    sc.glast,
-                    moves,
-                    seq,
-                    chosen,
-                    codes,
-                    offsets,
-                    probs,
-                )
-            else:
-                value, length = nrpa_level(
-                    level - 1,
-                    root,
-                    cols,
-                    stride,
-                    tabu,
-                    score_mode,
-                    pol,
-                    iterations,
-                    alpha,
-                    rng,
-                    sc.label,
-                    sc.stack,
-                    sc.gsize,
-                    sc.gcolour,
-                    sc.gcell,
-                    sc.glast,
-                    moves,
-                    probs,
-                    seq,
-                    chosen,
-                    codes,
-                    offsets,
-                    budget,
-                )
-            used = given - max(int(budget[0]), 0)
-            spent += used
-            rate.add(used, time.monotonic() - began)
-            if best is None or value >= best:
-                best, best_len = int(value), int(length)
-                best_chosen[:length] = chosen[:length]
-                best_offsets[: length + 1] = offsets[: length + 1]
-                best_codes[: offsets[length]] = codes[: offsets[length]]
-                if best_all is None or best > best_all:
-                    best_all = best
-                    send(best, [int(c) for c in seq[:length]], f"NRPA level {level}")
-            if out_of_time():
-                break
-            pol = adapt(pol, best_chosen, best_codes, best_offsets, best_len, alpha, probs)
-        if not restarts or out_of_time() or (deadline is None and max_playouts is None):
-            return spent
+        before = acct.spent
+        runs = [_TopLevel(search, tabus[first % len(tabus)])]
+        runs[0].step()
+        step = max(1, acct.spent - before)
+        while len(runs) < len(tabus) and not acct.over() and _room_for(len(runs) + 1, step, acct, began):
+            runs.append(_TopLevel(search, tabus[(first + len(runs)) % len(tabus)]))
+            runs[-1].step()
+        first += len(runs)
+        winner = runs[0]
+        for run in runs[1:]:
+            if run.best is not None and (winner.best is None or run.best > winner.best):
+                winner = run
+        while winner.iterations < iterations and not acct.over():
+            winner.step()
+        if not restarts or acct.over() or acct.unbounded:
+            return acct.spent
+
+
+def _room_for(entrants: int, step: int, acct: Allowance, began: float) -> bool:
+    """Whether a race of ``entrants`` first iterations of ``step`` playouts each fits in ``RACE_SHARE``
+    of what the whole search may spend (its budget, or its time at the measured playout rate)."""
+    if acct.unbounded:
+        return True
+    total = float(acct.max_playouts) if acct.max_playouts is not None else float("inf")
+    if acct.deadline is not None:
+        total = min(total, acct.rate.per_second() * (acct.deadline - began))
+    return entrants * step <= RACE_SHARE * total

@@ -1,0 +1,82 @@
+"""What a randomised search may still spend: a deadline, a playout budget and a target, in one place.
+
+The compiled searches (NMCS, NRPA) run their top level in Python and hand
+each compiled call a playout budget: what the node budget leaves, and what
+the measured playout rate says fits before the deadline.  ``Allowance``
+keeps that account for a search, so the drivers share one rule for "stop
+now": past the deadline, budget spent, or a game reaching the target (a
+proved bound, beyond which nothing exists).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+class Rate:
+    """Playouts per second measured so far, to size compiled calls so that they end near the deadline."""
+
+    def __init__(self, guess: float = 2000.0):
+        self.count, self.seconds, self.guess = 0, 0.0, guess
+
+    def add(self, count: int, seconds: float) -> None:
+        self.count += count
+        self.seconds += seconds
+
+    def per_second(self) -> float:
+        return self.count / self.seconds if self.seconds > 0.05 else self.guess
+
+
+def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int = 64) -> int:
+    """Playouts a compiled call may spend: what the node budget leaves, and what fits before the deadline."""
+    cap = left if left is not None else 1 << 60
+    if deadline is not None:
+        cap = min(cap, max(floor, int(rate.per_second() * (deadline - time.monotonic()))))
+    return max(1, cap)
+
+
+class Allowance:
+    """The account of one search: playouts spent, the best value seen, and whether it must stop."""
+
+    def __init__(self, deadline: float | None, max_playouts: int | None, target: int | None):
+        self.deadline, self.max_playouts, self.target = deadline, max_playouts, target
+        self.spent = 0
+        self.best: int | None = None
+        self.rate = Rate()
+        self._given = 0
+        self._began = 0.0
+
+    @property
+    def unbounded(self) -> bool:
+        """Neither a deadline nor a budget: a search that restarts would never end."""
+        return self.deadline is None and self.max_playouts is None
+
+    def grant(self) -> np.ndarray:
+        """The budget array (``budget[0]`` playouts, counted down) for the next compiled call."""
+        left = None if self.max_playouts is None else self.max_playouts - self.spent
+        self._given = budget_for(self.rate, self.deadline, left)
+        self._began = time.monotonic()
+        return np.array([self._given], dtype=np.int64)
+
+    def settle(self, budget: np.ndarray) -> None:
+        """Book what the compiled call that got ``budget`` from ``grant`` spent."""
+        used = self._given - max(int(budget[0]), 0)
+        self.spent += used
+        self.rate.add(used, time.monotonic() - self._began)
+
+    def improves(self, value: int) -> bool:
+        """Whether ``value`` beats every game of the search so far (and then it is the new best)."""
+        if self.best is not None and value <= self.best:
+            return False
+        self.best = int(value)
+        return True
+
+    def over(self) -> bool:
+        """Past the deadline, out of playouts, or the target reached."""
+        return (
+            (self.deadline is not None and time.monotonic() > self.deadline)
+            or (self.max_playouts is not None and self.spent >= self.max_playouts)
+            or (self.target is not None and self.best is not None and self.best >= self.target)
+        )
