@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.errors import InputError
-from mipgames.merge_game.codec import instance_from_json, solution_from_json
+from mipgames.merge_game.codec import _KEYS, instance_from_json, solution_from_json
 from mipgames.merge_game.graphs import read_graph
 from mipgames.merge_game.instance import Hero, Instance, Stone, read
 
@@ -51,23 +51,8 @@ JSONISH = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=20,
 )
-KEYS = st.sampled_from(
-    [
-        "width",
-        "height",
-        "size",
-        "heroes",
-        "stones",
-        "attack",
-        "type_attack",
-        "target",
-        "destroy_all",
-        "max_level",
-        "optimum",
-        "meta",
-        "name",
-    ]
-)
+KEYS = st.sampled_from(sorted(_KEYS))
+"""The fields an instance file may have, as the codec lists them."""
 
 
 @settings(FAST, max_examples=80)
