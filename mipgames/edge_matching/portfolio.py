@@ -368,21 +368,6 @@ def _answer(best: Best, decision: bool) -> Result:
             proved_by=best.bound_by,
         )
     value = float(best.objective)
-    if decision:
-        if best.objective == 0:
-            return Result(
-                Status.OPTIMAL,
-                best.placement,
-                0.0,
-                0.0,
-                f"a perfect placement ({best.found_by})",
-                proved_by=best.found_by,
-            )
-        return Result(
-            Status.UNKNOWN,
-            message=f"best placement found has {best.objective} mismatches",
-            stop="time limit",
-        )
     if best.objective == 0:
         return Result(
             Status.OPTIMAL,
@@ -391,6 +376,12 @@ def _answer(best: Best, decision: bool) -> Result:
             0.0,
             f"a perfect placement, found by {best.found_by}",
             proved_by=best.found_by,
+        )
+    if decision:
+        return Result(
+            Status.UNKNOWN,
+            message=f"best placement found has {best.objective} mismatches",
+            stop="time limit",
         )
     if best.closed:
         return Result(
