@@ -14,7 +14,11 @@ For each planted position (N, K = 2, the generator's seed):
   before target, squares between before the mover, earlier arrivals first) is forbidden by a
   clause, until an answer has none; that answer is turned into moves and replayed;
 - upper given a dive's lower levels: the same, with the lower levels taken from the level search
-  (the reference search, with its restarts) stopped when it reaches level cut.
+  (the reference search, with its restarts) stopped when it reaches level cut;
+- a dive's tokens alone: the tokens of level >= cut where that dive leaves them, lower squares
+  empty, solved like the planted ones in the first column.  Set beside the first column it
+  separates the two causes: if the dive's tokens fail alone too, the squares the lower levels
+  chose are wrong, whatever the coupling.
 
 The level search alone (`levels`, compiled) finds none of these positions within 60 s
 (RESULTS.md); the three rows show whether the upper levels alone, or their coupling with the lower
@@ -100,6 +104,17 @@ def lower_of_dive(geo: Geometry, k: int, cut: int, seed: int, deadline: float) -
             return None
         return None  # the search ended without reaching the level: none can
     return None
+
+
+def tokens_after(instance: Queens, geo: Geometry, fixed: dict[int, tuple[int, int]], cut: int) -> Queens:
+    """One queen per token of level >= cut where the captures ``fixed`` (all below cut) leave it."""
+    level = list(geo.exps)
+    for _, (p, v) in fixed.items():
+        level[p] = max(level[p], v + 1)
+    tokens = {geo.squares[i]: 1 << level[i] for i in range(geo.size) if i not in fixed and level[i] >= cut}
+    n = instance.n
+    rows = tuple(tuple(tokens.get((r, c), 0) for c in range(n)) for r in range(n))
+    return Queens(n, instance.k, rows)
 
 
 def relaxation(geo: Geometry, k: int, fixed: dict[int, tuple[int, int]], cut: int):
@@ -265,8 +280,8 @@ def main(argv: list[str] | None = None) -> int:
         f"Load average at the start: {load} (2 shared cores).",
         "",
         "| seed | tokens >= cut | upper alone (levels) | upper, planted lower fixed (relaxation + cuts) "
-        "| upper, a dive's lower fixed (relaxation + cuts) |",
-        "|---|---|---|---|---|",
+        "| upper, a dive's lower fixed (relaxation + cuts) | a dive's tokens alone (levels) |",
+        "|---|---|---|---|---|---|",
     ]
     for seed in (int(s) for s in args.seeds.split(",")):
         instance = planted(args.n, 2, args.queens - 2, seed).instance
@@ -276,10 +291,13 @@ def main(argv: list[str] | None = None) -> int:
         alone = f"{status}, {left} left, {wall:.1f} s"
         given = lazy_upper(instance, geo, lower_of_planted(instance, geo, args.cut), args.cut, args.time_limit)
         dive = lower_of_dive(geo, instance.k, args.cut, seed, time.monotonic() + args.time_limit)
-        ours = (
-            "no dive reached the level" if dive is None else lazy_upper(instance, geo, dive, args.cut, args.time_limit)
-        )
-        lines.append(f"| {seed} | {len(upper.queens)} | {alone} | {given} | {ours} |")
+        if dive is None:
+            ours = dive_alone = "no dive reached the level"
+        else:
+            ours = lazy_upper(instance, geo, dive, args.cut, args.time_limit)
+            status, wall, left = run(tokens_after(instance, geo, dive, args.cut), "levels", args.time_limit)
+            dive_alone = f"{status}, {left} left, {wall:.1f} s" if left is not None else f"{status} at {wall:.1f} s"
+        lines.append(f"| {seed} | {len(upper.queens)} | {alone} | {given} | {ours} | {dive_alone} |")
         print(lines[-1], flush=True)
     text = "\n".join(lines) + "\n"
     if args.out:
