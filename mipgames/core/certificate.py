@@ -295,4 +295,6 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.notes.append(f"{status} rests on the proof of {data['proved_by']}; --reprove asks another solver")
     elif status is Status.UNKNOWN:
         check.notes.append("no answer in time: it claims nothing but its bound")
+    if problem.claims is not None:
+        check.notes += _guarded("stats", problem.claims, check.instance, params, data["stats"], objective, status.value)
     return check

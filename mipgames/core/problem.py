@@ -251,6 +251,10 @@ class Problem:
     allow (a decision target dropped, say): ``verify --reprove`` proves "nothing is better" under these."""
     commands: Callable[[Any], None] | None = None
     """Adds the problem's own subcommands to the CLI's subparsers (``register(subparsers)``)."""
+    claims: Callable[[Any, dict[str, Any], Any, float | None, str], list[str]] | None = None
+    """``verify``'s reading of claims a certificate carries in its stats beyond the objective (a solution count):
+    (instance, params, stats, replayed objective or None, status) -> notes; raises InputError when a claim is
+    malformed or contradicts the replay."""
     warmup: Callable[[], None] | None = None
     """Compiles (or loads from numba's cache) the problem's compiled searches: a solve's deadline counts
     compile time, so ``mipgames warmup`` (run by ``make install``) pays it once, ahead."""

@@ -17,6 +17,7 @@ from mipgames.core.status import Sense
 from mipgames.edge_matching import codec
 from mipgames.edge_matching import instance as inst_mod
 from mipgames.edge_matching.baselines import ALGORITHMS
+from mipgames.edge_matching.counts import count_claims
 from mipgames.edge_matching.instance import MAX_COLOUR
 from mipgames.edge_matching.simulate import MODES, evaluate, framed, mode_of
 
@@ -223,5 +224,6 @@ PROBLEM = Problem(
     default_solver="portfolio",
     warmup=_warmup,
     bound=_bound,
+    claims=count_claims,
     optimise_params=lambda params: {**params, "mode": "optimise"},
 )

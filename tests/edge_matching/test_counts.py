@@ -1,0 +1,103 @@
+"""``verify`` reads a certificate's solution count as hostile input and holds it against the replay."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mipgames.core import certificate
+from mipgames.core.problem import SolveOptions
+from mipgames.edge_matching.counts import KEYS
+from mipgames.edge_matching.problem import PROBLEM
+from mipgames.run.runner import solve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _certificate(name: str, **params: object) -> dict:
+    inst = PROBLEM.read(ROOT / "instances" / "edge_matching" / name)
+    result = solve(
+        PROBLEM,
+        inst,
+        solver="backtrack",
+        params={**PROBLEM.default_params(), **params},
+        options=SolveOptions(time_limit=60, threads=1),
+        isolate=False,
+    )
+    return certificate.build(PROBLEM, inst, result, instance_path=name)
+
+
+@pytest.fixture(scope="module")
+def counted() -> dict:
+    return _certificate("planted_5x5_frame.txt", count=True)
+
+
+def _with(cert: dict, **stats: object) -> certificate.Check:
+    data = copy.deepcopy(cert)
+    data["stats"].update(stats)
+    return certificate.verify(data, PROBLEM)
+
+
+def test_a_complete_count_verifies_and_is_named_as_a_claim(counted):
+    assert counted["stats"]["solutions"] == 453_888 and counted["stats"]["count_complete"] is True
+    check = certificate.verify(counted, PROBLEM)
+    assert check.ok, check.reasons
+    assert any("claims 453,888 perfect placements" in note for note in check.notes)
+
+
+@pytest.mark.parametrize(
+    ("stats", "reason"),
+    [
+        ({"solutions": 0}, "no perfect placement exists, yet the replayed solution is one"),
+        ({"solutions": -1}, "non-negative integer"),
+        ({"solutions": True}, "non-negative integer"),
+        ({"solutions": 1.5}, "non-negative integer"),
+        ({"solutions": "many"}, "non-negative integer"),
+        ({"count_complete": "yes"}, "count_complete must be true or false"),
+        ({"count_complete": False}, "solutions is given, but the count is not complete"),
+        ({"solutions_found": 3}, "solutions_found is given, but the count is complete"),
+        ({"solutions_up_to_board_turns": 453_888}, "does not fit the count"),
+        ({"solutions_up_to_board_turns": 0}, "does not fit the count"),
+    ],
+)
+def test_malformed_or_contradictory_counts_are_rejected(counted, stats, reason):
+    check = _with(counted, **stats)
+    assert not check.ok
+    assert any(reason in r for r in check.reasons), check.reasons
+
+
+def test_a_count_on_a_run_that_did_not_count_is_rejected():
+    plain = _certificate("planted_5x5_frame.txt")
+    assert certificate.verify(plain, PROBLEM).ok
+    check = _with(plain, solutions=5, count_complete=True)
+    assert not check.ok and "not a counting run" in check.reasons[0]
+
+
+def test_perfect_placements_beside_a_solution_with_mismatches_are_rejected(counted):
+    data = copy.deepcopy(counted)
+    placement = data["solution"]
+    placement[6], placement[12] = placement[12], placement[6]  # two inner cells: the frame stays whole
+    replay = PROBLEM.evaluate(
+        PROBLEM.instance_from_json(data["instance"]), data["params"], PROBLEM.solution_from_json(None, placement)
+    )
+    assert replay.legal and replay.objective > 0
+    data["objective"] = data["verified"]["objective"] = replay.objective
+    data["bound"], data["status"] = 0.0, "feasible"
+    check = certificate.verify(data, PROBLEM)
+    assert not check.ok and any("yet records a solution with" in r for r in check.reasons), check.reasons
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    key=st.sampled_from(KEYS),
+    value=st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=5),
+)
+def test_any_value_in_a_count_field_is_judged_without_a_crash(counted, key, value):
+    check = _with(counted, **{key: value})
+    assert check.ok or check.reasons
+    if check.ok:
+        assert counted["stats"]["solutions"] and check.notes
