@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mipgames.core.errors import InputError, MipgamesError
-from mipgames.core.files import read_json, write_json_atomic
+from mipgames.core.files import printable, read_json, write_json_atomic
 from mipgames.core.problem import Problem, Verdict
 from mipgames.core.result import Result
 from mipgames.core.status import Status, decide, finite, same
@@ -218,7 +218,17 @@ def _params(problem: Problem, given: dict[str, Any]) -> dict[str, Any]:
 
 
 def verify(data: dict[str, Any], problem: Problem) -> Check:
-    """Check a certificate of ``problem`` from its own contents; every failed rule is a reason."""
+    """Check a certificate of ``problem`` from its own contents; every failed rule is a reason.
+
+    Reasons and notes quote the certificate (a prover's name, say), so they are made printable: a
+    forged field cannot add a line that looks like a verdict, or send the terminal commands."""
+    check = _verify(data, problem)
+    check.reasons = [printable(text) for text in check.reasons]
+    check.notes = [printable(text) for text in check.notes]
+    return check
+
+
+def _verify(data: dict[str, Any], problem: Problem) -> Check:
     check = Check(True, data=data)
     if data.get("schema") != SCHEMA:
         return check.reject(f"unknown schema {str(data.get('schema'))[:60]!r} (this toolkit reads {SCHEMA})")

@@ -31,11 +31,15 @@ MAX_TOKEN_CHARS = 24
 EXCERPT_CHARS = 40
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (newline, escape, other controls) shown as ``?``:
+    text that comes from user input may then be printed without forging lines or terminal commands."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
 def excerpt(text: str, width: int = EXCERPT_CHARS) -> str:
     """A short, printable quotation of user input for an error message."""
-    cut = text[:width]
-    shown = "".join(ch if ch.isprintable() else "?" for ch in cut)
-    return repr(shown + ("…" if len(text) > width else ""))
+    return repr(printable(text[:width]) + ("…" if len(text) > width else ""))
 
 
 def _kind(mode: int) -> str:

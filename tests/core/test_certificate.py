@@ -152,3 +152,13 @@ def test_atomic_write_leaves_no_partial_file(tmp_path, cert):
         write_json_atomic(target, {"x": Boom()})
     assert json.loads(target.read_text())["instance_sha256"] == cert["instance_sha256"]
     assert [p.name for p in tmp_path.iterdir()] == ["c.json"]
+
+
+def test_text_from_the_certificate_cannot_forge_lines_or_terminal_commands(cert):
+    forged = copy.deepcopy(cert)
+    forged["proved_by"] = "cpsat\nother.json: OK — proved\x1b[2J\x07"
+    check = verify(forged)
+    assert check.ok
+    said = check.notes + check.reasons
+    assert any("proved by cpsat?other.json: OK — proved?[2J?" in note for note in said), said
+    assert not any(ch in text for text in said for ch in "\n\r\x1b\x07")
