@@ -1,7 +1,8 @@
 """The compiled search side by side with CP-SAT and the default portfolio, on the public sets.
 
     .venv/bin/python benchmarks/edge_matching/bench_search.py [--sets brendan,em,planted,count,nps,e2]
-        [--planted-seeds 2] [--time-limit 60] [--big-time-limit 600] [--em-time-limit 5] [--count-time-limit 300]
+        [--planted-seeds 2] [--first-seeds 1,2,3] [--first-time-limit 20] [--time-limit 60] [--big-time-limit 600]
+        [--em-time-limit 5] [--count-time-limit 300]
         [--e2-time-limit 3600] [--threads 2] [--seed 1] [--benchmarks DIR] [--out search_results.md]
 
 Sets (read from DIR/edge_matching, DIR = --benchmarks, $MIPGAMES_BENCHMARKS or ../shared/benchmarks
@@ -12,6 +13,9 @@ beside the repository; nothing is copied into the repository):
   optimise mode as a user runs it): mismatches of the verified answer, status, seconds.
 - ``em``: Heule's em_* puzzles shuffled and turned with --seed, the same three solvers, --em-time-limit.
 - ``planted``: fresh planted frame puzzles 7x7..10x10 (--planted-seeds) with the default solver, --time-limit.
+- ``first``: planted frame and free puzzles 7x7..10x10 (--first-seeds), the backtracker and CP-SAT's
+  decision model on one thread each, --first-time-limit: which one the portfolio's first phase should run
+  (not in the default --sets).
 - ``count``: ``backtrack --count`` on the 8x8 sets (pieces_08x08, em_8_4_5).
 - ``nps``: nodes per second of the compiled kernel and of its pure-Python twin on the same search
   (a full count of a small planted puzzle, and the first pieces_10x10 nodes); compile/cache-load time
@@ -200,6 +204,30 @@ def planted_frames(root: Path, args: argparse.Namespace) -> Table:
     return table
 
 
+FIRST = ((7, 3, 6), (8, 3, 6), (9, 3, 7), (10, 4, 8), (7, 0, 5), (8, 0, 6), (9, 0, 7), (10, 0, 8))
+"""Planted puzzles for the race to a first perfect placement (side, rim colours or 0 for no frame, inner)."""
+
+
+def first(root: Path, args: argparse.Namespace) -> Table:
+    """Which member phase 1 of the portfolio should run: the backtracker or CP-SAT's decision model."""
+    table = Table(
+        "First perfect placement: backtracker against CP-SAT's decision model",
+        f"decision mode, 1 thread each, {args.first_time_limit:g} s, generator seeds {args.first_seeds}; "
+        "status and wall seconds of each (the backtracker's nodes in brackets).",
+        ["puzzle", "backtrack", "cpsat", "load"],
+    )
+    for side, rim, inner in FIRST:
+        for seed in map(int, args.first_seeds.split(",")):
+            inst = planted(side, side, rim > 0, max(rim, 1), inner, seed)[0]
+            cells = [f"planted {side}x{side} {'frame ' + str(rim) + '+' if rim else 'free '}{inner} seed {seed}"]
+            for solver, formulation in (("backtrack", None), ("cpsat", "cpsat")):
+                r, wall = run(inst, solver, formulation, DECISION, args.first_time_limit, 1, args.seed)
+                nodes = f" ({r.stats['nodes']:,} nodes)" if r.stats and "nodes" in r.stats else ""
+                cells.append(f"{r.status} {wall:.1f} s{nodes}")
+            table.add(*cells, load())
+    return table
+
+
 def count(root: Path, args: argparse.Namespace) -> Table:
     table = Table(
         "Solution counts (backtrack --count)",
@@ -384,6 +412,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--planted-seeds", default="2", help="generator seeds of the planted set")
+    ap.add_argument("--first-seeds", default="1,2,3", help="generator seeds of the first set")
+    ap.add_argument("--first-time-limit", type=float, default=20)
     ap.add_argument("--benchmarks", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=HERE / "search_results.md")
     args = ap.parse_args()
@@ -403,6 +433,7 @@ def main() -> None:
                     "brendan": brendan,
                     "em": em,
                     "planted": planted_frames,
+                    "first": first,
                     "count": count,
                     "nps": nps,
                 }[name](root, args)

@@ -142,7 +142,8 @@ def _search(
     A plain decision search interleaves its complete search with shuffled
     restarts (equal node shares): the first finds placements of puzzles with
     few solutions and proves that none exists, the second finds placements of
-    puzzles with many.
+    puzzles with many.  The complete search of a decision tries the
+    candidates showing rare colours first (``search.rare_colours_first``).
     """
     from mipgames.edge_matching import kernel
     from mipgames.edge_matching.search import Search, fill_order, prepare
@@ -151,8 +152,9 @@ def _search(
     pieces = prepare(inst, symmetry)
     cells = fill_order(inst, order, pieces.fixed)
     budget = [cap] * len(cells) if optimise else None
-    s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split, look=look)
-    shuffled = Restarts(pieces, cells, seed) if restarts and not count and not optimise and cells else None
+    decide = not count and not optimise
+    s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split, look=look, rare_first=decide)
+    shuffled = Restarts(pieces, cells, seed) if restarts and decide and cells else None
     best_seen = None
     while True:
         status = s.run(SLICE)

@@ -7,8 +7,9 @@ verified placement meets the best proved bound.
 
 Phase 1, a perfect placement (decision mode, or when the colour-count bound
 allows zero): the exact backtracker (complete search interleaved with
-shuffled restarts; it proves that none exists when it exhausts) beside
-CP-SAT's decision model (scan-order search with clause learning).  A proof
+shuffled restarts; it proves that none exists when it exhausts), on boards
+of up to ``SMALL`` cells on every thread, on larger ones beside CP-SAT's
+decision model (scan-order search with clause learning).  A proof
 that none exists raises the bound to 1.
 
 Phase 2, the fewest mismatches: the compiled local search (``lns.py``) and,
@@ -45,7 +46,13 @@ REPORT_EVERY = 0.2
 FIRST_SLICE = 1.0
 """Seconds of the first turn of each member when one thread runs them in turns."""
 SMALL = 100
-"""Boards of at most this many cells give phase 1 half the time; larger ones a fifth, at most a minute."""
+"""Boards of at most this many cells give phase 1 half the time; larger ones a fifth, at most a minute.
+
+On these boards phase 1 is the backtracker's alone, on every thread (its tree split between the
+workers): on 24 planted puzzles (frame and free, 7x7-10x10, seeds 1-3; one thread each, 20 s) CP-SAT's
+decision model solved 15, the backtracker 19, each of the 15 sooner; on Brendan's pieces_04-07 and
+Heule's em_* too the backtracker was first (``benchmarks/edge_matching/RESULTS.md``), so CP-SAT's
+thread is worth more to the backtracker."""
 
 
 @dataclass
@@ -98,10 +105,10 @@ class Best:
 # ---------------------------------------------------------------- members (each in its own process)
 
 
-def _kernel_decision(out: Any, inst: Instance, deadline: float | None, seed: int) -> None:
+def _kernel_decision(out: Any, inst: Instance, deadline: float | None, seed: int, threads: int = 1) -> None:
     from mipgames.edge_matching.backtrack import PROVER, exact
 
-    got = exact(inst, threads=1, deadline=deadline, seed=seed)
+    got = exact(inst, threads=threads, deadline=deadline, seed=seed)
     if got.placement is not None:
         out.send("placement", (got.placement, PROVER))
     elif got.exhausted:
@@ -248,12 +255,14 @@ def _phase(
     params = {**params, "mode": "decision" if decision else "optimise"}
     target = 0 if decision else best.bound
     use_cpsat = inst.cells <= 400
+    if decision and inst.cells <= SMALL:
+        use_cpsat = False  # the backtracker alone, on every thread (see SMALL)
     if threads == 1:
         _turns(best, inst, params, seed, until, decision, target, use_cpsat)
         return
     with Workers() as pool:
         if decision:
-            pool.start(_kernel_decision, inst, until, seed)
+            pool.start(_kernel_decision, inst, until, seed, 1 if use_cpsat else threads)
             if use_cpsat:
                 pool.start(_cpsat, inst, params, until, seed, threads - 1, None)
         else:
@@ -322,7 +331,7 @@ def _turns(
     box = Inbox()
     now = time.monotonic()
     if decision:
-        mid = None if until is None else now + 0.5 * (until - now)
+        mid = until if until is None or not use_cpsat else now + 0.5 * (until - now)
         _kernel_decision(box, inst, mid, seed)
         if best.objective == 0 or best.infeasible_by or not use_cpsat:
             return

@@ -210,3 +210,32 @@ def test_portfolio_solves_planted_puzzles(threads):
     ):
         r = solve(PROBLEM, inst, solver="portfolio", options=opts, isolate=False)
         assert r.status == "optimal" and r.objective == 0 == score(inst, r.solution)
+
+
+@pytest.mark.parametrize("name", ["planted_5x5_frame.txt", "coursework_4x4.txt"])
+def test_rare_colours_first_reorders_buckets_and_keeps_the_tree(name):
+    """Rarest colours first is an order within each bucket: same entries, same count, same nodes."""
+    import numpy as np
+
+    inst = read(INSTANCES / name)
+    pieces = prepare(inst, "exact")
+    order = fill_order(inst, "rows", pieces.fixed)
+    plain, rare = (
+        Search(pieces, order, count=True, look=True),
+        Search(pieces, order, count=True, look=True, rare_first=True),
+    )
+    assert list(plain.tstart) == list(rare.tstart) and list(plain.tlist) != list(rare.tlist)
+    sides = np.zeros(pieces.K)
+    for t, members in enumerate(pieces.types):
+        np.add.at(sides, pieces.ent_col[np.nonzero(pieces.ent_type == t)[0][0]], len(members))
+    for lo, hi in zip(rare.tstart[:-1], rare.tstart[1:], strict=True):
+        assert sorted(plain.tlist[lo:hi]) == sorted(rare.tlist[lo:hi])
+        rarity = [sum(1 / sides[c] for c in pieces.ent_col[e]) for e in rare.tlist[lo:hi]]
+        assert all(a >= b - 1e-9 for a, b in zip(rarity, rarity[1:]))
+        assert list(rare.ttype[lo:hi]) == [int(pieces.ent_type[e]) for e in rare.tlist[lo:hi]]
+    plain.run()
+    rare.run()
+    assert (rare.solutions, rare.nodes) == (plain.solutions, plain.nodes) and rare.solutions > 0
+    first = Search(pieces, order, look=True, rare_first=True)
+    first.run()
+    assert first.solutions == 1 and score(inst, first.placement()) == 0

@@ -146,7 +146,7 @@ def test_every_formulation_matches_brute_force(inst):
         assert (r.status, r.objective) == (("optimal", best) if best is not None else ("infeasible", None))
 
 
-def test_portfolio_proves_a_perfect_placement_through_the_decision_model():
+def test_portfolio_proves_a_perfect_placement_in_its_first_phase():
     inst, _ = planted(6, 6, True, 2, 4, seed=5)
     r = solve(
         PROBLEM,
