@@ -204,9 +204,14 @@ def find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
         i = base
         while board[i] != 0:
             if label[i] < 0:
-                size, _, hi = flood(board, stride, i, label, stack, ng)
+                c = board[i]
+                if board[i + 1] == c or board[i + stride] == c:
+                    size, _, hi = flood(board, stride, i, label, stack, ng)
+                else:  # lower and left neighbours were scanned: a group of one, no flood needed
+                    label[i] = ng
+                    size, hi = 1, i
                 gsize[ng] = size
-                gcolour[ng] = board[i]
+                gcolour[ng] = c
                 gcell[ng] = i
                 glast[ng] = hi
                 ng += 1
