@@ -54,23 +54,24 @@ def playable_groups(board, cols, stride, tabu, epoch, label, stack, gsize, gcolo
         if board[base] == 0:
             break
         i = base
-        while board[i] != 0:
-            if label[i] < epoch:
-                c = board[i]
-                if board[i + 1] == c or board[i + stride] == c:
-                    size, _, hi = flood(board, stride, i, label, stack, epoch + ng)
-                    gsize[ng] = size
-                    gcolour[ng] = c
-                    gcell[ng] = i
-                    glast[ng] = hi
-                    if c == tabu:
-                        tabu_moves += 1
-                        moves[top - tabu_moves] = ng  # kept at the far end until we know they are needed
-                    else:
-                        moves[n] = ng
-                        n += 1
-                    ng += 1
+        c = board[i]
+        while c != 0:
+            up = board[i + 1]  # the next tile of the column (0 past its top)
+            if (up == c or board[i + stride] == c) and label[i] < epoch:
+                size, _, hi = flood(board, stride, i, label, stack, epoch + ng)
+                gsize[ng] = size
+                gcolour[ng] = c
+                gcell[ng] = i
+                glast[ng] = hi
+                if c == tabu:
+                    tabu_moves += 1
+                    moves[top - tabu_moves] = ng  # kept at the far end until we know they are needed
+                else:
+                    moves[n] = ng
+                    n += 1
+                ng += 1
             i += 1
+            c = up
         tiles += i - base
     if n == 0:
         for k in range(tabu_moves):
