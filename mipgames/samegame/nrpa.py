@@ -321,14 +321,17 @@ RACE_SHARE = 0.25
 
 
 def tabu_candidates(root: np.ndarray, shape: Shape, score_mode: bool, worker: int = 0, workers: int = 1) -> list[int]:
-    """The tabu colours worker ``worker`` of ``workers`` races (colour codes, most numerous first).
+    """The tabu colours (colour codes) worker ``worker`` of ``workers`` races, in race order.
 
     Only the score rule has a tabu colour (min-remaining gets ``[0]``: none).
     The literature keeps the most numerous colour for last, and on most
     boards that is right; on standard boards 7 and 10 it is not (no game
     keeping it for last clears them).  So worker 0 keeps the literature's
     choice alone, and the other workers split the next ``RACE_COLOURS`` - 1
-    colours (every (n-1)-th) and race them; a lone worker races them all.
+    colours (every (n-1)-th) and race them, with the most numerous colour
+    last in every race: where all the others lose (boards 17 and 20, one
+    colour 65 tiles against 40), that worker goes on with it too, as a
+    second seed on the right colour.  A lone worker races them all.
     """
     order = colour_order(root, shape)[:RACE_COLOURS] if score_mode else []
     if not order:
@@ -338,7 +341,7 @@ def tabu_candidates(root: np.ndarray, shape: Shape, score_mode: bool, worker: in
     if worker % workers == 0 or len(order) == 1:
         return order[:1]
     rest = order[1:]
-    return rest[(worker % workers - 1) % len(rest) :: workers - 1] or rest[:1]
+    return (rest[(worker % workers - 1) % len(rest) :: workers - 1] or rest[:1]) + order[:1]
 
 
 class _TopLevel:
