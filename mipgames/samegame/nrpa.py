@@ -2,10 +2,10 @@
 
 A policy is a log-weight per move *code*; a playout draws each move with
 probability proportional to exp(log-weight).  The arrays hold exp(log-weight)
-itself (``adapt`` multiplies it), so the inner loop draws with no ``exp``.  Level 1 runs ``iterations``
-playouts, each time moving the policy towards the best sequence so far
-(gradient step ``alpha`` on its log-likelihood); level n does the same with
-level n-1 searches that start from its current policy.
+itself (``adapt`` multiplies it), so the inner loop draws with no ``exp``.
+Level 1 runs ``iterations`` playouts, each time moving the policy towards the
+best sequence so far (gradient step ``alpha`` on its log-likelihood); level n
+does the same with level n-1 searches that start from its current policy.
 
 SameGame refinements from the literature (Cazenave 2016, "NRPA with
 selective policies"): the policy only chooses among the moves the tabu-colour

@@ -100,3 +100,70 @@ def test_adapt_rescales_huge_weights_without_changing_probabilities() -> None:
     expected = reference_adapt(plain, chosen, codes, offsets, 2, 0.5)
     got = np.log(weights)
     assert np.allclose(got - got[3], expected - expected[3], atol=1e-9)  # the same policy up to a constant
+
+
+def reference_nrpa_level1(board: Board, shape: K.Shape, tabu_colour: int, iterations: int, alpha: float, rng):
+    """Level-1 NRPA written out on the simulator, log-weights and Rosin's update, drawing from the kernel's
+    random stream in the same way (one uniform a move): (best value, its clicks)."""
+    logw: dict[int, float] = {}
+    best: tuple[int, list[tuple[int, int]], list[tuple[list[int], int]]] | None = None
+    for _ in range(iterations):
+        position, score, clicks, steps = board, 0, [], []
+        while legal := tabu_moves(position, tabu_colour):
+            codes = [shape.index(*m) * (K.MAX_CODES + 1) + position.at(*m) + 1 for m in legal]
+            weights = [np.exp(logw.get(c, 0.0)) for c in codes]
+            r = K.rand_unit(rng) * sum(weights)
+            pick = next((k for k, acc in enumerate(np.cumsum(weights)) if r < acc), len(legal) - 1)
+            steps.append((codes, codes[pick]))
+            clicks.append(legal[pick])
+            position, removed = simulate.apply_move(position, legal[pick])
+            score += (removed - 2) ** 2
+        value = score + (1000 if position.tiles() == 0 else 0)
+        if best is None or value >= best[0]:
+            best = (value, clicks, steps)
+        old = dict(logw)
+        for codes, chosen in best[2]:
+            e = np.exp([old.get(c, 0.0) for c in codes])
+            for code, p in zip(codes, e / e.sum()):
+                logw[code] = logw.get(code, 0.0) - alpha * p
+            logw[chosen] = logw.get(chosen, 0.0) + alpha
+    assert best is not None
+    return best[0], best[1]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(3, 6), st.integers(3, 6), st.integers(2, 4), st.integers(0, 10**6))
+def test_compiled_nrpa_level_1_plays_the_reference_games(rows: int, cols: int, colours: int, seed: int) -> None:
+    """Draw, selective policy, memory of the best game and in-place update together: the compiled level 1
+    ends on the very game of the reference fed the same random numbers."""
+    from mipgames.samegame.beam import colour_order
+    from mipgames.samegame.nrpa import code_count, nrpa
+
+    board = random_board(rows, cols, colours, seed)
+    arr, shape = K.to_array(board)
+    order = colour_order(arr, shape)
+    tabu = order[0] if order else 0
+    sc = K.Scratch.of(shape)
+    seq = np.zeros(shape.rows * shape.cols // 2 + 2, dtype=np.int32)
+    budget = np.array([10**6], dtype=np.int64)
+    weights = np.ones(code_count(shape.size), dtype=np.float64)
+    moves = np.zeros(shape.size, dtype=np.int32)
+    value, length = nrpa(
+        1,
+        arr,
+        shape.cols,
+        shape.stride,
+        tabu,
+        True,
+        weights,
+        30,
+        0.5,
+        K.rng_state(seed),
+        *sc.groups(),
+        moves,
+        seq,
+        budget,
+    )
+    expected_value, expected_clicks = reference_nrpa_level1(board, shape, tabu - 1, 30, 0.5, K.rng_state(seed))
+    assert (int(value), [shape.cell(int(c)) for c in seq[:length]]) == (expected_value, expected_clicks)
+    assert int(budget[0]) == 10**6 - 30
