@@ -1,6 +1,7 @@
 """The playout's incremental pieces against their references: ``playable_groups`` (labels kept across a
-game by epochs, singletons skipped) against the simulator's legal moves under the tabu rule, and NRPA's
-in-place ``adapt`` on exp-weights against Rosin's update written out on log-weights."""
+game by epochs, singletons skipped) against the simulator's legal moves under the tabu rule, NRPA's
+in-place ``adapt`` on exp-weights against Rosin's update written out on log-weights, and a whole
+level-1 NRPA against one written on the simulator."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from hypothesis import strategies as st
 
 from mipgames.samegame import kernel as K
 from mipgames.samegame import simulate
+from mipgames.samegame.beam import colour_order
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import Board
-from mipgames.samegame.nrpa import RESCALE_ABOVE, adapt
+from mipgames.samegame.nrpa import RESCALE_ABOVE, adapt, code_count, nrpa
 from mipgames.samegame.playout import playable_groups
 
 
@@ -136,9 +138,6 @@ def reference_nrpa_level1(board: Board, shape: K.Shape, tabu_colour: int, iterat
 def test_compiled_nrpa_level_1_plays_the_reference_games(rows: int, cols: int, colours: int, seed: int) -> None:
     """Draw, selective policy, memory of the best game and in-place update together: the compiled level 1
     ends on the very game of the reference fed the same random numbers."""
-    from mipgames.samegame.beam import colour_order
-    from mipgames.samegame.nrpa import code_count, nrpa
-
     board = random_board(rows, cols, colours, seed)
     arr, shape = K.to_array(board)
     order = colour_order(arr, shape)
