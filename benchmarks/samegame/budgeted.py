@@ -1,7 +1,7 @@
 """The standard 20 SameGame boards at a fixed node budget: a deterministic, load-independent total.
 
     .venv/bin/python benchmarks/samegame/budgeted.py [SET] [--node-budget 70000] [--threads 2]
-        [--solver portfolio] [--boards 1,7,10] [--seed 0] [--out FILE.md]
+        [--solver portfolio] [--boards 1,7,10] [--seed 0] [--level 0] [--out FILE.md]
 
 Timed runs (``standard.py``) measure what a user gets in a minute, but they
 move with the machine's load; comparing two versions of a search needs the
@@ -40,6 +40,7 @@ def main() -> None:
     ap.add_argument("--solver", default="portfolio", help="samegame solver (default portfolio)")
     ap.add_argument("--boards", default=None, help="comma-separated board numbers (default all)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--level", type=int, default=0, help="NRPA/NMCS nesting level (default: the solver's)")
     ap.add_argument("--out", default=None, help="also write the table as Markdown here")
     args = ap.parse_args()
     boards = read_standard_set(Path(args.standard_set) if args.standard_set else default_set())
@@ -53,7 +54,7 @@ def main() -> None:
             PROBLEM,
             boards[k - 1],
             solver=args.solver,
-            params={"objective": "score", "node_budget": args.node_budget},
+            params={"objective": "score", "node_budget": args.node_budget, "level": args.level},
             options=SolveOptions(time_limit=None, threads=args.threads, seed=args.seed),
             isolate=False,
         )
@@ -69,7 +70,7 @@ def main() -> None:
     if args.out:
         lines = [
             f"# Standard boards at a node budget of {args.node_budget:,} a board, {args.threads} workers, "
-            f"solver `{args.solver}`, seed {args.seed}",
+            f"solver `{args.solver}`, seed {args.seed}" + (f", level {args.level}" if args.level else ""),
             "",
             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {wall:.0f} s wall, load averages "
             f"before {load_before[0]:.1f}, after {load_after[0]:.1f} (the scores do not depend on it).",

@@ -369,7 +369,7 @@ def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Rep
 def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Callable]:
     """The heuristic workers of the portfolio.
 
-    Score rule: NRPA (level 3) on every core, each seeded apart; the first
+    Score rule: NRPA (level 3, or the ``level`` param) on every core, each seeded apart; the first
     keeps the most numerous colour tabu, the others race the next ones
     (``nrpa.tabu_candidates``); the first also plays a narrow beam first,
     so that a game exists within a second.
@@ -383,7 +383,7 @@ def heuristic_tasks(s: Setup, count: int, offset: int, total: int) -> list[Calla
         if not s.score_mode:
             tasks.append(beam_task(s, worker, total))
         else:
-            tasks.append(nrpa_task(s, worker, total, 3, warm_beam=k == 0, part=k, parts=count))
+            tasks.append(nrpa_task(s, worker, total, _level(s.params, 3), warm_beam=k == 0, part=k, parts=count))
     return tasks
 
 

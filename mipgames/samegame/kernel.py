@@ -142,7 +142,7 @@ def clear_labels(board, cols, stride, label):
 
 
 @njit(cache=True)
-def _flood(board, stride, start, label, stack, mark):
+def flood(board, stride, start, label, stack, mark):
     """Label the group of ``start`` with ``mark`` (its tiles must not hold ``mark``).
 
     Returns (size, smallest cell index, largest cell index).
@@ -204,9 +204,14 @@ def find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
         i = base
         while board[i] != 0:
             if label[i] < 0:
-                size, _, hi = _flood(board, stride, i, label, stack, ng)
+                c = board[i]
+                if board[i + 1] == c or board[i + stride] == c:
+                    size, _, hi = flood(board, stride, i, label, stack, ng)
+                else:  # lower and left neighbours were scanned: a group of one, no flood needed
+                    label[i] = ng
+                    size, hi = 1, i
                 gsize[ng] = size
-                gcolour[ng] = board[i]
+                gcolour[ng] = c
                 gcell[ng] = i
                 glast[ng] = hi
                 ng += 1
@@ -361,7 +366,7 @@ def count_colours(board, cols, stride, counts):
 def click_hashed(board, out, cols, stride, cell, label, stack, zobrist, h1, h2):
     """``click`` that also turns the hash words ``h1, h2`` of ``board`` into those of ``out``: (size, h1, h2)."""
     clear_labels(board, cols, stride, label)
-    size, lo, hi = _flood(board, stride, cell, label, stack, -2)
+    size, lo, hi = flood(board, stride, cell, label, stack, -2)
     h1, h2 = remove_hashed(board, out, cols, stride, label, -2, lo, hi, zobrist, h1, h2)
     return size, h1, h2
 
@@ -373,7 +378,7 @@ def click(board, out, cols, stride, cell, label, stack):
     The label array is used as scratch (its content is left stale).
     """
     clear_labels(board, cols, stride, label)
-    size, lo, hi = _flood(board, stride, cell, label, stack, -2)
+    size, lo, hi = flood(board, stride, cell, label, stack, -2)
     remove(board, out, cols, stride, label, -2, lo, hi)
     return size
 

@@ -1,10 +1,11 @@
 """Nested rollout policy adaptation (Rosin 2011) on the compiled kernel, with a selective policy.
 
-A policy is a weight per move *code*; a playout draws each move with
-probability proportional to exp(weight).  Level 1 runs ``iterations``
-playouts, each time moving the policy towards the best sequence so far
-(gradient step ``alpha`` on its log-likelihood); level n does the same with
-level n-1 searches that start from its current policy.
+A policy is a log-weight per move *code*; a playout draws each move with
+probability proportional to exp(log-weight).  The arrays hold exp(log-weight)
+itself (``adapt`` multiplies it), so the inner loop draws with no ``exp``.
+Level 1 runs ``iterations`` playouts, each time moving the policy towards the
+best sequence so far (gradient step ``alpha`` on its log-likelihood); level n
+does the same with level n-1 searches that start from its current policy.
 
 SameGame refinements from the literature (Cazenave 2016, "NRPA with
 selective policies"): the policy only chooses among the moves the tabu-colour
@@ -38,7 +39,7 @@ from mipgames.samegame.kernel import (
     remove_inplace,
     rng_state,
 )
-from mipgames.samegame.playout import legal_groups
+from mipgames.samegame.playout import playable_groups
 from mipgames.samegame.simulate import CLEAR_BONUS
 
 ALPHA = 0.5
@@ -59,7 +60,7 @@ def policy_playout(
     score,
     tabu,
     score_mode,
-    pol,
+    weights,
     rng,
     label,
     stack,
@@ -72,41 +73,39 @@ def policy_playout(
     chosen,
     codes,
     offsets,
-    probs,
 ):
-    """One game drawn from the policy ``pol``; returns (value, moves played).
+    """One game drawn from the policy (``weights[code]`` = exp of the code's log-weight); returns
+    (value, moves played).
 
     ``seq`` gets the click cells, ``chosen`` the codes played, ``codes``
     the legal codes of every step (step t's are ``codes[offsets[t]:offsets[t + 1]]``).
     """
     copy_board(board, work)
+    label[:] = -1
+    epoch = 0
     ncodes1 = MAX_CODES + 1
     played = 0
     used = 0
     offsets[0] = 0
     while True:
-        n, tiles = legal_groups(work, cols, stride, tabu, label, stack, gsize, gcolour, gcell, glast, moves)
+        n, tiles, ng = playable_groups(
+            work, cols, stride, tabu, epoch, label, stack, gsize, gcolour, gcell, glast, moves
+        )
         if n == 0:
             if score_mode:
                 return score + (CLEAR_BONUS if tiles == 0 else 0), played
             return -tiles, played
-        top = -1e300
+        total = 0.0
         for k in range(n):
             g = moves[k]
             c = gcell[g] * ncodes1 + gcolour[g]
             codes[used + k] = c
-            if pol[c] > top:
-                top = pol[c]
-        total = 0.0
-        for k in range(n):
-            e = np.exp(pol[codes[used + k]] - top)
-            probs[k] = e
-            total += e
+            total += weights[c]
         r = rand_unit(rng) * total
         pick = n - 1
         acc = 0.0
         for k in range(n):
-            acc += probs[k]
+            acc += weights[codes[used + k]]
             if r < acc:
                 pick = k
                 break
@@ -119,29 +118,44 @@ def policy_playout(
         used += n
         played += 1
         offsets[played] = used
-        remove_inplace(work, cols, stride, label, g, gcell[g], glast[g])
+        remove_inplace(work, cols, stride, label, epoch + g, gcell[g], glast[g])
+        epoch += ng
+
+
+RESCALE_ABOVE = 1e200
+"""A weight above this scales the whole policy down (same probabilities), so no weight overflows."""
 
 
 @njit(cache=True)
-def adapt(pol, chosen, codes, offsets, length, alpha, probs):
-    """The policy after one gradient step towards the game whose steps are given (a new array)."""
-    new = pol.copy()
+def adapt(weights, chosen, codes, offsets, length, alpha):
+    """Move the policy one gradient step (``alpha`` on the log-likelihood) towards the game whose steps are
+    given, in place.
+
+    In log-weights this is Rosin's update: the chosen code gains ``alpha``,
+    every legal code loses ``alpha`` times its probability under the old
+    policy.  The policy is kept as exp(log-weight), so a playout draws with
+    no ``exp``; every probability is taken before any weight changes.
+    """
+    m = offsets[length]
+    factor = np.empty(m, dtype=np.float64)
     for t in range(length):
         a = offsets[t]
         b = offsets[t + 1]
-        top = -1e300
-        for k in range(a, b):
-            if pol[codes[k]] > top:
-                top = pol[codes[k]]
         total = 0.0
         for k in range(a, b):
-            e = np.exp(pol[codes[k]] - top)
-            probs[k - a] = e
-            total += e
+            total += weights[codes[k]]
         for k in range(a, b):
-            new[codes[k]] -= alpha * probs[k - a] / total
-        new[chosen[t]] += alpha
-    return new
+            factor[k] = np.exp(-alpha * weights[codes[k]] / total) if total > 0.0 else 1.0
+    gain = np.exp(alpha)
+    for k in range(m):
+        weights[codes[k]] *= factor[k]
+    top = 0.0
+    for t in range(length):
+        weights[chosen[t]] *= gain
+        if weights[chosen[t]] > top:
+            top = weights[chosen[t]]
+    if top > RESCALE_ABOVE:
+        weights *= 1.0 / RESCALE_ABOVE
 
 
 @njit(cache=True)
@@ -163,11 +177,10 @@ def nrpa(
     gcell,
     glast,
     moves,
-    probs,
     best_seq,
     budget,
 ):
-    """Level ``level`` >= 1 NRPA from ``board`` starting with policy ``pol`` (left untouched).
+    """Level ``level`` >= 1 NRPA from ``board`` starting with policy ``pol`` (weights, left untouched).
 
     Writes the best game's clicks into ``best_seq``; returns (value, length).
     ``budget[0]`` counts playouts down; at 0 the search returns its best so far.
@@ -194,7 +207,6 @@ def nrpa(
         gcell,
         glast,
         moves,
-        probs,
         best_seq,
         chosen,
         codes,
@@ -222,7 +234,6 @@ def nrpa_level(
     gcell,
     glast,
     moves,
-    probs,
     seq,
     chosen,
     codes,
@@ -239,7 +250,7 @@ def nrpa_level(
     cur_offsets = np.zeros(depth_max + 1, dtype=np.int32)
     best = np.int64(-(2**62))
     best_len = 0
-    pol = pol.copy()
+    pol = pol.copy()  # this level's own policy, adapted in place
     for _ in range(iterations):
         if level == 1:
             budget[0] -= 1
@@ -264,7 +275,6 @@ def nrpa_level(
                 cur_chosen,
                 cur_codes,
                 cur_offsets,
-                probs,
             )
         else:
             value, length = nrpa_level(
@@ -285,7 +295,6 @@ def nrpa_level(
                 gcell,
                 glast,
                 moves,
-                probs,
                 cur_seq,
                 cur_chosen,
                 cur_codes,
@@ -301,7 +310,7 @@ def nrpa_level(
             codes[: cur_offsets[length]] = cur_codes[: cur_offsets[length]]
         if budget[0] <= 0:
             break
-        pol = adapt(pol, chosen, codes, offsets, best_len, alpha, probs)
+        adapt(pol, chosen, codes, offsets, best_len, alpha)
     return best, best_len
 
 
@@ -312,14 +321,17 @@ RACE_SHARE = 0.25
 
 
 def tabu_candidates(root: np.ndarray, shape: Shape, score_mode: bool, worker: int = 0, workers: int = 1) -> list[int]:
-    """The tabu colours worker ``worker`` of ``workers`` races (colour codes, most numerous first).
+    """The tabu colours (colour codes) worker ``worker`` of ``workers`` races, in race order.
 
     Only the score rule has a tabu colour (min-remaining gets ``[0]``: none).
     The literature keeps the most numerous colour for last, and on most
     boards that is right; on standard boards 7 and 10 it is not (no game
     keeping it for last clears them).  So worker 0 keeps the literature's
     choice alone, and the other workers split the next ``RACE_COLOURS`` - 1
-    colours (every (n-1)-th) and race them; a lone worker races them all.
+    colours (every (n-1)-th) and race them, with the most numerous colour
+    last in every race: where all the others lose (boards 17 and 20, one
+    colour 65 tiles against 40), that worker goes on with it too, as a
+    second seed on the right colour.  A lone worker races them all.
     """
     order = colour_order(root, shape)[:RACE_COLOURS] if score_mode else []
     if not order:
@@ -329,7 +341,7 @@ def tabu_candidates(root: np.ndarray, shape: Shape, score_mode: bool, worker: in
     if worker % workers == 0 or len(order) == 1:
         return order[:1]
     rest = order[1:]
-    return rest[(worker % workers - 1) % len(rest) :: workers - 1] or rest[:1]
+    return (rest[(worker % workers - 1) % len(rest) :: workers - 1] or rest[:1]) + order[:1]
 
 
 class _TopLevel:
@@ -338,7 +350,7 @@ class _TopLevel:
     def __init__(self, search: _Search, tabu: int):
         n = search.ncodes
         self.search, self.tabu = search, tabu
-        self.pol = np.zeros(code_count(search.shape.size), dtype=np.float64)
+        self.pol = np.ones(code_count(search.shape.size), dtype=np.float64)  # weights: exp(0) for every code
         self.best: int | None = None
         self.length = 0
         self.iterations = 0
@@ -371,7 +383,6 @@ class _TopLevel:
                 s.chosen,
                 s.codes,
                 s.offsets,
-                s.probs,
             ]
             value, length = policy_playout(*args)
         else:
@@ -388,7 +399,6 @@ class _TopLevel:
                 s.rng,
                 *groups,
                 s.moves,
-                s.probs,
                 s.seq,
                 s.chosen,
                 s.codes,
@@ -407,7 +417,7 @@ class _TopLevel:
             if s.acct.improves(self.best):
                 s.send(self.best, [int(c) for c in self.seq[:length]], s.note)
         if not s.acct.over():
-            self.pol = adapt(self.pol, self.chosen, self.codes, self.offsets, self.length, s.alpha, s.probs)
+            adapt(self.pol, self.chosen, self.codes, self.offsets, self.length, s.alpha)
 
 
 class _Search:
@@ -422,7 +432,6 @@ class _Search:
         self.ncodes = self.depth_max * (shape.size // 2 + 1)
         self.work = np.zeros(shape.size, dtype=np.int8)
         self.moves = np.zeros(shape.size, dtype=np.int32)
-        self.probs = np.zeros(shape.size, dtype=np.float64)
         self.seq = np.zeros(self.depth_max, dtype=np.int32)
         self.chosen = np.zeros(self.depth_max, dtype=np.int32)
         self.codes = np.zeros(self.ncodes, dtype=np.int32)

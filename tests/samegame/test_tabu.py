@@ -52,21 +52,29 @@ def test_a_wrong_tabu_colour_is_caught_by_the_check() -> None:
     assert follows_tabu(board, [(1, 0), (0, 0)], 0)
 
 
-def test_tabu_candidates_keep_the_most_numerous_on_worker_0_and_split_the_rest() -> None:
+def test_tabu_candidates_keep_the_most_numerous_on_worker_0_and_split_the_rest_among_the_others() -> None:
     board = random_board(10, 10, 5, 7)
     root, shape = K.to_array(board)
     order = colour_order(root, shape)
     assert len(order) == 5
     assert tabu_candidates(root, shape, True) == order  # a lone worker races every colour
-    assert [tabu_candidates(root, shape, True, k, 2) for k in range(2)] == [order[:1], order[1:]]
-    assert [tabu_candidates(root, shape, True, k, 3) for k in range(3)] == [order[:1], order[1::2], order[2::2]]
+    # the racing workers race the most numerous colour too (last), so that a race lost by all others goes on with it
+    first = order[:1]
+    assert [tabu_candidates(root, shape, True, k, 2) for k in range(2)] == [first, order[1:] + first]
+    assert [tabu_candidates(root, shape, True, k, 3) for k in range(3)] == [
+        first,
+        order[1::2] + first,
+        order[2::2] + first,
+    ]
     assert tabu_candidates(root, shape, False, 1, 2) == [0]  # min-remaining has no tabu colour
     root, shape = K.to_array(random_board(12, 12, 9, 1))
     assert len(tabu_candidates(root, shape, True)) == RACE_COLOURS
     # more workers than colours: every worker still gets one
     root, shape = K.to_array(random_board(6, 6, 3, 2))
     order = colour_order(root, shape)
-    assert [tabu_candidates(root, shape, True, k, 5) for k in range(5)] == [[order[i]] for i in (0, 1, 2, 1, 2)]
+    assert [tabu_candidates(root, shape, True, k, 5) for k in range(5)] == [
+        [order[i]] + ([order[0]] if i else []) for i in (0, 1, 2, 1, 2)
+    ]
 
 
 def test_the_race_stays_within_its_share_of_the_budget() -> None:

@@ -1,0 +1,168 @@
+"""The playout's incremental pieces against their references: ``playable_groups`` (labels kept across a
+game by epochs, singletons skipped) against the simulator's legal moves under the tabu rule, NRPA's
+in-place ``adapt`` on exp-weights against Rosin's update written out on log-weights, and a whole
+level-1 NRPA against one written on the simulator."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mipgames.samegame import kernel as K
+from mipgames.samegame import simulate
+from mipgames.samegame.beam import colour_order
+from mipgames.samegame.generate import random_board
+from mipgames.samegame.instance import Board
+from mipgames.samegame.nrpa import RESCALE_ABOVE, adapt, code_count, nrpa
+from mipgames.samegame.playout import playable_groups
+
+
+def tabu_moves(board: Board, tabu_colour: int) -> list[tuple[int, int]]:
+    """The simulator's legal moves with the tabu rule: the tabu colour only when no other group is left."""
+    legal = simulate.legal_moves(board)
+    others = [m for m in legal if board.at(*m) != tabu_colour]
+    return others or legal
+
+
+boards = st.builds(random_board, st.integers(1, 9), st.integers(1, 9), st.integers(1, 5), st.integers(0, 10**6))
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(boards, st.integers(0, 10**6), st.integers(-1, 4))
+def test_playable_groups_across_a_game_agree_with_the_simulator(board: Board, seed: int, tabu_colour: int) -> None:
+    """One label array for the whole game, never cleared after the start (stale labels of earlier boards
+    are all around), groups removed in place by their epoch mark."""
+    rng = random.Random(seed)
+    arr, shape = K.to_array(board)
+    sc = K.Scratch.of(shape)
+    moves = np.zeros(shape.size, dtype=np.int32)
+    sc.label[:] = -1
+    epoch = 0
+    while True:
+        n, tiles, ng = playable_groups(
+            arr, shape.cols, shape.stride, tabu_colour + 1, epoch, sc.label, sc.stack, *sc.groups()[2:], moves
+        )
+        expected = tabu_moves(board, tabu_colour)
+        found = [shape.cell(int(sc.gcell[moves[k]])) for k in range(n)]
+        assert found == expected and tiles == board.tiles()
+        assert ng == len(simulate.legal_moves(board))
+        if n == 0:
+            break
+        g = int(moves[rng.randrange(n)])
+        cell = shape.cell(int(sc.gcell[g]))
+        assert int(sc.gcolour[g]) == board.at(*cell) + 1
+        board, removed = simulate.apply_move(board, cell)
+        assert int(sc.gsize[g]) == removed
+        K.remove_inplace(arr, shape.cols, shape.stride, sc.label, epoch + g, sc.gcell[g], sc.glast[g])
+        assert K.to_board(arr, shape) == board
+        epoch += ng
+
+
+def reference_adapt(logw: np.ndarray, chosen, codes, offsets, length: int, alpha: float) -> np.ndarray:
+    """Rosin's adapt on log-weights, with the probabilities of the policy before the step."""
+    new = logw.copy()
+    for t in range(length):
+        step = codes[offsets[t] : offsets[t + 1]]
+        e = np.exp(logw[step] - logw[step].max())
+        for code, p in zip(step, e / e.sum()):
+            new[code] -= alpha * p
+        new[chosen[t]] += alpha
+    return new
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6), st.sampled_from([0.25, 0.5, 1.0]))
+def test_adapt_in_place_on_weights_is_rosins_update(seed: int, alpha: float) -> None:
+    rng = np.random.default_rng(seed)
+    ncodes = int(rng.integers(2, 30))
+    length = int(rng.integers(1, 12))
+    sizes = rng.integers(1, 6, size=length)
+    offsets = np.zeros(length + 1, dtype=np.int32)
+    offsets[1:] = np.cumsum(sizes)
+    codes = rng.integers(0, ncodes, size=int(offsets[-1])).astype(np.int32)  # codes repeat within and across steps
+    chosen = np.array([codes[rng.integers(offsets[t], offsets[t + 1])] for t in range(length)], dtype=np.int32)
+    logw = rng.normal(0.0, 3.0, size=ncodes)
+    weights = np.exp(logw)
+    adapt(weights, chosen, codes, offsets, length, alpha)
+    expected = reference_adapt(logw, chosen, codes, offsets, length, alpha)
+    assert np.allclose(np.log(weights), expected, rtol=0, atol=1e-9)
+
+
+def test_adapt_rescales_huge_weights_without_changing_probabilities() -> None:
+    codes = np.array([0, 1, 2, 0, 2], dtype=np.int32)
+    offsets = np.array([0, 3, 5], dtype=np.int32)
+    chosen = np.array([0, 0], dtype=np.int32)
+    weights = np.array([RESCALE_ABOVE, RESCALE_ABOVE / 10, 1.0, 5.0])
+    plain = np.log(weights)
+    adapt(weights, chosen, codes, offsets, 2, 0.5)
+    assert weights.max() <= RESCALE_ABOVE and np.isfinite(weights).all()
+    expected = reference_adapt(plain, chosen, codes, offsets, 2, 0.5)
+    got = np.log(weights)
+    assert np.allclose(got - got[3], expected - expected[3], atol=1e-9)  # the same policy up to a constant
+
+
+def reference_nrpa_level1(board: Board, shape: K.Shape, tabu_colour: int, iterations: int, alpha: float, rng):
+    """Level-1 NRPA written out on the simulator, log-weights and Rosin's update, drawing from the kernel's
+    random stream in the same way (one uniform a move): (best value, its clicks)."""
+    logw: dict[int, float] = {}
+    best: tuple[int, list[tuple[int, int]], list[tuple[list[int], int]]] | None = None
+    for _ in range(iterations):
+        position, score, clicks, steps = board, 0, [], []
+        while legal := tabu_moves(position, tabu_colour):
+            codes = [shape.index(*m) * (K.MAX_CODES + 1) + position.at(*m) + 1 for m in legal]
+            weights = [np.exp(logw.get(c, 0.0)) for c in codes]
+            r = K.rand_unit(rng) * sum(weights)
+            pick = next((k for k, acc in enumerate(np.cumsum(weights)) if r < acc), len(legal) - 1)
+            steps.append((codes, codes[pick]))
+            clicks.append(legal[pick])
+            position, removed = simulate.apply_move(position, legal[pick])
+            score += (removed - 2) ** 2
+        value = score + (1000 if position.tiles() == 0 else 0)
+        if best is None or value >= best[0]:
+            best = (value, clicks, steps)
+        old = dict(logw)
+        for codes, chosen in best[2]:
+            e = np.exp([old.get(c, 0.0) for c in codes])
+            for code, p in zip(codes, e / e.sum()):
+                logw[code] = logw.get(code, 0.0) - alpha * p
+            logw[chosen] = logw.get(chosen, 0.0) + alpha
+    assert best is not None
+    return best[0], best[1]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(3, 6), st.integers(3, 6), st.integers(2, 4), st.integers(0, 10**6))
+def test_compiled_nrpa_level_1_plays_the_reference_games(rows: int, cols: int, colours: int, seed: int) -> None:
+    """Draw, selective policy, memory of the best game and in-place update together: the compiled level 1
+    ends on the very game of the reference fed the same random numbers."""
+    board = random_board(rows, cols, colours, seed)
+    arr, shape = K.to_array(board)
+    order = colour_order(arr, shape)
+    tabu = order[0] if order else 0
+    sc = K.Scratch.of(shape)
+    seq = np.zeros(shape.rows * shape.cols // 2 + 2, dtype=np.int32)
+    budget = np.array([10**6], dtype=np.int64)
+    weights = np.ones(code_count(shape.size), dtype=np.float64)
+    moves = np.zeros(shape.size, dtype=np.int32)
+    value, length = nrpa(
+        1,
+        arr,
+        shape.cols,
+        shape.stride,
+        tabu,
+        True,
+        weights,
+        30,
+        0.5,
+        K.rng_state(seed),
+        *sc.groups(),
+        moves,
+        seq,
+        budget,
+    )
+    expected_value, expected_clicks = reference_nrpa_level1(board, shape, tabu - 1, 30, 0.5, K.rng_state(seed))
+    assert (int(value), [shape.cell(int(c)) for c in seq[:length]]) == (expected_value, expected_clicks)
+    assert int(budget[0]) == 10**6 - 30
