@@ -261,23 +261,46 @@ def lazy_upper(instance: Queens, geo: Geometry, fixed: dict[int, tuple[int, int]
             model.add_hint(var, key in set(chosen))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def arguments(doc: str, time_limit: float) -> argparse.ArgumentParser:
+    """The options this script and ``dives.py`` share: which planted positions, where to cut, the output."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--n", type=int, default=64)
     parser.add_argument("--queens", type=int, default=300)
     parser.add_argument("--seeds", default="0,1,2")
     parser.add_argument("--cut", type=int, default=4)
-    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--time-limit", type=float, default=time_limit)
     parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def heading(title: str, script: str, argv: list[str] | None) -> list[str]:
+    """A report's first lines: its title, the command that wrote it and the load it ran under."""
     given = sys.argv[1:] if argv is None else argv
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    lines = [
-        f"# Where planted N = {args.n}, {args.queens} queens (K = 2) is hard (cut at level {args.cut})",
+    return [
+        f"# {title}",
         "",
-        "    PYTHONPATH=. .venv/bin/python benchmarks/queens/diagnose.py " + " ".join(given),
+        f"    PYTHONPATH=. .venv/bin/python benchmarks/queens/{script} " + " ".join(given),
         "",
         f"Load average at the start: {load} (2 shared cores).",
+    ]
+
+
+def write(lines: list[str], out: Path | None) -> None:
+    text = "\n".join(lines) + "\n"
+    if out:
+        out.write_text(text)
+    else:
+        print(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(__doc__, 60.0).parse_args(argv)
+    lines = heading(
+        f"Where planted N = {args.n}, {args.queens} queens (K = 2) is hard (cut at level {args.cut})",
+        "diagnose.py",
+        argv,
+    ) + [
         "",
         "| seed | tokens >= cut | upper alone (levels) | upper, planted lower fixed (relaxation + cuts) "
         "| upper, a dive's lower fixed (relaxation + cuts) | a dive's tokens alone (levels) |",
@@ -299,11 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             dive_alone = f"{status}, {left} left, {wall:.1f} s" if left is not None else f"{status} at {wall:.1f} s"
         lines.append(f"| {seed} | {len(upper.queens)} | {alone} | {given} | {ours} | {dive_alone} |")
         print(lines[-1], flush=True)
-    text = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(text)
-    else:
-        print(text)
+    write(lines, args.out)
     return 0
 
 

@@ -13,14 +13,10 @@ below cut; the tokens it leaves are solved alone by the level search through the
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 import time
-from pathlib import Path
 
 from bench import run  # the queens benchmark's runner call (this folder is on sys.path when run as a script)
-from diagnose import lower_of_dive, tokens_after, upper_position
+from diagnose import arguments, heading, lower_of_dive, tokens_after, upper_position, write
 
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import geometry
@@ -29,24 +25,14 @@ FIRST_DIVE_SEED = 1000
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--n", type=int, default=64)
-    parser.add_argument("--queens", type=int, default=300)
-    parser.add_argument("--seeds", default="0,1,2")
-    parser.add_argument("--cut", type=int, default=4)
+    parser = arguments(__doc__, 5.0)
     parser.add_argument("--dives", type=int, default=12)
-    parser.add_argument("--time-limit", type=float, default=5.0)
-    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    given = sys.argv[1:] if argv is None else argv
-    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    lines = [
-        f"# Tokens of level >= {args.cut} left by {args.dives} dives, solved alone (N = {args.n}, "
-        f"{args.queens} queens, K = 2)",
-        "",
-        "    PYTHONPATH=. .venv/bin/python benchmarks/queens/dives.py " + " ".join(given),
-        "",
-        f"Load average at the start: {load} (2 shared cores).  {args.time_limit:g} s per position.",
+    title = (
+        f"Tokens of level >= {args.cut} left by {args.dives} dives, solved alone (N = {args.n}, {args.queens} queens)"
+    )
+    lines = heading(title, "dives.py", argv) + [
+        f"{args.time_limit:g} s per position.",
         "",
         "| seed | planted tokens alone | dives: solved | proved unsolvable | open at the limit |",
         "|---|---|---|---|---|",
@@ -66,11 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             tally["solved" if left is not None else "proved" if status == "infeasible" else "open"] += 1
         lines.append(f"| {seed} | {mark} | {tally['solved']} | {tally['proved']} | {tally['open']} |")
         print(lines[-1], flush=True)
-    text = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(text)
-    else:
-        print(text)
+    write(lines, args.out)
     return 0
 
 
