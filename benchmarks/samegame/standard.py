@@ -71,6 +71,8 @@ def solve_board(board, solver: str, limit: float, threads: int, seed: int) -> tu
         isolate=True,
         progress=progress,
     )
+    if res.objective is not None and (not history or res.objective > history[-1][1]):
+        history.append((res.wall_time_s, int(res.objective)))  # found after the last report (the end-game search)
     return res, history
 
 
