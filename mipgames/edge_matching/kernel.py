@@ -35,6 +35,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
+
 RUNNING, EXHAUSTED, FOUND = 0, 1, 2
 
 # st: the scalars of a resumable search (int64)

@@ -13,6 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
+
 DR = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
 DC = np.array([1, 0, 1, -1, -1, 0, -1, 1], dtype=np.int64)
 """geometry.DIRECTIONS, the order in which a mover looks for its targets."""

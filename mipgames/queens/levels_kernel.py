@@ -14,6 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
+
 FOUND, EXHAUSTED, RESTART, BUDGET, OVERFLOW = 1, 2, 3, 0, 4
 ENTER, NEXT = 0, 1
 NONE, PAIR, ROOT = 0, 1, 2

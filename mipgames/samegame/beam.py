@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.kernel import (
     MAX_CODES,
     Scratch,
@@ -51,6 +52,8 @@ from mipgames.samegame.kernel import (
     zobrist_table,
 )
 from mipgames.samegame.simulate import CLEAR_BONUS
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
 NOT_FINAL = -(2**62)
 """The terminal value slot of a position that still has a move."""

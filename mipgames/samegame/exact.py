@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.kernel import (
     MAX_CODES,
     Scratch,
@@ -37,6 +38,8 @@ from mipgames.samegame.kernel import (
     zobrist_table,
 )
 from mipgames.samegame.simulate import CLEAR_BONUS
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
 ABORT = np.int64(-(2**62))
 """Returned when the chunk's node budget is spent (every real value is far above it)."""

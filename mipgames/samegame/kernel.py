@@ -27,7 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.instance import EMPTY, MAX_COLOURS, Board
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
 MAX_CODES = MAX_COLOURS + 1
 """Colour codes in kernel boards: 0 empty, 1..36 the instance's colours 0..35."""

@@ -16,10 +16,13 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, click, copy_board, rng_state
 from mipgames.samegame.playout import final_value, legal_groups, playout
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
 
 @njit(cache=True)

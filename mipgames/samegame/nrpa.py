@@ -28,6 +28,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import (
@@ -41,6 +42,8 @@ from mipgames.samegame.kernel import (
 )
 from mipgames.samegame.playout import playable_groups
 from mipgames.samegame.simulate import CLEAR_BONUS
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
 ALPHA = 0.5
 """Learning rate: 0.5 beat Rosin's 1.0 by 12 % on the first 8 standard boards at 100k playouts (RESULTS.md)."""

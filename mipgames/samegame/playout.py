@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.kernel import copy_board, flood, rand_below, remove_inplace
 from mipgames.samegame.simulate import CLEAR_BONUS
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
 NOT_FINAL = -(2**62)
 

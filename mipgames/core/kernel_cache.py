@@ -1,0 +1,57 @@
+"""Numba's on-disk caches dropped when any compiled source of their folder changed.
+
+numba keys a cached function on its own file only: when ``nmcs.py`` is
+unchanged but ``playout.py``, whose functions it compiles in, has changed
+(an update, a local edit), numba would load the old machine code, old
+playouts and all.  So the first kernel module of a folder to be imported
+fingerprints every source file of that folder that numba compiles (the files
+that mention ``njit``) and, when the fingerprint differs from the one stamped
+beside the caches, deletes the folder's ``.nbi``/``.nbc`` files first: numba
+then compiles afresh (``mipgames warmup`` pays for it ahead of a solve).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+STAMP = "mipgames-kernels.sha256"
+_checked: set[Path] = set()
+
+
+def fingerprint(folder: Path) -> str:
+    """SHA-256 over the names and contents of the folder's sources that numba compiles."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        text = path.read_bytes()
+        if b"njit" in text:
+            digest.update(path.name.encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()
+
+
+def drop_stale(source_file: str | Path) -> bool:
+    """Delete the cached kernels of ``source_file``'s folder if its compiled sources changed; True if it did.
+
+    Checked once per folder and process.  A folder that cannot be written is left as it is (numba then
+    keeps its caches elsewhere, or none)."""
+    folder = Path(source_file).resolve().parent
+    if folder in _checked:
+        return False
+    _checked.add(folder)
+    cache = folder / "__pycache__"
+    try:
+        now = fingerprint(folder)
+        stamp = cache / STAMP
+        if stamp.is_file() and stamp.read_text().strip() == now:
+            return False
+        for pattern in ("*.nbi", "*.nbc"):
+            for old in cache.glob(pattern):
+                old.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        partial = cache / f"{STAMP}.{os.getpid()}.tmp"
+        partial.write_text(now + "\n")
+        partial.replace(stamp)
+    except OSError:
+        return False
+    return True
