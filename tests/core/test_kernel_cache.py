@@ -39,7 +39,8 @@ def _run(root: Path) -> int:
     out = subprocess.run(
         [sys.executable, "-c", "from pkg.caller import f; print(f())"],
         cwd=root,
-        env={"PYTHONPATH": f"{root}:{repo}", "PATH": "/usr/bin:/bin"},
+        # no .pyc: an edit within the same second and of the same size would otherwise run the old bytecode
+        env={"PYTHONPATH": f"{root}:{repo}", "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
         text=True,
         timeout=120,
