@@ -280,7 +280,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     label += f" / {args.formulation}" if args.formulation else ""
     display = SolveProgress(label, quiet=quiet)
     solver_log = args.solver_log
-    with tempfile.TemporaryDirectory(prefix="mipgames-log-") as keep:
+    from mipgames.run.scratch import PREFIX
+
+    # named like a run directory, so that the next run sweeps it away if this command is killed with SIGKILL
+    with tempfile.TemporaryDirectory(prefix=f"{PREFIX}{os.getpid()}-log-") as keep:
         if args.keep_log and solver_log is None:
             solver_log = Path(keep) / "solver.log"
         try:
