@@ -18,7 +18,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -280,10 +279,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     label += f" / {args.formulation}" if args.formulation else ""
     display = SolveProgress(label, quiet=quiet)
     solver_log = args.solver_log
-    from mipgames.run.scratch import PREFIX
+    from mipgames.run.scratch import scratch_dir
 
-    # named like a run directory, so that the next run sweeps it away if this command is killed with SIGKILL
-    with tempfile.TemporaryDirectory(prefix=f"{PREFIX}{os.getpid()}-log-") as keep:
+    with scratch_dir() as keep:  # a run directory: swept by the next run if this command is killed with SIGKILL
         if args.keep_log and solver_log is None:
             solver_log = Path(keep) / "solver.log"
         try:
@@ -493,10 +491,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         problem.write(instance, args.output)
         print(args.output)
     else:
-        import tempfile
+        from mipgames.run.scratch import scratch_dir
 
-        with tempfile.TemporaryDirectory() as tmp:
-            target = Path(tmp) / "instance"
+        with scratch_dir() as tmp:
+            target = tmp / "instance"
             problem.write(instance, target)
             sys.stdout.write(target.read_text())
     return 0
