@@ -16,6 +16,7 @@ evenly between workers.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -265,9 +266,14 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     (nothing, unless an exact method did)."""
     from mipgames.samegame import parallel
 
-    if polish and s.deadline is not None:
-        s.reserve = min(POLISH_MAX_S, POLISH_SHARE * (s.deadline - s.began))
-    out = parallel.run(tasks, s.work_deadline, s.on_game())
+    meanwhile = None
+    if polish:
+        from mipgames.samegame.exact import load_polish
+
+        meanwhile = functools.partial(load_polish, s.shape, s.root, s.score_mode)
+        if s.deadline is not None:
+            s.reserve = min(POLISH_MAX_S, POLISH_SHARE * (s.deadline - s.began))
+    out = parallel.run(tasks, s.work_deadline, s.on_game(), meanwhile)
     if out.best is None:
         reason = "; ".join(out.errors) or "no game found"
         return Result(Status.ERROR if out.errors else Status.UNKNOWN, None, None, None, f"{name}: {reason}")

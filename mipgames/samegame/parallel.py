@@ -59,11 +59,23 @@ def _better(found: Found, best: Found | None) -> bool:
     return best is None or found.value > best.value or (found.value == best.value and found.worker < best.worker)
 
 
-def run(tasks: Sequence[Task], deadline: float | None, on_improve: Callable[[Found], None] | None = None) -> Outcome:
-    """Run the tasks (in parallel when there are several) and return the best game any of them found."""
+def run(
+    tasks: Sequence[Task],
+    deadline: float | None,
+    on_improve: Callable[[Found], None] | None = None,
+    meanwhile: Callable[[], None] | None = None,
+) -> Outcome:
+    """Run the tasks (in parallel when there are several) and return the best game any of them found.
+
+    ``meanwhile`` is called once in this process while forked workers search
+    (before the task when there is only one), for work the caller needs
+    afterwards, such as loading compiled code.
+    """
     if len(tasks) == 1:
+        if meanwhile is not None:
+            meanwhile()
         return _inline(tasks[0], on_improve)
-    return _forked(tasks, deadline, on_improve)
+    return _forked(tasks, deadline, on_improve, meanwhile)
 
 
 def _inline(task: Task, on_improve: Callable[[Found], None] | None) -> Outcome:
@@ -99,7 +111,12 @@ def _child(task: Task, conn: Any) -> None:
         os._exit(code)
 
 
-def _forked(tasks: Sequence[Task], deadline: float | None, on_improve: Callable[[Found], None] | None) -> Outcome:
+def _forked(
+    tasks: Sequence[Task],
+    deadline: float | None,
+    on_improve: Callable[[Found], None] | None,
+    meanwhile: Callable[[], None] | None = None,
+) -> Outcome:
     """One ``os.fork`` per task (multiprocessing refuses children in daemonic processes, which the runner's
     solver process may be), with a pipe back; every child is reaped before returning."""
     from mipgames.run.processes import kill_tree
@@ -120,6 +137,8 @@ def _forked(tasks: Sequence[Task], deadline: float | None, on_improve: Callable[
             receive = Connection(read_fd, writable=False)
             receivers.append(receive)
             conns[receive] = k
+        if meanwhile is not None:
+            meanwhile()
         while conns:
             timeout = None if deadline is None else deadline + GRACE_S - time.monotonic()
             if timeout is not None and timeout <= 0:

@@ -147,3 +147,54 @@ def test_polish_never_worsens_a_game_and_improves_a_weak_one() -> None:
     assert polish(shape, root, cells, True, max_nodes=0)[0] == 0  # no budget, no change
     again = polish(shape, root, better, True, max_nodes=3_000_000)
     assert again[0] >= 0 and nodes > 0
+
+
+def test_meanwhile_runs_in_this_process_while_the_workers_search() -> None:
+    began = time.monotonic()
+
+    def slow(send):
+        time.sleep(0.6)
+        send(1, [1], "slow")
+
+    when: list[tuple[int, float]] = []
+    out = parallel.run([slow, slow], None, meanwhile=lambda: when.append((os.getpid(), time.monotonic() - began)))
+    assert out.best.value == 1 and len(when) == 1
+    assert when[0][0] == os.getpid() and when[0][1] < 0.5  # called before the sleeping workers reported
+    inline: list[int] = []
+    parallel.run([lambda send: send(len(inline), [], "after")], None, meanwhile=lambda: inline.append(1))
+    assert inline == [1]
+
+
+def test_the_polish_search_is_loaded_while_the_heuristics_run(monkeypatch) -> None:
+    """The polish reserve is short (0.5 s of a 10 s limit): loading the compiled exact search inside it
+    left a 6x6 board at 43 points that the polish clears for 1,024, so the loading happens meanwhile."""
+    from mipgames.core.problem import SolveOptions
+    from mipgames.run.runner import solve
+    from mipgames.samegame import exact
+    from mipgames.samegame.instance import read_board
+    from mipgames.samegame.problem import PROBLEM
+
+    calls: list[tuple[int, float]] = []
+    real_run, real_load = parallel.run, exact.load_polish
+
+    def run(tasks, deadline, on_improve=None, meanwhile=None):
+        assert meanwhile is not None
+        return real_run(tasks, deadline, on_improve, meanwhile)
+
+    def load(shape, root, score_mode):
+        calls.append((os.getpid(), score_mode))
+        real_load(shape, root, score_mode)
+
+    monkeypatch.setattr(parallel, "run", run)
+    monkeypatch.setattr(exact, "load_polish", load)
+    board = read_board(ROOT / "instances/samegame/random-6x6-k4-seed9.txt")
+    res = solve(
+        PROBLEM,
+        board,
+        solver="nrpa",
+        params={"objective": "score", "node_budget": 200_000},
+        options=SolveOptions(time_limit=None, threads=2, seed=0),
+        isolate=False,
+    )
+    assert calls == [(os.getpid(), True)]
+    assert res.objective == 1024  # NRPA alone strands tiles here; the polish clears the board
