@@ -174,7 +174,7 @@ def test_the_polish_search_is_loaded_while_the_heuristics_run(monkeypatch) -> No
     from mipgames.samegame.instance import read_board
     from mipgames.samegame.problem import PROBLEM
 
-    calls: list[tuple[int, float]] = []
+    calls: list[tuple[int, bool]] = []
     real_run, real_load = parallel.run, exact.load_polish
 
     def run(tasks, deadline, on_improve=None, meanwhile=None):
