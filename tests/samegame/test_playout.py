@@ -16,7 +16,7 @@ from mipgames.samegame import simulate
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import Board
-from mipgames.samegame.nrpa import RESCALE_ABOVE, adapt, code_count, nrpa
+from mipgames.samegame.nrpa import RESCALE_ABOVE, adapt, code_count, move_code, nrpa
 from mipgames.samegame.playout import playable_groups
 
 
@@ -104,6 +104,13 @@ def test_adapt_rescales_huge_weights_without_changing_probabilities() -> None:
     assert np.allclose(got - got[3], expected - expected[3], atol=1e-9)  # the same policy up to a constant
 
 
+def reference_code(board: Board, shape: K.Shape, move: tuple[int, int]) -> int:
+    """The code of clicking ``move``'s group, from the simulator's group: first and last cell, size, colour."""
+    cells = [shape.index(*c) for c in simulate.group_at(board, *move)]
+    assert shape.index(*move) == min(cells)  # the simulator's legal move is the group's first cell
+    return int(move_code(min(cells), max(cells), len(cells), board.at(*move) + 1))
+
+
 def reference_nrpa_level1(board: Board, shape: K.Shape, tabu_colour: int, iterations: int, alpha: float, rng):
     """Level-1 NRPA written out on the simulator, log-weights and Rosin's update, drawing from the kernel's
     random stream in the same way (one uniform a move): (best value, its clicks)."""
@@ -112,7 +119,7 @@ def reference_nrpa_level1(board: Board, shape: K.Shape, tabu_colour: int, iterat
     for _ in range(iterations):
         position, score, clicks, steps = board, 0, [], []
         while legal := tabu_moves(position, tabu_colour):
-            codes = [shape.index(*m) * (K.MAX_CODES + 1) + position.at(*m) + 1 for m in legal]
+            codes = [reference_code(position, shape, m) for m in legal]
             weights = [np.exp(logw.get(c, 0.0)) for c in codes]
             r = K.rand_unit(rng) * sum(weights)
             pick = next((k for k, acc in enumerate(np.cumsum(weights)) if r < acc), len(legal) - 1)
@@ -145,7 +152,7 @@ def test_compiled_nrpa_level_1_plays_the_reference_games(rows: int, cols: int, c
     sc = K.Scratch.of(shape)
     seq = np.zeros(shape.rows * shape.cols // 2 + 2, dtype=np.int32)
     budget = np.array([10**6], dtype=np.int64)
-    weights = np.ones(code_count(shape.size), dtype=np.float64)
+    weights = np.ones(code_count(), dtype=np.float64)
     moves = np.zeros(shape.size, dtype=np.int32)
     value, length = nrpa(
         1,
