@@ -12,9 +12,10 @@ selective policies"): the policy only chooses among the moves the tabu-colour
 rule allows (the colour that was most numerous at the start is not clicked
 while another colour's group exists).  A move's code names the group itself
 (``move_code``: its colour, size, first and last cell), so the policy learns
-*which group* to click, and a group that grew by merging is a new move.  Which colour is tabu is raced rather
-than fixed (``tabu_candidates``, ``nrpa_search``): the most numerous colour
-is the wrong one to keep for last on some boards.
+*which group* to click, and a group that grew by merging is a new move.
+Which colour is tabu is raced rather than fixed (``tabu_candidates``,
+``nrpa_search``): the most numerous colour is the wrong one to keep for last
+on some boards.
 
 The legal move codes met along each playout are kept with it, so adapting
 the policy to the best sequence needs no replay of the board.
@@ -68,7 +69,7 @@ def move_code(cell, last, size, colour):
     Why the whole group and not (first cell, colour), the code used before:
     a group keeps its first cell while it grows by merging, and clicking it
     small or big are different moves under the score rule.  The finer code
-    scored 3 % more on the standard boards at a fixed playout budget
+    scored 1-3 % more on the standard boards at a fixed playout budget
     (benchmarks/samegame/RESULTS.md).  Fibonacci hashing of the packed key
     (cells and sizes below 2^13 on boards up to 64 x 64, colours below 2^6: no
     two groups pack alike).
