@@ -32,15 +32,8 @@ from numba import njit
 from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
-from mipgames.samegame.kernel import (
-    Scratch,
-    Shape,
-    copy_board,
-    rand_unit,
-    remove_inplace,
-    rng_state,
-)
-from mipgames.samegame.playout import playable_groups
+from mipgames.samegame.kernel import Scratch, Shape, copy_board, rand_unit, rng_state
+from mipgames.samegame.playout import all_groups, new_book, select_moves, take_group
 from mipgames.samegame.simulate import CLEAR_BONUS
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
@@ -109,15 +102,16 @@ def policy_playout(
     the legal codes of every step (step t's are ``codes[offsets[t]:offsets[t + 1]]``).
     """
     copy_board(board, work)
-    label[:] = -1
-    epoch = 0
+    book = new_book(gsize.shape[0])
+    ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book)
+    mark = ng
+    slots = ng
+    free = 0
     played = 0
     used = 0
     offsets[0] = 0
     while True:
-        n, tiles, ng = playable_groups(
-            work, cols, stride, tabu, epoch, label, stack, gsize, gcolour, gcell, glast, moves
-        )
+        n = select_moves(tabu, ng, gcolour, book, moves)
         if n == 0:
             if score_mode:
                 return score + (CLEAR_BONUS if tiles == 0 else 0), played
@@ -140,13 +134,15 @@ def policy_playout(
         s = gsize[g]
         if score_mode:
             score += (s - 2) * (s - 2)
+        tiles -= s
         seq[played] = gcell[g]
         chosen[played] = codes[used + pick]
         used += n
         played += 1
         offsets[played] = used
-        remove_inplace(work, cols, stride, label, epoch + g, gcell[g], glast[g])
-        epoch += ng
+        ng, mark, ncols, slots, free = take_group(
+            work, cols, stride, g, ng, mark, ncols, slots, free, label, stack, gsize, gcolour, gcell, glast, book
+        )
 
 
 RESCALE_ABOVE = 1e200

@@ -1,5 +1,6 @@
-"""The playout's incremental pieces against their references: ``playable_groups`` (labels kept across a
-game by epochs, singletons skipped) against the simulator's legal moves under the tabu rule, NRPA's
+"""The playout's incremental pieces against their references: the groups kept across a game
+(``take_group`` finds again only the groups near the columns a removal touched; singletons skipped) against the
+simulator's groups and legal moves under the tabu rule, NRPA's
 in-place ``adapt`` on exp-weights against Rosin's update written out on log-weights, and a whole
 level-1 NRPA against one written on the simulator."""
 
@@ -17,7 +18,7 @@ from mipgames.samegame.beam import colour_order
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import Board
 from mipgames.samegame.nrpa import RESCALE_ABOVE, adapt, code_count, move_code, nrpa
-from mipgames.samegame.playout import playable_groups
+from mipgames.samegame.playout import LABEL, ORDER, all_groups, new_book, select_moves, take_group
 
 
 def tabu_moves(board: Board, tabu_colour: int) -> list[tuple[int, int]]:
@@ -32,23 +33,31 @@ boards = st.builds(random_board, st.integers(1, 9), st.integers(1, 9), st.intege
 
 @settings(max_examples=400, deadline=None, derandomize=True)
 @given(boards, st.integers(0, 10**6), st.integers(-1, 4))
-def test_playable_groups_across_a_game_agree_with_the_simulator(board: Board, seed: int, tabu_colour: int) -> None:
+def test_groups_kept_across_a_game_agree_with_the_simulator(board: Board, seed: int, tabu_colour: int) -> None:
     """One label array for the whole game, never cleared after the start (stale labels of earlier boards
-    are all around), groups removed in place by their epoch mark."""
+    are all around); after every removal only the groups near its columns are found again, the others
+    keep their slots: order, cells, sizes, labels and the moves offered must be the simulator's."""
     rng = random.Random(seed)
     arr, shape = K.to_array(board)
     sc = K.Scratch.of(shape)
     moves = np.zeros(shape.size, dtype=np.int32)
-    sc.label[:] = -1
-    epoch = 0
+    book = new_book(shape.size)
+    ng, tiles, ncols = all_groups(arr, shape.stride, sc.label, sc.stack, *sc.groups()[2:], book)
+    mark, slots, free = ng, ng, 0
     while True:
-        n, tiles, ng = playable_groups(
-            arr, shape.cols, shape.stride, tabu_colour + 1, epoch, sc.label, sc.stack, *sc.groups()[2:], moves
-        )
+        n = select_moves(tabu_colour + 1, ng, sc.gcolour, book, moves)
         expected = tabu_moves(board, tabu_colour)
         found = [shape.cell(int(sc.gcell[moves[k]])) for k in range(n)]
         assert found == expected and tiles == board.tiles()
-        assert ng == len(simulate.legal_moves(board))
+        assert ncols == sum(board.at(x, 0) != -1 for x in range(board.cols))
+        legal = simulate.legal_moves(board)
+        order = [int(book[ORDER, k]) for k in range(ng)]
+        assert [shape.cell(int(sc.gcell[g])) for g in order] == legal
+        assert len(set(order)) == ng and free + ng == slots  # no slot lost or used twice
+        for g, move in zip(order, legal):
+            cells = [shape.index(*c) for c in simulate.group_at(board, *move)]
+            assert (int(sc.gsize[g]), int(sc.glast[g])) == (len(cells), max(cells))
+            assert all(int(sc.label[i]) == int(book[LABEL, g]) for i in cells)
         if n == 0:
             break
         g = int(moves[rng.randrange(n)])
@@ -56,9 +65,11 @@ def test_playable_groups_across_a_game_agree_with_the_simulator(board: Board, se
         assert int(sc.gcolour[g]) == board.at(*cell) + 1
         board, removed = simulate.apply_move(board, cell)
         assert int(sc.gsize[g]) == removed
-        K.remove_inplace(arr, shape.cols, shape.stride, sc.label, epoch + g, sc.gcell[g], sc.glast[g])
+        tiles -= removed
+        ng, mark, ncols, slots, free = take_group(
+            arr, shape.cols, shape.stride, g, ng, mark, ncols, slots, free, sc.label, sc.stack, *sc.groups()[2:], book
+        )
         assert K.to_board(arr, shape) == board
-        epoch += ng
 
 
 def reference_adapt(logw: np.ndarray, chosen, codes, offsets, length: int, alpha: float) -> np.ndarray:
