@@ -33,8 +33,7 @@ from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, copy_board, rand_unit, rng_state
-from mipgames.samegame.playout import all_groups, new_book, select_moves, take_group
-from mipgames.samegame.simulate import CLEAR_BONUS
+from mipgames.samegame.playout import all_groups, final_value, new_book, select_moves, take_group
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
@@ -105,7 +104,6 @@ def policy_playout(
     book = new_book(gsize.shape[0])
     ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book)
     mark = ng
-    slots = ng
     free = 0
     played = 0
     used = 0
@@ -113,9 +111,7 @@ def policy_playout(
     while True:
         n = select_moves(tabu, ng, gcolour, book, moves)
         if n == 0:
-            if score_mode:
-                return score + (CLEAR_BONUS if tiles == 0 else 0), played
-            return -tiles, played
+            return final_value(tiles, score, score_mode), played
         total = 0.0
         for k in range(n):
             g = moves[k]
@@ -140,8 +136,8 @@ def policy_playout(
         used += n
         played += 1
         offsets[played] = used
-        ng, mark, ncols, slots, free = take_group(
-            work, cols, stride, g, ng, mark, ncols, slots, free, label, stack, gsize, gcolour, gcell, glast, book
+        ng, mark, ncols, free = take_group(
+            work, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book
         )
 
 

@@ -110,23 +110,23 @@ def select_moves(tabu, ng, gcolour, book, moves):
 
 
 @njit(cache=True)
-def take_group(board, cols, stride, g, ng, mark, ncols, slots, free, label, stack, gsize, gcolour, gcell, glast, book):
+def take_group(board, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book):
     """Remove the group in slot ``g`` from ``board`` in place and bring the book up to date.
 
-    Returns (groups, next mark, non-empty columns, slots ever used, free
-    slots).  Why not label the whole board again: a removal changes only
-    the group's columns (and, when one of them empties, every column to
-    their right), so a group with no tile in those columns or the two
-    beside them is the same group afterwards, and no group found again
-    reaches it (its neighbours did not change).  Only the tiles of that
-    band are scanned (a flood follows a group out of it): in random games
-    on the standard boards a quarter of the tiles, a third of the grouped
-    tiles flooded again.  The order is merged back into scan order, so a
-    playout offers its moves in the simulator's order, as a full scan
-    would, and plays the same games.  (An earlier version kept only whole
-    column prefixes of groups and was slower than a full scan:
-    benchmarks/samegame/RESULTS.md.)
+    Returns (groups, next mark, non-empty columns, free slots).  Why not
+    label the whole board again: a removal changes only the group's columns
+    (and, when one of them empties, every column to their right), so a group
+    with no tile in those columns or the two beside them is the same group
+    afterwards, and no group found again reaches it (its neighbours did not
+    change).  Only the tiles of that band are scanned (a flood follows a
+    group out of it): in random games on the standard boards a quarter of
+    the tiles, a third of the grouped tiles flooded again.  The order is
+    merged back into scan order, so a playout offers its moves in the
+    simulator's order, as a full scan would, and plays the same games.  (An
+    earlier version kept only whole column prefixes of groups and was slower
+    than a full scan: benchmarks/samegame/RESULTS.md.)
     """
+    slots = ng + free  # slots ever used: the live ones and the free list
     x0 = gcell[g] // stride - 1
     x1 = glast[g] // stride - 1
     remove_inplace(board, cols, stride, label, book[LABEL, g], gcell[g], glast[g])
@@ -196,7 +196,7 @@ def take_group(board, cols, stride, g, ng, mark, ncols, slots, free, label, stac
         else:
             book[ORDER, k] = book[FRESH, b]
             b += 1
-    return at + nr, mark, ncols, slots, free
+    return at + nr, mark, ncols, free
 
 
 @njit(cache=True)
@@ -238,7 +238,6 @@ def playout(
     book = new_book(gsize.shape[0])
     ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book)
     mark = ng
-    slots = ng
     free = 0
     played = 0
     while True:
@@ -252,6 +251,6 @@ def playout(
         tiles -= s
         out[out_start + played] = gcell[g]
         played += 1
-        ng, mark, ncols, slots, free = take_group(
-            work, cols, stride, g, ng, mark, ncols, slots, free, label, stack, gsize, gcolour, gcell, glast, book
+        ng, mark, ncols, free = take_group(
+            work, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book
         )

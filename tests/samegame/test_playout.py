@@ -18,7 +18,7 @@ from mipgames.samegame.beam import colour_order
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import Board
 from mipgames.samegame.nrpa import RESCALE_ABOVE, adapt, code_count, move_code, nrpa
-from mipgames.samegame.playout import LABEL, ORDER, all_groups, new_book, select_moves, take_group
+from mipgames.samegame.playout import FREE, LABEL, ORDER, all_groups, new_book, select_moves, take_group
 
 
 def tabu_moves(board: Board, tabu_colour: int) -> list[tuple[int, int]]:
@@ -43,7 +43,7 @@ def test_groups_kept_across_a_game_agree_with_the_simulator(board: Board, seed: 
     moves = np.zeros(shape.size, dtype=np.int32)
     book = new_book(shape.size)
     ng, tiles, ncols = all_groups(arr, shape.stride, sc.label, sc.stack, *sc.groups()[2:], book)
-    mark, slots, free = ng, ng, 0
+    mark, free = ng, 0
     while True:
         n = select_moves(tabu_colour + 1, ng, sc.gcolour, book, moves)
         expected = tabu_moves(board, tabu_colour)
@@ -53,7 +53,8 @@ def test_groups_kept_across_a_game_agree_with_the_simulator(board: Board, seed: 
         legal = simulate.legal_moves(board)
         order = [int(book[ORDER, k]) for k in range(ng)]
         assert [shape.cell(int(sc.gcell[g])) for g in order] == legal
-        assert len(set(order)) == ng and free + ng == slots  # no slot lost or used twice
+        spare = [int(book[FREE, k]) for k in range(free)]
+        assert sorted(order + spare) == list(range(ng + free))  # no slot lost or used twice
         for g, move in zip(order, legal):
             cells = [shape.index(*c) for c in simulate.group_at(board, *move)]
             assert (int(sc.gsize[g]), int(sc.glast[g])) == (len(cells), max(cells))
@@ -66,8 +67,8 @@ def test_groups_kept_across_a_game_agree_with_the_simulator(board: Board, seed: 
         board, removed = simulate.apply_move(board, cell)
         assert int(sc.gsize[g]) == removed
         tiles -= removed
-        ng, mark, ncols, slots, free = take_group(
-            arr, shape.cols, shape.stride, g, ng, mark, ncols, slots, free, sc.label, sc.stack, *sc.groups()[2:], book
+        ng, mark, ncols, free = take_group(
+            arr, shape.cols, shape.stride, g, ng, mark, ncols, free, sc.label, sc.stack, *sc.groups()[2:], book
         )
         assert K.to_board(arr, shape) == board
 
