@@ -277,6 +277,8 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     if out.best is None:
         reason = "; ".join(out.errors) or "no game found"
         return Result(Status.ERROR if out.errors else Status.UNKNOWN, None, None, None, f"{name}: {reason}")
+    if len(tasks) > 1:  # which member found it: worth knowing when comparing the members of a portfolio
+        out.best.note = f"{out.best.note}, found by worker {out.best.worker + 1} of {len(tasks)}"
     if polish and not out.proved:
         from mipgames.samegame.exact import polish as polish_game
 

@@ -4,6 +4,7 @@ proofs only when proved, legal games always, determinism given the seed and the 
 from __future__ import annotations
 
 import functools
+import re
 import time
 
 from hypothesis import given, settings
@@ -271,3 +272,4 @@ def test_portfolio_on_two_cores_is_deterministic_with_a_node_budget() -> None:
     )
     assert first.status == "feasible" and first.solution == second.solution and first.objective == second.objective
     assert "too large for an exact proof" in first.message
+    assert re.search(r"NRPA level 3, found by worker [12] of 2", first.message), first.message
