@@ -39,16 +39,16 @@ from standard import default_set  # noqa: E402
 
 from mipgames.samegame import kernel  # noqa: E402
 from mipgames.samegame.allowance import Allowance  # noqa: E402
-from mipgames.samegame.instance import read_standard_set  # noqa: E402
+from mipgames.samegame.instance import Board, read_standard_set  # noqa: E402
 from mipgames.samegame.nrpa import ALPHA, ITERATIONS, _Search, _TopLevel, tabu_candidates  # noqa: E402
 
 Trajectory = list[int]
 """The best game of one start after each of its top-level iterations."""
 
 
-def record(board_text: object, starts: int, seed: int) -> list[Trajectory]:
+def record(board: Board, starts: int, seed: int) -> list[Trajectory]:
     """``starts`` fresh level-3 starts of ``ITERATIONS`` top-level iterations on one board (one generator)."""
-    root, shape = kernel.to_array(board_text)
+    root, shape = kernel.to_array(board)
     tabu = tabu_candidates(root, shape, True)[0]
     # the top level stepped by hand (nrpa_search's own loop, without its restarts), to see every iteration
     search = _Search(root, shape, True, 3, seed, lambda v, c, n: None, Allowance(None, None, None), ITERATIONS, ALPHA)
@@ -86,7 +86,7 @@ def race(starts: list[Trajectory], budget: int, laps: int, entrants: int) -> int
         winner = group[early.index(max(early))]
         more = min(len(winner) - k, left)
         left -= more
-        best = max(best, max(early), winner[k + more - 1])
+        best = max(best, winner[k + more - 1])  # a start's best never falls, so it beats every early one
     return best
 
 

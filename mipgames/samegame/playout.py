@@ -37,7 +37,7 @@ def final_value(tiles, score, score_mode):
 LABEL, ORDER, LEFT, FRESH, FREE = range(5)
 """Rows of a playout's group book (``new_book``): per slot its label mark; ``ORDER`` the live slots in
 scan order; ``LEFT``, ``FRESH`` and ``FREE`` work lists of ``take_group``."""
-BOOK_ROWS = 5
+BOOK_ROWS = FREE + 1
 
 
 @njit(cache=True)
