@@ -1,14 +1,16 @@
 """Queens benchmark: the coursework's own search against the level search and the models, at scale.
 
     cd <repo> && PYTHONPATH=. .venv/bin/python benchmarks/queens/bench.py [--time-limit 60] [--seeds 3]
-        [--sections public,planted,unsolvable,program] [--out benchmarks/queens/RESULTS.md]
+        [--sections public,planted,unsolvable,program] [--min-n 0] [--max-n 64] [--methods A,B]
+        [--out benchmarks/queens/RESULTS.md]
         [--benchmarks ../shared/benchmarks]
 
 Sections:
 - public: the coursework's sample inputs (t1, t2, t_other; read from the public benchmark folder);
 - planted: planted positions from N=12 (25 queens) to N=64 (400 queens); ``coursework-dfs`` (the
-  coursework's search, compiled), ``levels`` (compiled level search) and ``portfolio`` (the default);
-  the ratio is coursework-dfs's median over levels' (a lower bound when coursework-dfs times out);
+  coursework's search, compiled), ``levels`` (compiled level search), ``lazy-levels`` (the same with lazy
+  orientation, compiled) and ``portfolio`` (the default); the ratios are coursework-dfs's median over
+  levels' and levels' over lazy-levels' (lower bounds when the slower side times out);
 - unsolvable: the bundled unsolvable positions (instances/queens/unsolvable_*), N = 8 to 24: time to
   prove K unreachable;
 - program: ``mipgames queens FILE`` end to end (a fresh process: Python start, imports, compiled code
@@ -41,6 +43,7 @@ METHODS = {
     "coursework-dfs": ("coursework-dfs", None),
     "dfs": ("dfs", None),
     "levels": ("levels", None),
+    "lazy-levels": ("lazy-levels", None),
     "portfolio": ("portfolio", None),
     "forest (cpsat)": ("cpsat", "forest"),
 }
@@ -85,7 +88,7 @@ def shown(status: str, wall: float, left: int | None, limit: float) -> str:
 
 def public(args) -> list[str]:
     folder = Path(args.benchmarks) / "queens"
-    methods = list(METHODS)
+    methods = chosen(args, list(METHODS))
     lines = [
         f"## Public coursework inputs (decision, limit {args.time_limit:g} s)",
         "",
@@ -99,8 +102,14 @@ def public(args) -> list[str]:
     return lines + [""]
 
 
+def chosen(args, methods: list[str]) -> list[str]:
+    """The table's methods that --methods keeps (all when it is empty)."""
+    keep = [m for m in args.methods.split(",") if m]
+    return [m for m in methods if not keep or m in keep]
+
+
 def planted_table(args) -> list[str]:
-    methods = ["coursework-dfs", "levels", "portfolio"]
+    methods = chosen(args, ["coursework-dfs", "levels", "lazy-levels", "portfolio"])
     seeds = range(args.seeds)
     lines = [
         f"## Planted positions (decision: reach K), seeds {list(seeds)}, limit {args.time_limit:g} s",
@@ -110,7 +119,7 @@ def planted_table(args) -> list[str]:
     ]
     ratios = []
     for n, k, moves in PLANTED:
-        if n > args.max_n:
+        if not args.min_n <= n <= args.max_n:
             continue
         instances = [planted(n, k, moves, seed).instance for seed in seeds]
         medians = {}
@@ -129,20 +138,19 @@ def planted_table(args) -> list[str]:
                 f"| {n} | {k} | {k + moves} | {method} | {statistics.median(times):.1f} | "
                 f"{solved}/{len(instances)} | {per} |"
             )
-        if "coursework-dfs" in medians and medians["levels"][1]:
-            (dfs, dfs_solved), (lev, _) = medians["coursework-dfs"], medians["levels"]
-            bound = "" if dfs_solved == len(instances) else "> "
-            ratios.append(f"N={n}, K={k} ({k + moves} queens): {bound}{dfs / max(lev, 0.01):.0f}x")
-    lines += [
-        "",
-        "coursework-dfs / levels (median times; '>' when coursework-dfs hit the limit): " + "; ".join(ratios) + ".",
-        "",
-    ]
+        for slow, fast in (("coursework-dfs", "levels"), ("levels", "lazy-levels")):
+            if slow in medians and fast in medians and medians[fast][1]:
+                (t_slow, slow_solved), (t_fast, _) = medians[slow], medians[fast]
+                bound = "" if slow_solved == len(instances) else "> "
+                ratio = t_slow / max(t_fast, 0.01)
+                shown_ratio = f"{ratio:.1f}" if ratio < 10 else f"{ratio:.0f}"
+                ratios.append(f"{slow} / {fast}, N={n}, K={k} ({k + moves} queens): {bound}{shown_ratio}x")
+    lines += ["", "Median times ('>' when the slower side hit the limit): " + "; ".join(ratios) + ".", ""]
     return lines
 
 
 def unsolvable_table(args) -> list[str]:
-    methods = ["levels", "portfolio", "forest (cpsat)", "coursework-dfs"]
+    methods = chosen(args, ["levels", "lazy-levels", "portfolio", "forest (cpsat)", "coursework-dfs"])
     files = sorted((ROOT / "instances" / "queens").glob("unsolvable_*.txt"), key=lambda p: (read(p).n, p.name))
     lines = [
         f"## Unsolvable positions: proof that K is unreachable (limit {args.time_limit:g} s)",
@@ -187,15 +195,11 @@ SECTIONS = {"public": public, "planted": planted_table, "unsolvable": unsolvable
 
 
 def warm_up() -> float:
-    """Compiles (or loads from numba's cache) both kernels once, so that no table pays for it."""
-    from mipgames.queens.coursework import search_compiled
-    from mipgames.queens.geometry import geometry
-    from mipgames.queens.levels_kernel import Compiled
+    """Compiles (or loads from numba's cache) the kernels once, so that no table pays for it."""
+    from mipgames.queens.baselines import compile_kernels
 
     start = time.perf_counter()
-    instance = planted(8, 1, 12, 0).instance
-    search_compiled(instance, None, 10)
-    Compiled(geometry(instance), 1).dive(list(range(len(instance.queens))), False, 10, None)
+    compile_kernels()
     return time.perf_counter() - start
 
 
@@ -204,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--sections", default="public,planted,unsolvable,program")
+    parser.add_argument("--min-n", type=int, default=0)
     parser.add_argument("--max-n", type=int, default=64)
+    parser.add_argument("--methods", default="", help="comma-separated: only these methods (default: all)")
     parser.add_argument("--coursework-up-to", type=int, default=32, help="largest N the coursework search runs on")
     parser.add_argument(
         "--benchmarks", default=os.environ.get("MIPGAMES_BENCHMARKS", str(ROOT.parent / "shared" / "benchmarks"))

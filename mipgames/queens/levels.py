@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
@@ -105,44 +106,8 @@ class ForestSearch:
         return adj
 
     def survivors_bound(self, adj: dict[int, list[int]]) -> int:
-        """Lower bound on survivors still to come.  A queen's first capture is with a queen of its own level, so
-        among the queens of level L that have no partner of a lower level (one that could rise to L), a component
-        C leaves |C| − 2·(maximum matching) queens that never move: they survive at level L (and the position is
-        dead when every member must leave).  The rest of the power needs popcount more survivors."""
-        level, after = self.level, self.after
-        seen: set[int] = set()
-        stuck, power = 0, 0
-        for start in adj:
-            if start in seen:
-                continue
-            lv = level[start]
-            seen.add(start)
-            members, closed, must_leave = [start], True, True
-            for u in members:  # grows while iterating: a breadth-first component
-                must_leave = must_leave and bool(after[u])
-                for v in adj[u]:
-                    lw = level[v]
-                    if lw < lv:
-                        closed = False
-                    elif lw == lv and v not in seen:
-                        seen.add(v)
-                        members.append(v)
-            if not closed:
-                continue
-            if len(members) <= 2:
-                unpaired = len(members) % 2
-            else:
-                index = {u: x for x, u in enumerate(members)}
-                unpaired = deficiency([[index[v] for v in adj[u] if v in index] for u in members])
-            if unpaired:
-                if must_leave:
-                    return self.geo.size
-                stuck += unpaired
-                power += unpaired << lv
-        needed = stuck + popcount(self.left - power)
-        if sum(1 for u in adj if not after[u]) < needed:  # survivors never leave, so none of them may block
-            return self.geo.size
-        return needed
+        after = self.after
+        return survivors_bound(adj, self.level, lambda u: not after[u], self.left, self.geo.size)
 
     def survivor_first(self, pair: tuple[int, int]) -> tuple[int, int]:
         """Keep the queen that sees more queens of the next level; the mover with fewer squares to clear."""
@@ -281,6 +246,50 @@ class ForestSearch:
         return departure_order(self.parent, self.after)
 
 
+def survivors_bound(
+    adj: dict[int, list[int]], level: list[int], can_stay: Callable[[int], bool], left: int, dead: int
+) -> int:
+    """Lower bound on survivors still to come (``dead`` when none can do).  A queen's first capture is with a
+    queen of its own level, so among the vertices of level L that have no partner of a lower level (one that
+    could rise to L), a component C leaves |C| − 2·(maximum matching) that never move: they survive at level L
+    (and the position is dead when no member can stay).  The rest of the power (``left`` less theirs) needs
+    popcount more survivors; survivors never leave, so they must be vertices that block nothing (``can_stay``).
+    Vertices are queens in the level search and tokens in the lazy one."""
+    seen: set[int] = set()
+    stuck, power = 0, 0
+    for start in adj:
+        if start in seen:
+            continue
+        lv = level[start]
+        seen.add(start)
+        members, closed, must_leave = [start], True, True
+        for u in members:  # grows while iterating: a breadth-first component
+            must_leave = must_leave and not can_stay(u)
+            for v in adj[u]:
+                lw = level[v]
+                if lw < lv:
+                    closed = False
+                elif lw == lv and v not in seen:
+                    seen.add(v)
+                    members.append(v)
+        if not closed:
+            continue
+        if len(members) <= 2:
+            unpaired = len(members) % 2
+        else:
+            index = {u: x for x, u in enumerate(members)}
+            unpaired = deficiency([[index[v] for v in adj[u] if v in index] for u in members])
+        if unpaired:
+            if must_leave:
+                return dead
+            stuck += unpaired
+            power += unpaired << lv
+    needed = stuck + popcount(left - power)
+    if sum(1 for u in adj if can_stay(u)) < needed:
+        return dead
+    return needed
+
+
 def departure_order(parent: list[int | None], after: list[list[int]]) -> list[tuple[int, int]]:
     """A topological order of the departures (u before v for every v in after[u]): each square moves into its parent."""
     target = {c: p for c, p in enumerate(parent) if p is not None}
@@ -367,14 +376,23 @@ def search_forest(
         return (search.moves() if found else None), True
 
 
-def run_levels(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+Search = Callable[[Geometry, int, float | None, int], tuple[list[tuple[int, int]] | None, bool]]
+"""(geometry, K, deadline, seed) -> (captures or None, exhausted), as search_forest."""
+
+
+def run_levels(
+    instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report, search: Search | None = None
+) -> Result:
+    """Decides K (or, with ``minimise``, raises the target from the bound until a search succeeds) with
+    ``search`` (default: this module's search_forest; lazy.py passes its own)."""
+    search = search or search_forest
     geo = geometry(instance)
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     bound = captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
     if not params.get("minimise"):
         if bound > instance.k:
             return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
-        pairs, exhausted = search_forest(geo, instance.k, deadline, options.seed)
+        pairs, exhausted = search(geo, instance.k, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
             return reached(instance, to_moves(geo, pairs), remaining, bound)
@@ -383,7 +401,7 @@ def run_levels(instance: Queens, params: dict[str, Any], options: SolveOptions, 
         return Result(Status.UNKNOWN, message="time limit reached without reaching K")
     for target in range(bound, geo.size + 1):
         report(None, target)
-        pairs, exhausted = search_forest(geo, target, deadline, options.seed)
+        pairs, exhausted = search(geo, target, deadline, options.seed)
         if pairs is not None:
             remaining = geo.size - len(pairs)
             return Result(Status.OPTIMAL, to_moves(geo, pairs), remaining, remaining)

@@ -138,6 +138,143 @@ def deficiency(gadj, glen, n):
 # ---------------------------------------------------------------- the search
 
 
+OK, CYCLE = 0, 1
+"""add_edge's results besides OVERFLOW."""
+PENDING, ALL_SETTLED = -1, -2
+"""next_level's results besides a level."""
+
+
+@njit(cache=True)
+def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt):
+    """Precedence u → v with its closure (rows of the squares before u gain v's row, the old rows on the trail);
+    cnt = [edges, trail rows] in use.  OK, CYCLE (nothing added) or OVERFLOW."""
+    if has(mask, v, u):
+        return CYCLE
+    if cnt[0] >= edges_u.shape[0]:
+        return OVERFLOW
+    edges_u[cnt[0]] = u
+    edges_v[cnt[0]] = v
+    cnt[0] += 1
+    after_count[u] += 1
+    if not has(mask, u, v):
+        words = mask.shape[1]
+        for x in range(q):
+            if has(mask, x, u):
+                if cnt[1] >= trail_x.shape[0]:
+                    return OVERFLOW
+                trail_x[cnt[1]] = x
+                for w in range(words):
+                    trail_rows[cnt[1], w] = mask[x, w]
+                cnt[1] += 1
+                for w in range(words):
+                    mask[x, w] |= mask[v, w]
+    return OK
+
+
+@njit(cache=True)
+def next_level(depth, m, q, pend, tok, tok_len):
+    """PENDING while level m has pending vertices in frame ``depth``; else the next level with tokens, its
+    tokens made the frame's pending set, or ALL_SETTLED when there is none."""
+    for i in range(q):
+        if pend[depth, i]:
+            return PENDING
+    for lv in range(m + 1, MAX_LEVEL):
+        if tok_len[lv] > 0:
+            for i in range(q):
+                pend[depth, i] = False
+            for x in range(tok_len[lv]):
+                pend[depth, tok[lv, x]] = True
+            return lv
+    return ALL_SETTLED
+
+
+@njit(cache=True)
+def survivors_bound(q, vertex, stay, level, adjm, adj_len, left, seen, members, index, gadj, glen):
+    """levels.survivors_bound over the vertices marked in ``vertex`` (queens here, tokens in lazy_kernel.py),
+    ``stay`` marking those that block nothing; -1 when the position is dead.  The other arrays are scratch."""
+    stuck, power = 0, np.int64(0)
+    for i in range(q):
+        seen[i] = False
+    for start in range(q):
+        if not vertex[start] or seen[start]:
+            continue
+        lv = level[start]
+        seen[start] = True
+        members[0] = start
+        count = 1
+        head = 0
+        closed = True
+        must_leave = True
+        while head < count:
+            u = members[head]
+            head += 1
+            must_leave = must_leave and not stay[u]
+            for x in range(adj_len[u]):
+                v = adjm[u, x]
+                lw = level[v]
+                if lw < lv:
+                    closed = False
+                elif lw == lv and not seen[v]:
+                    seen[v] = True
+                    members[count] = v
+                    count += 1
+        if not closed:
+            continue
+        if count <= 2:
+            unpaired = count % 2
+        else:
+            for x in range(count):
+                index[members[x]] = x
+            for x in range(count):
+                u = members[x]
+                glen[x] = 0
+                for y in range(adj_len[u]):
+                    v = adjm[u, y]
+                    if index[v] >= 0:
+                        gadj[x, glen[x]] = index[v]
+                        glen[x] += 1
+            unpaired = deficiency(gadj, glen, count)
+            for x in range(count):
+                index[members[x]] = -1
+        if unpaired:
+            if must_leave:
+                return -1
+            stuck += unpaired
+            power += np.int64(unpaired) << lv
+    needed = stuck + popcount(left - power)
+    free = 0
+    for i in range(q):
+        if vertex[i] and stay[i]:
+            free += 1
+    return -1 if free < needed else needed
+
+
+def static_arrays(geo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Lines of sight as arrays: neighbours (CSR), pair ids, the squares between each pair (CSR); the largest
+    degree and the longest run of squares between."""
+    q = geo.size
+    degree = [len(nb) for nb in geo.neighbours]
+    nbr_start = np.zeros(q + 1, np.int64)
+    nbr_start[1:] = np.cumsum(degree)
+    nbr = np.array([j for nb in geo.neighbours for j in nb], dtype=np.int64)
+    pid = np.full((q, q), -1, np.int64)
+    starts, flat = [0], []
+    for b, ((i, j), squares) in enumerate(geo.between.items()):
+        pid[i, j] = b
+        flat.extend(squares)
+        starts.append(len(flat))
+    longest = max((len(v) for v in geo.between.values()), default=0)
+    return (
+        nbr_start,
+        nbr,
+        pid,
+        np.array(starts, dtype=np.int64),
+        np.array(flat, dtype=np.int64),
+        max(degree, default=1),
+        longest,
+    )
+
+
 @njit(cache=True)
 def _acyclic(c, p, mask, root, last_arrival, pid, btw_start, btw):
     """Whether capture c->p keeps the precedences acyclic (ForestSearch.acyclic)."""
@@ -249,9 +386,11 @@ def run(
     """
     depth, nodes, roots, left = scalars[0], scalars[1], scalars[2], scalars[3]
     n_edges, n_trail, mode = scalars[4], scalars[5], scalars[6]
-    words = mask.shape[1]
     stop = nodes + budget
+    cnt = np.empty(2, np.int64)
     settled = np.zeros(q, np.bool_)
+    vertex = np.zeros(q, np.bool_)
+    stay = np.zeros(q, np.bool_)
     uf = np.empty(q, np.int64)
     reach = np.empty(q, np.int64)
     total = np.empty(q, np.int64)
@@ -299,68 +438,12 @@ def run(
                             adj_len[i] += 1
                             adjm[j, adj_len[j]] = i
                             adj_len[j] += 1
-                # survivors bound
-                stuck, power = 0, np.int64(0)
-                dead = False
                 for i in range(q):
-                    seen[i] = False
-                for start in range(q):
-                    if settled[start] or seen[start]:
-                        continue
-                    lv = level[start]
-                    seen[start] = True
-                    members[0] = start
-                    count = 1
-                    head = 0
-                    closed = True
-                    must_leave = True
-                    while head < count:
-                        u = members[head]
-                        head += 1
-                        must_leave = must_leave and after_count[u] > 0
-                        for x in range(adj_len[u]):
-                            v = adjm[u, x]
-                            lw = level[v]
-                            if lw < lv:
-                                closed = False
-                            elif lw == lv and not seen[v]:
-                                seen[v] = True
-                                members[count] = v
-                                count += 1
-                    if not closed:
-                        continue
-                    if count <= 2:
-                        unpaired = count % 2
-                    else:
-                        for x in range(count):
-                            index[members[x]] = x
-                        for x in range(count):
-                            u = members[x]
-                            glen[x] = 0
-                            for y in range(adj_len[u]):
-                                v = adjm[u, y]
-                                if index[v] >= 0:
-                                    gadj[x, glen[x]] = index[v]
-                                    glen[x] += 1
-                        unpaired = deficiency(gadj, glen, count)
-                        for x in range(count):
-                            index[members[x]] = -1
-                    if unpaired:
-                        if must_leave:
-                            dead = True
-                            break
-                        stuck += unpaired
-                        power += np.int64(unpaired) << lv
-                if dead:
+                    vertex[i] = not settled[i]
+                    stay[i] = after_count[i] == 0
+                needed = survivors_bound(q, vertex, stay, level, adjm, adj_len, left, seen, members, index, gadj, glen)
+                if needed < 0 or roots + needed > k:
                     fail = True
-                else:
-                    needed = stuck + popcount(left - power)
-                    free_of_after = 0
-                    for i in range(q):
-                        if not settled[i] and after_count[i] == 0:
-                            free_of_after += 1
-                    if free_of_after < needed or roots + needed > k:
-                        fail = True
             if not fail and roots + _lower_bound(q, level, settled, nbr_start, nbr, uf, reach, total, best) > k:
                 fail = True
             if fail:
@@ -369,25 +452,12 @@ def run(
                 opt_len[depth] = 0
                 opt_idx[depth] = 0
             else:
-                any_pending = False
-                for i in range(q):
-                    if pend[depth, i]:
-                        any_pending = True
-                        break
-                if not any_pending:
-                    nxt = -1
-                    for lv in range(m + 1, MAX_LEVEL):
-                        if tok_len[lv] > 0:
-                            nxt = lv
-                            break
-                    if nxt < 0:
-                        result = FOUND
-                        break
+                nxt = next_level(depth, m, q, pend, tok, tok_len)
+                if nxt == ALL_SETTLED:
+                    result = FOUND
+                    break
+                if nxt >= 0:
                     frame_m[depth] = nxt
-                    for i in range(q):
-                        pend[depth, i] = False
-                    for x in range(tok_len[nxt]):
-                        pend[depth, tok[nxt, x]] = True
                     continue  # a tail call: enter the same frame again, at the next level
                 # options: pending partners in the partner graph
                 t = -1
@@ -471,41 +541,25 @@ def run(
                     break
             if ok:
                 last = last_arrival[p]
-                nnew = 1 + (btw_start[b + 1] - btw_start[b]) + (1 if last >= 0 else 0)
-                for z in range(nnew):
+                nb = btw_start[b + 1] - btw_start[b]
+                cnt[0], cnt[1] = n_edges, n_trail
+                code = OK
+                for z in range(1 + nb + (1 if last >= 0 else 0)):
                     if z == 0:
                         u, v = c, p
-                    elif z <= btw_start[b + 1] - btw_start[b]:
+                    elif z <= nb:
                         u, v = btw[btw_start[b] + z - 1], c
                     else:
                         u, v = last, c
-                    if has(mask, v, u):
-                        ok = False
+                    code = add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+                    if code != OK:
                         break
-                    if n_edges >= edges_u.shape[0]:
-                        result = OVERFLOW
-                        break
-                    edges_u[n_edges] = u
-                    edges_v[n_edges] = v
-                    n_edges += 1
-                    after_count[u] += 1
-                    if not has(mask, u, v):
-                        for xx in range(q):
-                            if has(mask, xx, u):
-                                if n_trail >= trail_x.shape[0]:
-                                    result = OVERFLOW
-                                    break
-                                trail_x[n_trail] = xx
-                                for w in range(words):
-                                    trail_rows[n_trail, w] = mask[xx, w]
-                                n_trail += 1
-                                for w in range(words):
-                                    mask[xx, w] |= mask[v, w]
-                        if result == OVERFLOW:
-                            break
-                if result == OVERFLOW:
+                n_edges, n_trail = cnt[0], cnt[1]
+                if code == OVERFLOW:
+                    result = OVERFLOW
                     break
-                if not ok:
+                if code != OK:
+                    ok = False
                     n_edges, n_trail = _undo(
                         mark_e, mark_t, n_edges, n_trail, edges_u, after_count, mask, trail_x, trail_rows
                     )
@@ -619,32 +673,80 @@ def _survivor_key(c, p, m, alt, level, parent, root, nbr_start, nbr, adjm, adj_l
 # ---------------------------------------------------------------- the Python side
 
 
-class Compiled:
-    """Static arrays of one position (geometry) and the state of one dive of the compiled level search."""
+class Engine:
+    """What both compiled level searches share on the Python side: the tokens by level, the dive loop (a node
+    budget at a time, the clock looked at between budgets), the outcome codes, and the moves of a solution."""
 
     BUDGET = 20_000
     """Nodes between two looks at the clock."""
 
     def __init__(self, geo, k: int):
-        q = geo.size
-        self.q, self.k = q, k
+        self.q, self.k = geo.size, k
         self.exps = np.array(geo.exps, dtype=np.int64)
-        degree = [len(nb) for nb in geo.neighbours]
-        self.nbr_start = np.zeros(q + 1, np.int64)
-        self.nbr_start[1:] = np.cumsum(degree)
-        self.nbr = np.array([j for nb in geo.neighbours for j in nb], dtype=np.int64)
-        self.pid = np.full((q, q), -1, np.int64)
-        starts, flat = [0], []
-        for b, ((i, j), squares) in enumerate(geo.between.items()):
-            self.pid[i, j] = b
-            flat.extend(squares)
-            starts.append(len(flat))
-        self.btw_start = np.array(starts, dtype=np.int64)
-        self.btw = np.array(flat, dtype=np.int64)
-        width = max(1, max(degree, default=1))
-        longest = max((len(v) for v in geo.between.values()), default=0)
-        self.words = (q + 63) // 64
-        self.edge_cap = q * (2 + longest) + 8
+        self.nbr_start, self.nbr, self.pid, self.btw_start, self.btw, self.degree, self.longest = static_arrays(geo)
+        self.words = (self.q + 63) // 64
+        self.total = int(sum(1 << int(e) for e in self.exps))
+        self.tokens: dict[int, list[int]] = {}
+        for i, e in enumerate(self.exps):
+            self.tokens.setdefault(int(e), []).append(i)
+        self.scalars = np.zeros(7, np.int64)
+        self.edges_u = np.zeros(0, np.int64)
+        self.edges_v = np.zeros(0, np.int64)
+
+    def identity_mask(self, mask: np.ndarray) -> None:
+        """Every square departs before itself, nothing else known."""
+        mask[:] = 0
+        for u in range(self.q):
+            mask[u, u >> 6] = np.uint64(1) << np.uint64(u & 63)
+
+    def run_budget(self, limit: int, budget: int) -> int:
+        """One call of the kernel for at most ``budget`` nodes; its result code."""
+        raise NotImplementedError
+
+    def parents(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def loop(self, limit: int, deadline: float | None) -> str | None:
+        """Runs the dive set up by ``reset``: "found", "exhausted", "restart", "stop" (deadline) or None
+        (overflow)."""
+        import time
+
+        while True:
+            budget = self.BUDGET if limit <= 0 else min(self.BUDGET, limit + 1 - int(self.scalars[1]))
+            code = self.run_budget(limit, max(1, budget))
+            if code == FOUND:
+                return "found"
+            if code == EXHAUSTED:
+                return "exhausted"
+            if code == RESTART:
+                return "restart"
+            if code == OVERFLOW:
+                return None
+            if deadline is not None and time.monotonic() > deadline:
+                return "stop"
+
+    @property
+    def nodes(self) -> int:
+        return int(self.scalars[1])
+
+    def moves(self) -> list[tuple[int, int]]:
+        from mipgames.queens.levels import departure_order
+
+        after: list[list[int]] = [[] for _ in range(self.q)]
+        for u, v in zip(self.edges_u[: self.scalars[4]], self.edges_v[: self.scalars[4]]):
+            after[int(u)].append(int(v))
+        parent = [int(p) if p >= 0 else None for p in self.parents()]
+        return departure_order(parent, after)
+
+
+class Compiled(Engine):
+    """Static arrays of one position (geometry) and the state of one dive of the compiled level search."""
+
+    def __init__(self, geo, k: int):
+        super().__init__(geo, k)
+        q = geo.size
+        width = max(1, self.degree)
+        self.edge_cap = q * (2 + self.longest) + 8
         self.trail_cap = max(4096, min(1 << 20, (64 << 20) // (8 * self.words)))
         self.width = width
         frames = q + 2
@@ -676,11 +778,8 @@ class Compiled:
         self.applied_trail = np.zeros(frames, np.int64)
         self.adjm = np.zeros((q, width), np.int64)
         self.adj_len = np.zeros(q, np.int64)
-        self.scalars = np.zeros(7, np.int64)
-        self.total = int(sum(1 << int(e) for e in self.exps))
-        self.tokens: dict[int, list[int]] = {}
-        for i, e in enumerate(self.exps):
-            self.tokens.setdefault(int(e), []).append(i)
+        self.jit = np.zeros(q, np.int64)
+        self.alt = False
 
     def reset(self) -> None:
         """The state at the root of a dive: every queen at its starting level, nothing settled."""
@@ -689,9 +788,7 @@ class Compiled:
         self.parent[:] = -1
         self.last_arrival[:] = -1
         self.after_count[:] = 0
-        self.mask[:] = 0
-        for u in range(self.q):
-            self.mask[u, u >> 6] = np.uint64(1) << np.uint64(u & 63)
+        self.identity_mask(self.mask)
         self.tok_len[:] = 0
         for e, members in self.tokens.items():
             self.tok[e, : len(members)] = members
@@ -705,75 +802,54 @@ class Compiled:
 
     def dive(self, jitter, alt: bool, limit: int, deadline: float | None) -> str | None:
         """One restart of search_forest: "found", "exhausted", "restart", "stop" (deadline) or None (overflow)."""
-        import time
-
         self.reset()
-        jit = np.array(jitter, dtype=np.int64)
-        while True:
-            budget = self.BUDGET if limit <= 0 else min(self.BUDGET, limit + 1 - int(self.scalars[1]))
-            code = run(
-                self.q,
-                self.k,
-                self.exps,
-                self.nbr_start,
-                self.nbr,
-                self.pid,
-                self.btw_start,
-                self.btw,
-                jit,
-                alt,
-                limit,
-                max(1, budget),
-                self.level,
-                self.root,
-                self.parent,
-                self.last_arrival,
-                self.after_count,
-                self.mask,
-                self.trail_x,
-                self.trail_rows,
-                self.edges_u,
-                self.edges_v,
-                self.tok,
-                self.tok_len,
-                self.pend,
-                self.frame_m,
-                self.frame_t,
-                self.frame_phase,
-                self.opt_c,
-                self.opt_p,
-                self.opt_len,
-                self.opt_idx,
-                self.applied,
-                self.applied_c,
-                self.applied_p,
-                self.applied_before,
-                self.applied_edges,
-                self.applied_trail,
-                self.scalars,
-                self.adjm,
-                self.adj_len,
-            )
-            if code == FOUND:
-                return "found"
-            if code == EXHAUSTED:
-                return "exhausted"
-            if code == RESTART:
-                return "restart"
-            if code == OVERFLOW:
-                return None
-            if deadline is not None and time.monotonic() > deadline:
-                return "stop"
+        self.jit, self.alt = np.array(jitter, dtype=np.int64), alt
+        return self.loop(limit, deadline)
 
-    @property
-    def nodes(self) -> int:
-        return int(self.scalars[1])
+    def run_budget(self, limit: int, budget: int) -> int:
+        return run(
+            self.q,
+            self.k,
+            self.exps,
+            self.nbr_start,
+            self.nbr,
+            self.pid,
+            self.btw_start,
+            self.btw,
+            self.jit,
+            self.alt,
+            limit,
+            budget,
+            self.level,
+            self.root,
+            self.parent,
+            self.last_arrival,
+            self.after_count,
+            self.mask,
+            self.trail_x,
+            self.trail_rows,
+            self.edges_u,
+            self.edges_v,
+            self.tok,
+            self.tok_len,
+            self.pend,
+            self.frame_m,
+            self.frame_t,
+            self.frame_phase,
+            self.opt_c,
+            self.opt_p,
+            self.opt_len,
+            self.opt_idx,
+            self.applied,
+            self.applied_c,
+            self.applied_p,
+            self.applied_before,
+            self.applied_edges,
+            self.applied_trail,
+            self.scalars,
+            self.adjm,
+            self.adj_len,
+        )
 
-    def moves(self) -> list[tuple[int, int]]:
-        from mipgames.queens.levels import departure_order
-
-        after: list[list[int]] = [[] for _ in range(self.q)]
-        for u, v in zip(self.edges_u[: self.scalars[4]], self.edges_v[: self.scalars[4]]):
-            after[int(u)].append(int(v))
-        parent = [int(p) if p >= 0 else None for p in self.parent]
-        return departure_order(parent, after)
+    def parents(self) -> np.ndarray:
+        return self.parent

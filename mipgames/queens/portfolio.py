@@ -1,9 +1,10 @@
-"""The default method: the level search (80 % of the limit), then the forest CP-SAT model; with --minimise the
-memoised DFS briefly first.
+"""The default method: the level searches (80 % of the limit), then the forest CP-SAT model; with --minimise
+the memoised DFS briefly first.
 
-The level search (compiled) answers easy positions in milliseconds, finds
-solutions of large generated positions and proves unsolvable ones; the
-forest model takes over when it runs out of time.  When the decision is
+The level searches (compiled) answer easy positions in milliseconds, find
+solutions of large generated positions and prove unsolvable ones: deciding K,
+the eager one (levels.py) gets a short probe and the lazy one (lazy.py) the
+rest; the forest model takes over when they run out of time.  When the decision is
 infeasible, a short budget goes to the minimum that remains, returned as the
 bound of the infeasible outcome.
 """
@@ -11,6 +12,7 @@ bound of the infeasible outcome.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from mipgames.core.problem import Report, SolveOptions
@@ -18,10 +20,12 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import run_dfs
 from mipgames.queens.instance import Move, Queens
-from mipgames.queens.levels import run_levels
+from mipgames.queens.lazy import run_lazy
+from mipgames.queens.levels import run_levels, search_forest
 
 DFS_SHARE, DFS_CAP = 0.05, 2.0
 LEVELS_SHARE = 0.8
+EAGER_SHARE, EAGER_CAP = 0.01, 0.5
 MINIMUM_SHARE, MINIMUM_CAP = 0.1, 5.0
 
 
@@ -84,9 +88,8 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     def left() -> float | None:
         return None if limit is None else max(0.01, limit - (time.monotonic() - start))
 
-    share = None if limit is None else LEVELS_SHARE * limit
-    found = _by("levels", run_levels(instance, params, SolveOptions(time_limit=share, seed=options.seed), report))
-    if found.status in ("optimal", "infeasible") or (found.status == "feasible" and not minimise):
+    found = _levels(instance, params, options, report, start)
+    if _done(found, minimise):
         return found if found.status != "infeasible" else _with_minimum(instance, options, start, found)
     if found.solution is not None:
         quick = found
@@ -96,6 +99,29 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     if out.solution is None and quick.solution is not None:
         return quick
     return out
+
+
+def _done(result: Result, minimise: bool) -> bool:
+    return result.status in ("optimal", "infeasible") or (result.status == "feasible" and not minimise)
+
+
+def _levels(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report, start: float) -> Result:
+    """The level searches' share of the limit (LEVELS_SHARE).  Deciding K: the eager level search for a short
+    probe in Python (EAGER_SHARE of the limit, at most EAGER_CAP: it refutes an unreachable K with many
+    survivors in a few nodes, where the lazy one can take seconds), then the lazy one (it finds large planted
+    solutions fastest).  Minimising: the eager one throughout (its targets need many survivors)."""
+    limit = options.time_limit
+    minimise = bool(params.get("minimise"))
+    share = None if limit is None else LEVELS_SHARE * limit
+    if minimise:
+        return _by("levels", run_levels(instance, params, SolveOptions(time_limit=share, seed=options.seed), report))
+    probe = EAGER_CAP if limit is None else min(EAGER_CAP, EAGER_SHARE * limit)
+    quick = SolveOptions(time_limit=probe, seed=options.seed)
+    found = _by("levels", run_levels(instance, params, quick, report, search=partial(search_forest, compiled=False)))
+    if _done(found, minimise):
+        return found
+    rest = None if share is None else max(0.01, share - (time.monotonic() - start))
+    return _by("lazy-levels", run_lazy(instance, params, SolveOptions(time_limit=rest, seed=options.seed), report))
 
 
 def _by(member: str, result: Result) -> Result:

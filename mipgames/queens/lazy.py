@@ -1,0 +1,337 @@
+"""The level search with lazy orientation: a pair's token stands on either of its squares until the next level
+pairs it (the reference; ``lazy_kernel.py`` is the same search compiled).
+
+Why: in the level search (levels.py) a pair chooses at once which square its
+merged token stands on, and the upper levels then live with squares chosen
+without them in view; on large planted positions the dives settle the bottom
+and leave a top whose tokens cannot meet (benchmarks/queens/diagnose.md).
+Here the pair of squares a, b at level m becomes a token {a, b} of level
+m + 1; the pairing at level m + 1 chooses one square of each of its two
+tokens (so the other square's queen is the one that moved), which is where
+the choice is informed.  Every solution is still found: a solution's merge
+at level m + 1 stands its two tokens on two squares in line, and every such
+choice is tried.
+
+Precedences (u before v: u departs before v departs) split in two:
+- at pairing, every queen z between a and b must leave before either of them
+  (whichever moves leaves first, the other later): z → a and z → b;
+- at standing the token on a: b moves to a (b → a), after a's earlier
+  arrivals (last arrival at a → b).
+The graph of captures still possible (the bound) links tokens with a pair of
+squares in line whose blockers can still leave first and whose tokens can
+each stand there; survivors and matchings are counted over tokens, as in the
+level search.  Measured in benchmarks/queens/RESULTS.md: 10-30x faster than the
+eager search on planted N = 40 and 48, but much slower to exhaust when many
+queens must survive (a two-square token sees more partners, so the bound
+bites later: K = 7 on unsolvable_n16_k1_q40_s2 takes it 17 s, the eager
+search 10 nodes), which is why the portfolio probes with the eager search
+first and minimises with it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from mipgames.core.problem import Algorithm, Report, SolveOptions
+from mipgames.core.result import Result
+from mipgames.queens.geometry import Geometry, popcount
+from mipgames.queens.instance import Queens
+from mipgames.queens.levels import INTERPRETED_NODES, departure_order, luby, run_levels, survivors_bound
+
+INTERPRETED_UP_TO = 100
+"""Queens above which the compiled search starts at once: Python does about 1,500 nodes a second there, so its
+first INTERPRETED_NODES would cost more than loading the kernel."""
+
+
+class Stop(Exception):
+    pass
+
+
+class Restart(Exception):
+    pass
+
+
+class LazySearch:
+    """Depth-first search over level matchings of tokens (one or two squares each), precedences kept acyclic."""
+
+    def __init__(self, geo: Geometry, k: int, deadline: float | None):
+        self.geo, self.k, self.deadline = geo, k, deadline
+        q = geo.size
+        self.level = list(geo.exps)
+        self.root = [False] * q
+        self.parent = [-1] * q
+        self.last = [-1] * q  # last arrival on the square
+        self.mate = [-1] * q  # the other square of a two-square token
+        self.after: list[list[int]] = [[] for _ in range(q)]
+        self.mask = [1 << u for u in range(q)]  # bit v of mask[u]: u departs before v (closure)
+        self.trail: list[tuple[int, int]] = []
+        self.tokens: dict[int, list[int]] = {}
+        for i, e in enumerate(geo.exps):
+            self.tokens.setdefault(e, []).append(i)
+        self.roots = 0
+        self.left = geo.total
+        self.nodes = 0
+        self.jitter = list(range(q))
+        self.limit: int | None = None
+
+    # tokens ------------------------------------------------------------------------------------------------------
+    def alive(self, i: int) -> bool:
+        return self.parent[i] < 0 and not self.root[i]
+
+    def rep(self, i: int) -> int:
+        """A token is named by its smaller square."""
+        o = self.mate[i]
+        return i if o < 0 or i < o else o
+
+    def squares(self, t: int) -> tuple[int, ...]:
+        o = self.mate[t]
+        return (t,) if o < 0 else (t, o)
+
+    def can_stay(self, t: int) -> bool:
+        return any(not self.after[s] for s in self.squares(t))
+
+    # precedences -------------------------------------------------------------------------------------------------
+    def add(self, u: int, v: int) -> bool:
+        """Adds u → v and its closure; False (nothing added) when it closes a cycle."""
+        mask = self.mask
+        if mask[v] >> u & 1:
+            return False
+        self.after[u].append(v)
+        if not mask[u] >> v & 1:
+            reach = mask[v]
+            for x in range(len(mask)):
+                if mask[x] >> u & 1:
+                    self.trail.append((x, mask[x]))
+                    mask[x] |= reach
+        return True
+
+    def undo(self, edges: list[int], mark: int) -> None:
+        for u in reversed(edges):
+            self.after[u].pop()
+        mask, trail = self.mask, self.trail
+        while len(trail) > mark:
+            x, old = trail.pop()
+            mask[x] = old
+
+    def standable(self, x: int) -> bool:
+        """Whether x's token can stand on x: its other square moving to x closes no cycle."""
+        o = self.mate[x]
+        if o < 0:
+            return True
+        mask, last = self.mask, self.last[x]
+        return not mask[x] >> o & 1 and (last < 0 or not mask[o] >> last & 1)
+
+    def pair_ok(self, x: int, y: int) -> bool:
+        """Whether squares x and y (of two tokens) can still be paired: both standable, blockers can leave first."""
+        if not (self.standable(x) and self.standable(y)):
+            return False
+        mask = self.mask[x] | self.mask[y]
+        return not any(self.root[b] or mask >> b & 1 for b in self.geo.between[x, y])
+
+    # bounds ------------------------------------------------------------------------------------------------------
+    def token_graph(self) -> dict[int, list[int]]:
+        """Tokens that could still pair (a relaxation: edges only disappear as the search goes down)."""
+        stamp = [-1] * self.geo.size
+        reps = [t for t in range(self.geo.size) if self.alive(t) and self.rep(t) == t]
+        adj: dict[int, list[int]] = {t: [] for t in reps}
+        for t in reps:
+            for i in self.squares(t):
+                for j in self.geo.neighbours[i]:
+                    if not self.alive(j):
+                        continue
+                    u = self.rep(j)
+                    if u <= t or stamp[u] == t or not self.pair_ok(i, j):
+                        continue
+                    stamp[u] = t
+                    adj[t].append(u)
+                    adj[u].append(t)
+        return adj
+
+    def survivors_bound(self, adj: dict[int, list[int]]) -> int:
+        return survivors_bound(adj, self.level, self.can_stay, self.left, self.geo.size)
+
+    # moves -------------------------------------------------------------------------------------------------------
+    def stand(self, x: int, edges: list[int]) -> bool:
+        """Stands x's token on x (its other square moves there); False when that closes a cycle."""
+        o = self.mate[x]
+        if o < 0:
+            return True
+        if not self.add(o, x):
+            return False
+        edges.append(o)
+        last = self.last[x]
+        if last >= 0:
+            if not self.add(last, o):
+                return False
+            edges.append(last)
+        self.parent[o] = x
+        self.last[x] = o
+        return True
+
+    def unstand(self, x: int, o: int, last: int) -> None:
+        """Undoes ``stand`` (whether or not it got as far as moving o)."""
+        if o >= 0:
+            self.parent[o] = -1
+        self.last[x] = last
+
+    def options(self, t: int, adj: dict[int, list[int]], pending: set[int]) -> list[tuple[int, int]]:
+        """(x, y): t stands on x, its partner's token on y.  Partners with fewest squares between first."""
+        between, jitter = self.geo.between, self.jitter
+        count = {u: sum(1 for v in adj[u] if v in pending) for u in adj[t] if u in pending}
+        ranked = []
+        for u in adj[t]:
+            if u not in pending:
+                continue
+            combos = sorted(
+                ((len(between[x, y]), x, y) for x in self.squares(t) for y in self.squares(u) if (x, y) in between),
+                key=lambda c: c[0],
+            )
+            combos = [c for c in combos if self.pair_ok(c[1], c[2])]
+            if combos:
+                ranked.append(((combos[0][0], count[u], jitter[u]), [(x, y) for _, x, y in combos]))
+        ranked.sort(key=lambda r: r[0])
+        return [option for _, combos in ranked for option in combos]
+
+    # search ------------------------------------------------------------------------------------------------------
+    def solve(self) -> bool:
+        if not self.tokens:
+            return True
+        first = min(self.tokens)
+        return self.settle(first, set(self.tokens[first]))
+
+    def settle(self, m: int, pending: set[int]) -> bool:
+        """Settles the tokens of level m still in ``pending``, then the next levels."""
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % 64 == 0 and time.monotonic() > self.deadline:
+            raise Stop
+        if self.limit is not None and self.nodes > self.limit:
+            raise Restart
+        if self.roots + popcount(self.left) > self.k:
+            return False
+        adj = self.token_graph()
+        if self.roots + self.survivors_bound(adj) > self.k:
+            return False
+        if not pending:
+            higher = [lvl for lvl in self.tokens if lvl > m and self.tokens[lvl]]
+            if not higher:
+                return True
+            nxt = min(higher)
+            return self.settle(nxt, set(self.tokens[nxt]))
+        jitter = self.jitter
+        count = {t: sum(1 for u in adj[t] if u in pending) for t in pending}
+        t = min(sorted(pending), key=lambda s: (count[s], jitter[s]))
+        for x, y in self.options(t, adj, pending):
+            if self.pair(t, x, y, m, pending):
+                return True
+        if self.roots < self.k:
+            for x in self.squares(t):
+                if not self.after[x] and self.stay(t, x, m, pending):
+                    return True
+        return False
+
+    def pair(self, t: int, x: int, y: int, m: int, pending: set[int]) -> bool:
+        u = self.rep(y)
+        ox, oy, lx, ly, mark = self.mate[x], self.mate[y], self.last[x], self.last[y], len(self.trail)
+        edges: list[int] = []
+        ok = self.stand(x, edges)
+        ok = ok and self.stand(y, edges)
+        for b in self.geo.between[x, y] if ok else ():
+            if self.root[b] or not self.add(b, x):
+                ok = False
+                break
+            edges.append(b)
+            if not self.add(b, y):
+                ok = False
+                break
+            edges.append(b)
+        if ok:
+            self.mate[x], self.mate[y] = y, x
+            self.level[x] = self.level[y] = m + 1
+            new = min(x, y)
+            self.tokens.setdefault(m + 1, []).append(new)
+            if self.settle(m, pending - {t, u}):
+                return True
+            self.tokens[m + 1].pop()
+            self.level[x] = self.level[y] = m
+            self.mate[x], self.mate[y] = ox, oy
+        self.unstand(y, oy, ly)
+        self.unstand(x, ox, lx)
+        self.undo(edges, mark)
+        return False
+
+    def stay(self, t: int, x: int, m: int, pending: set[int]) -> bool:
+        """Token t survives on x (a root: it never leaves)."""
+        o, last, mark = self.mate[x], self.last[x], len(self.trail)
+        edges: list[int] = []
+        if self.stand(x, edges):
+            self.root[x] = True
+            self.roots += 1
+            self.left -= 1 << m
+            if self.settle(m, pending - {t}):
+                return True
+            self.root[x] = False
+            self.roots -= 1
+            self.left += 1 << m
+        self.unstand(x, o, last)
+        self.undo(edges, mark)
+        return False
+
+    def moves(self) -> list[tuple[int, int]]:
+        return departure_order([p if p >= 0 else None for p in self.parent], self.after)
+
+
+def search_lazy(
+    geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000, compiled: bool = True
+) -> tuple[list[tuple[int, int]] | None, bool]:
+    """(captures, exhausted), as levels.search_forest: Luby restarts, each after the first with shuffled
+    tie-breaks; the first INTERPRETED_NODES nodes in Python (loading the compiled code costs more than small
+    positions need; above INTERPRETED_UP_TO queens none), then the compiled kernel (``lazy_kernel.py``), the
+    same nodes in the same order."""
+    rng = random.Random(seed)
+    engine: Any = None
+    interpreted = 0
+    run = 0
+    while True:
+        run += 1
+        jitter = list(range(geo.size))
+        if run > 1:
+            rng.shuffle(jitter)
+        limit = first_limit * luby(run)
+        if deadline is not None and time.monotonic() > deadline:
+            return None, False
+        if engine is None and compiled and (interpreted >= INTERPRETED_NODES or geo.size > INTERPRETED_UP_TO):
+            from mipgames.queens.lazy_kernel import CompiledLazy
+
+            engine = CompiledLazy(geo, k)
+        if engine is not None:
+            outcome = engine.dive(jitter, limit, deadline)
+            if outcome == "restart":
+                continue
+            if outcome == "stop":
+                return None, False
+            if outcome is not None:
+                return (engine.moves() if outcome == "found" else None), True
+        search = LazySearch(geo, k, deadline)
+        search.jitter, search.limit = jitter, limit
+        try:
+            found = search.solve()
+        except Stop:
+            return None, False
+        except Restart:
+            interpreted += search.nodes
+            continue
+        return (search.moves() if found else None), True
+
+
+def run_lazy(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    return run_levels(instance, params, options, report, search=search_lazy)
+
+
+LAZY = Algorithm(
+    "lazy-levels",
+    run_lazy,
+    "the level search with lazy orientation: a pair's token stands on either square until the next level pairs it",
+    exact=True,
+)

@@ -1,0 +1,476 @@
+"""The lazy level search (lazy.LazySearch) compiled with numba: the same nodes in the same order.
+
+Written like levels_kernel.py (whose matching, closure rows and undo it
+shares): the recursion is an explicit stack of frames, a run stops after a
+node budget with its state in arrays, and the caller looks at the clock
+between budgets.  A token is named by its smaller square; ``mate`` holds the
+other square of a two-square token.  Tests compare node counts and answers
+with the reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mipgames.core.kernel_cache import drop_stale
+from mipgames.queens.levels_kernel import (
+    ALL_SETTLED,
+    BUDGET,
+    CYCLE,
+    EXHAUSTED,
+    FOUND,
+    MAX_LEVEL,
+    OK,
+    OVERFLOW,
+    RESTART,
+    Engine,
+    _undo,
+    add_edge,
+    has,
+    next_level,
+    popcount,
+    survivors_bound,
+)
+
+drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
+
+ENTER, NEXT = 0, 1
+NONE, PAIR, ROOT = 0, 1, 2
+DONE = 3
+"""Frame phases: 0 pairs, 1 and 2 the token staying on its first or second square, DONE."""
+
+
+@njit(cache=True)
+def _rep(i, mate):
+    o = mate[i]
+    return i if o < 0 or i < o else o
+
+
+@njit(cache=True)
+def _standable(x, mate, last, mask):
+    o = mate[x]
+    if o < 0:
+        return True
+    if has(mask, x, o):
+        return False
+    return last[x] < 0 or not has(mask, o, last[x])
+
+
+@njit(cache=True)
+def _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw):
+    if not (_standable(x, mate, last, mask) and _standable(y, mate, last, mask)):
+        return False
+    b = pid[x, y]
+    for z in range(btw_start[b], btw_start[b + 1]):
+        k = btw[z]
+        if root[k] or has(mask, x, k) or has(mask, y, k):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _stand(x, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt):
+    """LazySearch.stand: x's token stands on x."""
+    o = mate[x]
+    if o < 0:
+        return OK
+    code = add_edge(o, x, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+    if code != OK:
+        return code
+    if last[x] >= 0:
+        code = add_edge(last[x], o, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+        if code != OK:
+            return code
+    parent[o] = x
+    last[x] = o
+    return OK
+
+
+@njit(cache=True)
+def _unstand(x, o, before, parent, last):
+    if o >= 0:
+        parent[o] = -1
+    last[x] = before
+
+
+@njit(cache=True)
+def run(
+    q,
+    k,
+    nbr_start,
+    nbr,
+    pid,
+    btw_start,
+    btw,
+    jitter,
+    limit,
+    budget,
+    st,
+    mask,
+    trail_x,
+    trail_rows,
+    edges_u,
+    edges_v,
+    tok,
+    tok_len,
+    pend,
+    fr,
+    opt_x,
+    opt_y,
+    scalars,
+    adjm,
+    adj_len,
+):
+    """Runs the lazy search from the state in the arrays for at most ``budget`` more nodes.
+
+    st rows: level, root, parent, last, mate, after_count.  fr rows (per frame): m, t, phase, options,
+    next option, applied, x, y, mate of x, mate of y, last of x, last of y, edge mark, trail mark.
+    scalars = [depth, nodes, roots, left, n_edges, n_trail, mode].
+    """
+    level, root, parent, last, mate, after_count = st[0], st[1], st[2], st[3], st[4], st[5]
+    f_m, f_t, f_phase, f_len, f_idx, f_app = fr[0], fr[1], fr[2], fr[3], fr[4], fr[5]
+    f_x, f_y, f_ox, f_oy, f_lx, f_ly, f_e, f_tr = fr[6], fr[7], fr[8], fr[9], fr[10], fr[11], fr[12], fr[13]
+    depth, nodes, roots, left = scalars[0], scalars[1], scalars[2], scalars[3]
+    mode = scalars[6]
+    cnt = np.empty(2, np.int64)
+    cnt[0], cnt[1] = scalars[4], scalars[5]
+    stop = nodes + budget
+    width = adjm.shape[1]
+    alive = np.zeros(q, np.bool_)
+    vertex = np.zeros(q, np.bool_)
+    stay = np.zeros(q, np.bool_)
+    stamp = np.full(q, -1, np.int64)
+    options = np.zeros(q, np.int64)
+    seen = np.zeros(q, np.bool_)
+    members = np.empty(q, np.int64)
+    index = np.full(q, -1, np.int64)
+    gadj = np.empty((q, width), np.int64)
+    glen = np.zeros(q, np.int64)
+    cand = np.empty(width, np.int64)
+    keys = np.empty((width, 3), np.int64)
+    comb = np.empty((width, 4, 3), np.int64)
+    ncomb = np.zeros(width, np.int64)
+    result = BUDGET
+    while True:
+        if mode == ENTER:
+            if nodes >= stop:
+                result = BUDGET
+                break
+            nodes += 1
+            if limit > 0 and nodes > limit:
+                result = RESTART
+                break
+            m = f_m[depth]
+            fail = roots + popcount(left) > k
+            if not fail:
+                # the token graph
+                for i in range(q):
+                    alive[i] = parent[i] < 0 and not root[i]
+                    adj_len[i] = 0
+                    stamp[i] = -1
+                for t in range(q):
+                    if not alive[t] or _rep(t, mate) != t:
+                        continue
+                    for s in range(1 if mate[t] < 0 else 2):
+                        i = t if s == 0 else mate[t]
+                        for x in range(nbr_start[i], nbr_start[i + 1]):
+                            j = nbr[x]
+                            if not alive[j]:
+                                continue
+                            u = _rep(j, mate)
+                            if u <= t or stamp[u] == t:
+                                continue
+                            if not _pair_ok(i, j, mate, last, mask, root, pid, btw_start, btw):
+                                continue
+                            stamp[u] = t
+                            adjm[t, adj_len[t]] = u
+                            adj_len[t] += 1
+                            adjm[u, adj_len[u]] = t
+                            adj_len[u] += 1
+                for i in range(q):
+                    vertex[i] = alive[i] and _rep(i, mate) == i
+                    stay[i] = after_count[i] == 0 or (mate[i] >= 0 and after_count[mate[i]] == 0)
+                needed = survivors_bound(q, vertex, stay, level, adjm, adj_len, left, seen, members, index, gadj, glen)
+                if needed < 0 or roots + needed > k:
+                    fail = True
+            if fail:
+                mode = NEXT
+                f_phase[depth] = DONE
+                f_len[depth] = 0
+                f_idx[depth] = 0
+                continue
+            nxt = next_level(depth, m, q, pend, tok, tok_len)
+            if nxt == ALL_SETTLED:
+                result = FOUND
+                break
+            if nxt >= 0:
+                f_m[depth] = nxt
+                continue  # enter the same frame again, at the next level
+            t = -1
+            for i in range(q):
+                if pend[depth, i]:
+                    c = 0
+                    for x in range(adj_len[i]):
+                        if pend[depth, adjm[i, x]]:
+                            c += 1
+                    options[i] = c
+                    if t < 0 or c < options[t] or (c == options[t] and jitter[i] < jitter[t]):
+                        t = i
+            ncand = 0
+            for a in range(adj_len[t]):
+                u = adjm[t, a]
+                if not pend[depth, u]:
+                    continue
+                nc = 0
+                for s in range(1 if mate[t] < 0 else 2):
+                    x = t if s == 0 else mate[t]
+                    for r in range(1 if mate[u] < 0 else 2):
+                        y = u if r == 0 else mate[u]
+                        b = pid[x, y]
+                        if b < 0 or not _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw):
+                            continue
+                        length = btw_start[b + 1] - btw_start[b]
+                        z = nc  # insertion, stable by squares between
+                        while z > 0 and comb[ncand, z - 1, 0] > length:
+                            comb[ncand, z, 0] = comb[ncand, z - 1, 0]
+                            comb[ncand, z, 1] = comb[ncand, z - 1, 1]
+                            comb[ncand, z, 2] = comb[ncand, z - 1, 2]
+                            z -= 1
+                        comb[ncand, z, 0], comb[ncand, z, 1], comb[ncand, z, 2] = length, x, y
+                        nc += 1
+                if nc == 0:
+                    continue
+                ncomb[ncand] = nc
+                keys[ncand, 0], keys[ncand, 1], keys[ncand, 2] = comb[ncand, 0, 0], options[u], jitter[u]
+                cand[ncand] = ncand
+                ncand += 1
+            for a in range(1, ncand):  # stable insertion sort of the partners by their keys
+                b = a
+                while b > 0:
+                    p, r = cand[b - 1], cand[b]
+                    less = keys[r, 0] < keys[p, 0] or (
+                        keys[r, 0] == keys[p, 0]
+                        and (keys[r, 1] < keys[p, 1] or (keys[r, 1] == keys[p, 1] and keys[r, 2] < keys[p, 2]))
+                    )
+                    if not less:
+                        break
+                    cand[b - 1], cand[b] = r, p
+                    b -= 1
+            nopt = 0
+            for a in range(ncand):
+                r = cand[a]
+                for z in range(ncomb[r]):
+                    opt_x[depth, nopt] = comb[r, z, 1]
+                    opt_y[depth, nopt] = comb[r, z, 2]
+                    nopt += 1
+            f_len[depth] = nopt
+            f_idx[depth] = 0
+            f_t[depth] = t
+            f_phase[depth] = 0
+            mode = NEXT
+            continue
+        # mode NEXT: the next option of frame ``depth``
+        m = f_m[depth]
+        t = f_t[depth]
+        pushed = False
+        while f_phase[depth] == 0 and f_idx[depth] < f_len[depth]:
+            x, y = opt_x[depth, f_idx[depth]], opt_y[depth, f_idx[depth]]
+            f_idx[depth] += 1
+            ox, oy, lx, ly = mate[x], mate[y], last[x], last[y]
+            u = _rep(y, mate)
+            mark_e, mark_t = cnt[0], cnt[1]
+            code = _stand(x, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+            if code == OK:
+                code = _stand(y, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+            if code == OK:
+                b = pid[x, y]
+                for z in range(btw_start[b], btw_start[b + 1]):
+                    w = btw[z]
+                    if root[w]:
+                        code = CYCLE
+                        break
+                    code = add_edge(w, x, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+                    if code != OK:
+                        break
+                    code = add_edge(w, y, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+                    if code != OK:
+                        break
+            if code == OVERFLOW:
+                result = OVERFLOW
+                break
+            if code != OK:
+                _unstand(y, oy, ly, parent, last)
+                _unstand(x, ox, lx, parent, last)
+                cnt[0], cnt[1] = _undo(mark_e, mark_t, cnt[0], cnt[1], edges_u, after_count, mask, trail_x, trail_rows)
+                continue
+            f_app[depth] = PAIR
+            f_x[depth], f_y[depth], f_ox[depth], f_oy[depth] = x, y, ox, oy
+            f_lx[depth], f_ly[depth], f_e[depth], f_tr[depth] = lx, ly, mark_e, mark_t
+            mate[x], mate[y] = y, x
+            level[x] = m + 1
+            level[y] = m + 1
+            tok[m + 1, tok_len[m + 1]] = min(x, y)
+            tok_len[m + 1] += 1
+            for i in range(q):
+                pend[depth + 1, i] = pend[depth, i]
+            pend[depth + 1, t] = False
+            pend[depth + 1, u] = False
+            f_m[depth + 1] = m
+            depth += 1
+            pushed = True
+            break
+        if result == OVERFLOW:
+            break
+        if pushed:
+            mode = ENTER
+            continue
+        while f_phase[depth] < DONE:  # the token stays on its first, then its second square
+            if f_phase[depth] == 0:
+                f_phase[depth] = 1
+                if roots >= k:
+                    f_phase[depth] = DONE
+                    break
+            s = f_phase[depth] - 1
+            f_phase[depth] += 1
+            if s == 1 and mate[t] < 0:
+                continue
+            x = t if s == 0 else mate[t]
+            if after_count[x] != 0:
+                continue
+            ox, lx = mate[x], last[x]
+            mark_e, mark_t = cnt[0], cnt[1]
+            code = _stand(x, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt)
+            if code == OVERFLOW:
+                result = OVERFLOW
+                break
+            if code != OK:
+                _unstand(x, ox, lx, parent, last)
+                cnt[0], cnt[1] = _undo(mark_e, mark_t, cnt[0], cnt[1], edges_u, after_count, mask, trail_x, trail_rows)
+                continue
+            f_app[depth] = ROOT
+            f_x[depth], f_ox[depth], f_lx[depth], f_e[depth], f_tr[depth] = x, ox, lx, mark_e, mark_t
+            root[x] = True
+            roots += 1
+            left -= np.int64(1) << m
+            for i in range(q):
+                pend[depth + 1, i] = pend[depth, i]
+            pend[depth + 1, t] = False
+            f_m[depth + 1] = m
+            depth += 1
+            pushed = True
+            break
+        if result == OVERFLOW:
+            break
+        if pushed:
+            mode = ENTER
+            continue
+        # frame ``depth`` failed: back to its parent, undoing what the parent applied
+        if depth == 0:
+            result = EXHAUSTED
+            break
+        depth -= 1
+        m = f_m[depth]
+        x = f_x[depth]
+        if f_app[depth] == PAIR:
+            y = f_y[depth]
+            tok_len[m + 1] -= 1
+            level[x] = m
+            level[y] = m
+            mate[x], mate[y] = f_ox[depth], f_oy[depth]
+            _unstand(y, f_oy[depth], f_ly[depth], parent, last)
+            _unstand(x, f_ox[depth], f_lx[depth], parent, last)
+        elif f_app[depth] == ROOT:
+            root[x] = False
+            roots -= 1
+            left += np.int64(1) << m
+            _unstand(x, f_ox[depth], f_lx[depth], parent, last)
+        cnt[0], cnt[1] = _undo(f_e[depth], f_tr[depth], cnt[0], cnt[1], edges_u, after_count, mask, trail_x, trail_rows)
+        f_app[depth] = NONE
+        mode = NEXT
+    scalars[0], scalars[1], scalars[2], scalars[3] = depth, nodes, roots, left
+    scalars[4], scalars[5], scalars[6] = cnt[0], cnt[1], mode
+    return result
+
+
+class CompiledLazy(Engine):
+    """Static arrays of one position and the state of one dive of the compiled lazy search."""
+
+    def __init__(self, geo, k: int):
+        super().__init__(geo, k)
+        q = geo.size
+        width = 2 * max(1, self.degree)  # a token has up to two squares
+        self.edge_cap = q * (4 + 2 * self.longest) + 8
+        trail_cap = max(4096, min(1 << 20, (64 << 20) // (8 * self.words)))
+        frames = q + 2
+        self.st = np.zeros((6, q), np.int64)
+        self.mask = np.zeros((q, self.words), np.uint64)
+        self.trail_x = np.zeros(trail_cap, np.int64)
+        self.trail_rows = np.zeros((trail_cap, self.words), np.uint64)
+        self.edges_u = np.zeros(self.edge_cap, np.int64)
+        self.edges_v = np.zeros(self.edge_cap, np.int64)
+        self.tok = np.zeros((MAX_LEVEL, q), np.int64)
+        self.tok_len = np.zeros(MAX_LEVEL, np.int64)
+        self.pend = np.zeros((frames, q), np.bool_)
+        self.fr = np.zeros((14, frames), np.int64)
+        self.opt_x = np.zeros((frames, 4 * width), np.int64)
+        self.opt_y = np.zeros((frames, 4 * width), np.int64)
+        self.adjm = np.zeros((q, width), np.int64)
+        self.adj_len = np.zeros(q, np.int64)
+        self.jit = np.zeros(q, np.int64)
+
+    def reset(self) -> None:
+        """The state at the root of a dive: every queen a token of its starting level, nothing settled."""
+        self.st[0] = self.exps
+        self.st[1] = 0
+        self.st[2:5] = -1
+        self.st[5] = 0
+        self.identity_mask(self.mask)
+        self.tok_len[:] = 0
+        for e, members in self.tokens.items():
+            self.tok[e, : len(members)] = members
+            self.tok_len[e] = len(members)
+        first = min(self.tokens)
+        self.pend[0, :] = False
+        self.pend[0, self.tokens[first]] = True
+        self.fr[:] = 0
+        self.fr[0, 0] = first
+        self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
+
+    def dive(self, jitter, limit: int, deadline: float | None) -> str | None:
+        """One restart: "found", "exhausted", "restart", "stop" (deadline) or None (overflow)."""
+        self.reset()
+        self.jit = np.array(jitter, dtype=np.int64)
+        return self.loop(limit, deadline)
+
+    def run_budget(self, limit: int, budget: int) -> int:
+        return run(
+            self.q,
+            self.k,
+            self.nbr_start,
+            self.nbr,
+            self.pid,
+            self.btw_start,
+            self.btw,
+            self.jit,
+            limit,
+            budget,
+            self.st,
+            self.mask,
+            self.trail_x,
+            self.trail_rows,
+            self.edges_u,
+            self.edges_v,
+            self.tok,
+            self.tok_len,
+            self.pend,
+            self.fr,
+            self.opt_x,
+            self.opt_y,
+            self.scalars,
+            self.adjm,
+            self.adj_len,
+        )
+
+    def parents(self) -> np.ndarray:
+        return self.st[2]

@@ -1,0 +1,89 @@
+"""The lazy level search against brute force and the eager level search; its kernel against its reference."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mipgames.queens.dfs import to_moves
+from mipgames.queens.generate import planted
+from mipgames.queens.geometry import geometry
+from mipgames.queens.instance import Queens, read
+from mipgames.queens.lazy import LazySearch, Restart, search_lazy
+from mipgames.queens.levels import search_forest
+from mipgames.queens.simulate import evaluate
+from tests.queens.test_models import brute_minimum, positions
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(positions())
+def test_lazy_search_reaches_the_exhaustive_minimum_and_proves_one_less_unreachable(instance):
+    """Complete: with K = minimum it finds a game that replays; with K − 1 it exhausts without one."""
+    minimum = brute_minimum(instance)
+    geo = geometry(instance)
+    search = LazySearch(geo, minimum, None)
+    assert search.survivors_bound(search.token_graph()) <= minimum
+    for compiled in (False, True):
+        pairs, exhausted = search_lazy(geo, minimum, None, seed=3, first_limit=1, compiled=compiled)
+        assert pairs is not None and exhausted
+        verdict = evaluate(Queens(instance.n, minimum, instance.board), {}, to_moves(geo, pairs))
+        assert verdict.legal and verdict.objective <= minimum
+        if minimum > 1:
+            assert search_lazy(geo, minimum - 1, None, seed=3, first_limit=1, compiled=compiled) == (None, True)
+
+
+def dive_both(instance, k, jitter, limit):
+    """One dive of the lazy search in Python (the reference) and compiled: (outcome, nodes, moves) of each."""
+    from mipgames.queens.lazy_kernel import CompiledLazy
+
+    geo = geometry(instance)
+    search = LazySearch(geo, k, None)
+    search.jitter, search.limit = list(jitter), limit
+    try:
+        outcome = "found" if search.solve() else "exhausted"
+    except Restart:
+        outcome = "restart"
+    compiled = CompiledLazy(geo, k)
+    got = compiled.dive(list(jitter), limit or 0, None)
+    return (
+        (outcome, search.nodes, search.moves() if outcome == "found" else None),
+        (got, compiled.nodes, compiled.moves() if got == "found" else None),
+    )
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(positions(), st.integers(0, 10**6), st.sampled_from([None, 5, 50]))
+def test_compiled_lazy_search_makes_the_reference_nodes(instance, seed, limit):
+    jitter = list(range(len(instance.queens)))
+    random.Random(seed).shuffle(jitter)
+    for k in range(1, 4):
+        python, compiled = dive_both(instance, k, jitter, limit)
+        assert python == compiled
+
+
+@pytest.mark.parametrize("n, k, moves, seed", [(8, 2, 20, 1), (12, 1, 24, 0), (16, 1, 39, 5), (24, 2, 60, 3)])
+def test_compiled_lazy_search_on_planted_positions(n, k, moves, seed):
+    instance = planted(n, k, moves, seed).instance
+    jitter = list(range(len(instance.queens)))
+    random.Random(seed).shuffle(jitter)
+    python, compiled = dive_both(instance, k, jitter, 3000)
+    assert python == compiled
+    assert compiled[0] == "found"
+    assert evaluate(instance, {}, to_moves(geometry(instance), compiled[2])).legal
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["unsolvable_n8_k1_q20_s1", "unsolvable_n12_k1_q20_s3", "unsolvable_n16_k1_q40_s1", "planted_n32_k3_q100_s7"],
+)
+def test_same_verdicts_as_the_eager_level_search(name):
+    """Both searches are complete, so on the bundled positions they agree on solvable or not."""
+    instance = read(f"instances/queens/{name}.txt")
+    geo = geometry(instance)
+    eager, eager_done = search_forest(geo, instance.k, None, seed=1)
+    lazy, lazy_done = search_lazy(geo, instance.k, None, seed=1)
+    assert eager_done and lazy_done
+    assert (eager is None) == (lazy is None) == name.startswith("unsolvable")
+    if lazy is not None:
+        assert evaluate(instance, {}, to_moves(geo, lazy)).legal
