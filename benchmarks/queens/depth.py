@@ -53,13 +53,11 @@ def dives(kind: str, geo, k: int, seconds: float) -> tuple[list[tuple[int, int]]
         if run > 1:
             rng.shuffle(jitter)
         probe = EagerProbe(geo, k, deadline) if kind == "levels" else LazyProbe(geo, k, deadline)
-        probe.jitter, probe.limit = jitter, 1000 * levels.luby(run)
-        if kind == "levels":
-            probe.alt = run > 1 and run % 2 == 0
+        probe.restart(jitter, run, 1000 * levels.luby(run))
         try:
             if probe.solve():
                 return out, True
-        except (levels._Stop, levels._Restart, lazy.Stop, lazy.Restart):
+        except (levels.Stop, levels.Restart):
             pass
         out.append((probe.deepest[0], -probe.deepest[1]))
     return out, False

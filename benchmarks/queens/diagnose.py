@@ -98,9 +98,9 @@ def lower_of_dive(geo: Geometry, k: int, cut: int, seed: int, deadline: float) -
             dive.solve()
         except Reached:
             return {c: (p, dive.level[c]) for c, p in enumerate(dive.parent) if p is not None}
-        except levels._Restart:
+        except levels.Restart:
             continue
-        except levels._Stop:
+        except levels.Stop:
             return None
         return None  # the search ended without reaching the level: none can
     return None

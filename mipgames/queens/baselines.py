@@ -4,7 +4,8 @@
 - ``dfs``: that search with ranked captures, bounds and a memo (dfs.py);
 - ``levels``: the exact search over capture forests, lowest power first (levels.py);
 - ``lazy-levels``: the same search with lazy orientation (lazy.py), faster from N = 40 on;
-- ``portfolio``: the lazy level search, then the forest CP-SAT model (portfolio.py), the default.
+- ``portfolio``: deciding K, a short probe of the level search, then the lazy one; minimising, the DFS and the
+  level search; then the forest CP-SAT model (portfolio.py), the default.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ COURSEWORK = Algorithm(
 PORTFOLIO = Algorithm(
     "portfolio",
     run_portfolio,
-    "the lazy level search, then the forest CP-SAT model; with --minimise the DFS first (the default)",
+    "a short probe of the level search, then the lazy one, then the forest CP-SAT model; with --minimise the DFS "
+    "and the level search instead (the default)",
     exact=True,
 )
 

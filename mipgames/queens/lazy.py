@@ -30,51 +30,34 @@ first and minimises with it.
 
 from __future__ import annotations
 
-import random
-import time
 from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
-from mipgames.queens.geometry import Geometry, popcount
+from mipgames.queens.geometry import Geometry
 from mipgames.queens.instance import Queens
-from mipgames.queens.levels import INTERPRETED_NODES, departure_order, luby, run_levels, survivors_bound
+from mipgames.queens.levels import (
+    LevelSearch,
+    departure_order,
+    run_levels,
+    search_restarts,
+    survivors_bound,
+)
 
 INTERPRETED_UP_TO = 100
 """Queens above which the compiled search starts at once: Python does about 1,500 nodes a second there, so its
 first INTERPRETED_NODES would cost more than loading the kernel."""
 
 
-class Stop(Exception):
-    pass
-
-
-class Restart(Exception):
-    pass
-
-
-class LazySearch:
+class LazySearch(LevelSearch):
     """Depth-first search over level matchings of tokens (one or two squares each), precedences kept acyclic."""
 
     def __init__(self, geo: Geometry, k: int, deadline: float | None):
-        self.geo, self.k, self.deadline = geo, k, deadline
+        super().__init__(geo, k, deadline)
         q = geo.size
-        self.level = list(geo.exps)
-        self.root = [False] * q
         self.parent = [-1] * q
         self.last = [-1] * q  # last arrival on the square
         self.mate = [-1] * q  # the other square of a two-square token
-        self.after: list[list[int]] = [[] for _ in range(q)]
-        self.mask = [1 << u for u in range(q)]  # bit v of mask[u]: u departs before v (closure)
-        self.trail: list[tuple[int, int]] = []
-        self.tokens: dict[int, list[int]] = {}
-        for i, e in enumerate(geo.exps):
-            self.tokens.setdefault(e, []).append(i)
-        self.roots = 0
-        self.left = geo.total
-        self.nodes = 0
-        self.jitter = list(range(q))
-        self.limit: int | None = None
 
     # tokens ------------------------------------------------------------------------------------------------------
     def alive(self, i: int) -> bool:
@@ -93,28 +76,6 @@ class LazySearch:
         return any(not self.after[s] for s in self.squares(t))
 
     # precedences -------------------------------------------------------------------------------------------------
-    def add(self, u: int, v: int) -> bool:
-        """Adds u → v and its closure; False (nothing added) when it closes a cycle."""
-        mask = self.mask
-        if mask[v] >> u & 1:
-            return False
-        self.after[u].append(v)
-        if not mask[u] >> v & 1:
-            reach = mask[v]
-            for x in range(len(mask)):
-                if mask[x] >> u & 1:
-                    self.trail.append((x, mask[x]))
-                    mask[x] |= reach
-        return True
-
-    def undo(self, edges: list[int], mark: int) -> None:
-        for u in reversed(edges):
-            self.after[u].pop()
-        mask, trail = self.mask, self.trail
-        while len(trail) > mark:
-            x, old = trail.pop()
-            mask[x] = old
-
     def standable(self, x: int) -> bool:
         """Whether x's token can stand on x: its other square moving to x closes no cycle."""
         o = self.mate[x]
@@ -195,30 +156,15 @@ class LazySearch:
         return [option for _, combos in ranked for option in combos]
 
     # search ------------------------------------------------------------------------------------------------------
-    def solve(self) -> bool:
-        if not self.tokens:
-            return True
-        first = min(self.tokens)
-        return self.settle(first, set(self.tokens[first]))
-
     def settle(self, m: int, pending: set[int]) -> bool:
         """Settles the tokens of level m still in ``pending``, then the next levels."""
-        self.nodes += 1
-        if self.deadline is not None and self.nodes % 64 == 0 and time.monotonic() > self.deadline:
-            raise Stop
-        if self.limit is not None and self.nodes > self.limit:
-            raise Restart
-        if self.roots + popcount(self.left) > self.k:
+        if not self.enter():
             return False
         adj = self.token_graph()
         if self.roots + self.survivors_bound(adj) > self.k:
             return False
         if not pending:
-            higher = [lvl for lvl in self.tokens if lvl > m and self.tokens[lvl]]
-            if not higher:
-                return True
-            nxt = min(higher)
-            return self.settle(nxt, set(self.tokens[nxt]))
+            return self.next_level(m)
         jitter = self.jitter
         count = {t: sum(1 for u in adj[t] if u in pending) for t in pending}
         t = min(sorted(pending), key=lambda s: (count[s], jitter[s]))
@@ -258,25 +204,22 @@ class LazySearch:
             self.mate[x], self.mate[y] = ox, oy
         self.unstand(y, oy, ly)
         self.unstand(x, ox, lx)
-        self.undo(edges, mark)
+        self.take_back(edges, mark)
         return False
 
     def stay(self, t: int, x: int, m: int, pending: set[int]) -> bool:
         """Token t survives on x (a root: it never leaves)."""
         o, last, mark = self.mate[x], self.last[x], len(self.trail)
         edges: list[int] = []
-        if self.stand(x, edges):
-            self.root[x] = True
-            self.roots += 1
-            self.left -= 1 << m
-            if self.settle(m, pending - {t}):
-                return True
-            self.root[x] = False
-            self.roots -= 1
-            self.left += 1 << m
+        if self.stand(x, edges) and self.survive(x, t, m, pending):
+            return True
         self.unstand(x, o, last)
-        self.undo(edges, mark)
+        self.take_back(edges, mark)
         return False
+
+    def restart(self, jitter: list[int], run: int, limit: int) -> None:
+        """Sets up a restart (levels.search_restarts); every restart searches the same way."""
+        self.jitter, self.limit = jitter, limit
 
     def moves(self) -> list[tuple[int, int]]:
         return departure_order([p if p >= 0 else None for p in self.parent], self.after)
@@ -289,40 +232,21 @@ def search_lazy(
     tie-breaks; the first INTERPRETED_NODES nodes in Python (loading the compiled code costs more than small
     positions need; above INTERPRETED_UP_TO queens none), then the compiled kernel (``lazy_kernel.py``), the
     same nodes in the same order."""
-    rng = random.Random(seed)
-    engine: Any = None
-    interpreted = 0
-    run = 0
-    while True:
-        run += 1
-        jitter = list(range(geo.size))
-        if run > 1:
-            rng.shuffle(jitter)
-        limit = first_limit * luby(run)
-        if deadline is not None and time.monotonic() > deadline:
-            return None, False
-        if engine is None and compiled and (interpreted >= INTERPRETED_NODES or geo.size > INTERPRETED_UP_TO):
-            from mipgames.queens.lazy_kernel import CompiledLazy
 
-            engine = CompiledLazy(geo, k)
-        if engine is not None:
-            outcome = engine.dive(jitter, limit, deadline)
-            if outcome == "restart":
-                continue
-            if outcome == "stop":
-                return None, False
-            if outcome is not None:
-                return (engine.moves() if outcome == "found" else None), True
-        search = LazySearch(geo, k, deadline)
-        search.jitter, search.limit = jitter, limit
-        try:
-            found = search.solve()
-        except Stop:
-            return None, False
-        except Restart:
-            interpreted += search.nodes
-            continue
-        return (search.moves() if found else None), True
+    def kernel() -> Any:
+        from mipgames.queens.lazy_kernel import CompiledLazy
+
+        return CompiledLazy(geo, k)
+
+    return search_restarts(
+        lambda: LazySearch(geo, k, deadline),
+        kernel if compiled else None,
+        geo.size,
+        deadline,
+        seed,
+        first_limit,
+        INTERPRETED_UP_TO,
+    )
 
 
 def run_lazy(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:

@@ -1,7 +1,7 @@
 """The lazy level search (lazy.LazySearch) compiled with numba: the same nodes in the same order.
 
-Written like levels_kernel.py (whose matching, closure rows and undo it
-shares): the recursion is an explicit stack of frames, a run stops after a
+Written like levels_kernel.py (whose survivors bound, closure rows, undo and
+level change it shares): the recursion is an explicit stack of frames, a run stops after a
 node budget with its state in arrays, and the caller looks at the clock
 between budgets.  A token is named by its smaller square; ``mate`` holds the
 other square of a two-square token.  Tests compare node counts and answers
@@ -18,15 +18,21 @@ from mipgames.queens.levels_kernel import (
     ALL_SETTLED,
     BUDGET,
     CYCLE,
+    ENTER,
     EXHAUSTED,
     FOUND,
     MAX_LEVEL,
+    NEXT,
+    NONE,
     OK,
     OVERFLOW,
+    PAIR,
     RESTART,
+    ROOT,
     Engine,
     _undo,
     add_edge,
+    child_pending,
     has,
     next_level,
     popcount,
@@ -35,8 +41,6 @@ from mipgames.queens.levels_kernel import (
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
-ENTER, NEXT = 0, 1
-NONE, PAIR, ROOT = 0, 1, 2
 DONE = 3
 """Frame phases: 0 pairs, 1 and 2 the token staying on its first or second square, DONE."""
 
@@ -312,10 +316,7 @@ def run(
             level[y] = m + 1
             tok[m + 1, tok_len[m + 1]] = min(x, y)
             tok_len[m + 1] += 1
-            for i in range(q):
-                pend[depth + 1, i] = pend[depth, i]
-            pend[depth + 1, t] = False
-            pend[depth + 1, u] = False
+            child_pending(pend, depth, q, t, u)
             f_m[depth + 1] = m
             depth += 1
             pushed = True
@@ -353,9 +354,7 @@ def run(
             root[x] = True
             roots += 1
             left -= np.int64(1) << m
-            for i in range(q):
-                pend[depth + 1, i] = pend[depth, i]
-            pend[depth + 1, t] = False
+            child_pending(pend, depth, q, t, t)
             f_m[depth + 1] = m
             depth += 1
             pushed = True
@@ -436,6 +435,10 @@ class CompiledLazy(Engine):
         self.fr[:] = 0
         self.fr[0, 0] = first
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
+
+    def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
+        """A restart of levels.search_restarts (every restart searches the same way)."""
+        return self.dive(jitter, limit, deadline)
 
     def dive(self, jitter, limit: int, deadline: float | None) -> str | None:
         """One restart: "found", "exhausted", "restart", "stop" (deadline) or None (overflow)."""

@@ -42,37 +42,110 @@ INTERPRETED_NODES = 3000
 """Nodes searched in Python before the compiled search takes over (about a second)."""
 
 
-class _Stop(Exception):
-    pass
+class Stop(Exception):
+    """The deadline passed (both level searches)."""
 
 
-class _Restart(Exception):
-    pass
+class Restart(Exception):
+    """The restart's node limit passed (both level searches)."""
 
 
-class ForestSearch:
-    """Depth-first search over level matchings with an incrementally acyclic precedence graph."""
+class LevelSearch:
+    """What both level searches keep (this one and lazy.LazySearch): levels, survivors, the precedence closure,
+    the tokens by level and the node count with its deadline and restart limit."""
 
     def __init__(self, geo: Geometry, k: int, deadline: float | None):
         self.geo, self.k, self.deadline = geo, k, deadline
         q = geo.size
         self.level = list(geo.exps)
         self.root = [False] * q
-        self.parent: list[int | None] = [None] * q
-        self.last_arrival: list[int | None] = [None] * q
         self.after: list[list[int]] = [[] for _ in range(q)]  # u -> v: u departs before v
+        self.mask = [1 << u for u in range(q)]  # bit v of mask[u]: u departs before v (closure, kept incrementally)
+        self.trail: list[tuple[int, int]] = []
         self.tokens: dict[int, list[int]] = {}
         for i, e in enumerate(geo.exps):
             self.tokens.setdefault(e, []).append(i)
         self.roots = 0
         self.left = geo.total  # power not yet fixed in a root
         self.nodes = 0
-        self.bound = lower_bound
-        self.every = 1
         self.jitter = list(range(q))
         self.limit: int | None = None
-        self.mask = [1 << u for u in range(q)]  # bit v of mask[u]: u departs before v (closure, kept incrementally)
-        self.trail: list[tuple[int, int]] = []
+
+    def add(self, u: int, v: int) -> bool:
+        """u → v (u departs before v) with the closure kept incrementally (the rows it changes go on the trail);
+        False, and nothing added, when v already departs before u."""
+        mask = self.mask
+        if mask[v] >> u & 1:
+            return False
+        self.after[u].append(v)
+        if not mask[u] >> v & 1:
+            reach = mask[v]  # unchanged in the loop: v does not reach u
+            for x in range(len(mask)):
+                if mask[x] >> u & 1:
+                    self.trail.append((x, mask[x]))
+                    mask[x] |= reach
+        return True
+
+    def take_back(self, sources: list[int], mark: int) -> None:
+        """Takes back the edges whose sources are ``sources`` (in the order added) and the closure rows after
+        ``mark``."""
+        for u in reversed(sources):
+            self.after[u].pop()
+        mask, trail = self.mask, self.trail
+        while len(trail) > mark:
+            x, old = trail.pop()
+            mask[x] = old
+
+    def solve(self) -> bool:
+        if not self.tokens:
+            return True
+        first = min(self.tokens)
+        return self.settle(first, set(self.tokens[first]))
+
+    def settle(self, m: int, pending: set[int]) -> bool:
+        raise NotImplementedError
+
+    def next_level(self, m: int) -> bool:
+        """Level m is settled: settles the next level that has tokens; True when there is none."""
+        higher = [lvl for lvl in self.tokens if lvl > m and self.tokens[lvl]]
+        if not higher:
+            return True
+        nxt = min(higher)
+        return self.settle(nxt, set(self.tokens[nxt]))
+
+    def survive(self, x: int, t: int, m: int, pending: set[int]) -> bool:
+        """The level-m queen (or token) t survives on square x for good; settles the rest, or takes it back."""
+        self.root[x] = True
+        self.roots += 1
+        self.left -= 1 << m
+        if self.settle(m, pending - {t}):
+            return True
+        self.root[x] = False
+        self.roots -= 1
+        self.left += 1 << m
+        return False
+
+    def enter(self) -> bool:
+        """Counts a node (Stop at the deadline, Restart past the limit); False when the survivors fixed so far and
+        the popcount of the power left already exceed K."""
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % 64 == 0 and time.monotonic() > self.deadline:
+            raise Stop
+        if self.limit is not None and self.nodes > self.limit:
+            raise Restart
+        return self.roots + popcount(self.left) <= self.k
+
+
+class ForestSearch(LevelSearch):
+    """Depth-first search over level matchings with an incrementally acyclic precedence graph."""
+
+    def __init__(self, geo: Geometry, k: int, deadline: float | None):
+        super().__init__(geo, k, deadline)
+        q = geo.size
+        self.parent: list[int | None] = [None] * q
+        self.last_arrival: list[int | None] = [None] * q
+        self.bound = lower_bound
+        self.every = 1
         self.alt = False  # survivor choice by precedence-aware partners of the next level (alternate restarts)
 
     def stranded(self) -> int:
@@ -135,29 +208,17 @@ class ForestSearch:
         last = self.last_arrival[p]
         if last is not None:
             new.append((last, c))
-        mask, trail, mark = self.mask, self.trail, len(self.trail)
+        mark = len(self.trail)
         added: list[tuple[int, int]] = []
         for u, v in new:
-            if mask[v] >> u & 1:
+            if not self.add(u, v):
                 self.undo(added, mark)
                 return None
-            self.after[u].append(v)
             added.append((u, v))
-            if not mask[u] >> v & 1:
-                reach = mask[v]  # unchanged in the loop: v does not reach u
-                for x in range(len(mask)):
-                    if mask[x] >> u & 1:
-                        trail.append((x, mask[x]))
-                        mask[x] |= reach
         return added, mark
 
     def undo(self, added: list[tuple[int, int]], mark: int) -> None:
-        for a, _ in reversed(added):
-            self.after[a].pop()
-        mask, trail = self.mask, self.trail
-        while len(trail) > mark:
-            x, old = trail.pop()
-            mask[x] = old
+        self.take_back([u for u, _ in added], mark)
 
     def acyclic(self, c: int, p: int, mask: list[int]) -> bool:
         """Whether capture c→p keeps the precedences acyclic (every new edge touches c, so this is exact)."""
@@ -170,20 +231,9 @@ class ForestSearch:
         last = self.last_arrival[p]
         return last is None or not ahead >> last & 1
 
-    def solve(self) -> bool:
-        if not self.tokens:
-            return True
-        first = min(self.tokens)
-        return self.settle(first, set(self.tokens[first]))
-
     def settle(self, m: int, pending: set[int]) -> bool:
         """Settles the queens of level m still in ``pending``, then the next levels."""
-        self.nodes += 1
-        if self.deadline is not None and self.nodes % 64 == 0 and time.monotonic() > self.deadline:
-            raise _Stop
-        if self.limit is not None and self.nodes > self.limit:
-            raise _Restart
-        if self.roots + popcount(self.left) > self.k:
+        if not self.enter():
             return False
         mask = self.mask
         adj = self.partner_graph(mask)
@@ -196,11 +246,7 @@ class ForestSearch:
         ):
             return False
         if not pending:
-            higher = [lvl for lvl in self.tokens if lvl > m and self.tokens[lvl]]
-            if not higher:
-                return True
-            nxt = min(higher)
-            return self.settle(nxt, set(self.tokens[nxt]))
+            return self.next_level(m)
         options = {t: [u for u in adj[t] if u in pending] for t in pending}  # pending: every unsettled queen of level m
         jitter, between, level = self.jitter, self.geo.between, self.level
         t = min(pending, key=lambda s: (len(options[s]), jitter[s]))
@@ -231,16 +277,12 @@ class ForestSearch:
                 self.last_arrival[p] = before
                 self.parent[c] = None
                 self.undo(*added)
-        if self.roots < self.k and not self.after[t]:  # a square that must leave (it blocks a capture) cannot stay
-            self.root[t] = True
-            self.roots += 1
-            self.left -= 1 << m
-            if self.settle(m, pending - {t}):
-                return True
-            self.root[t] = False
-            self.roots -= 1
-            self.left += 1 << m
-        return False
+        # a square that must leave (it blocks a capture) cannot stay
+        return self.roots < self.k and not self.after[t] and self.survive(t, t, m, pending)
+
+    def restart(self, jitter: list[int], run: int, limit: int) -> None:
+        """Sets up restart number ``run`` (see search_restarts)."""
+        self.jitter, self.alt, self.limit = jitter, alternate(run), limit
 
     def moves(self) -> list[tuple[int, int]]:
         return departure_order(self.parent, self.after)
@@ -322,6 +364,11 @@ def luby(i: int) -> int:
         i -= (1 << (k - 1)) - 1
 
 
+def alternate(run: int) -> bool:
+    """Every other restart after the first keeps survivors by the partner graph (ForestSearch.alt)."""
+    return run > 1 and run % 2 == 0
+
+
 def search_forest(
     geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000, compiled: bool = True
 ) -> tuple[list[tuple[int, int]] | None, bool]:
@@ -340,37 +387,60 @@ def search_forest(
     loading the compiled code costs a second or two, more than small
     positions need in all.
     """
+
+    def kernel() -> Any:
+        from mipgames.queens.levels_kernel import Compiled
+
+        return Compiled(geo, k)
+
+    return search_restarts(
+        lambda: ForestSearch(geo, k, deadline), kernel if compiled else None, geo.size, deadline, seed, first_limit
+    )
+
+
+def search_restarts(
+    reference: Callable[[], Any],
+    kernel: Callable[[], Any] | None,
+    size: int,
+    deadline: float | None,
+    seed: int,
+    first_limit: int,
+    interpreted_up_to: int | None = None,
+) -> tuple[list[tuple[int, int]] | None, bool]:
+    """The restart loop of both level searches (search_forest says why it looks like this).  ``reference`` makes a
+    fresh Python search, ``kernel`` (None: Python only) the compiled engine, taken once INTERPRETED_NODES nodes
+    were searched in Python, or at once above ``interpreted_up_to`` queens; each has ``restart(jitter, run,
+    limit)`` (the engine also the deadline) and ``moves()``."""
     rng = random.Random(seed)
     engine: Any = None
     interpreted = 0
     run = 0
     while True:
         run += 1
-        jitter = list(range(geo.size))
+        jitter = list(range(size))
         if run > 1:
             rng.shuffle(jitter)
-        alt, limit = run > 1 and run % 2 == 0, first_limit * luby(run)
+        limit = first_limit * luby(run)
         if deadline is not None and time.monotonic() > deadline:
             return None, False
-        if engine is None and compiled and interpreted >= INTERPRETED_NODES:
-            from mipgames.queens.levels_kernel import Compiled
-
-            engine = Compiled(geo, k)
+        at_once = interpreted_up_to is not None and size > interpreted_up_to
+        if engine is None and kernel is not None and (interpreted >= INTERPRETED_NODES or at_once):
+            engine = kernel()
         if engine is not None:
-            outcome = engine.dive(jitter, alt, limit, deadline)
+            outcome = engine.restart(jitter, run, limit, deadline)
+            if outcome == "restart":
+                continue
+            if outcome == "stop":
+                return None, False
             if outcome is not None:
-                if outcome == "restart":
-                    continue
-                if outcome == "stop":
-                    return None, False
                 return (engine.moves() if outcome == "found" else None), True
-        search = ForestSearch(geo, k, deadline)
-        search.jitter, search.alt, search.limit = jitter, alt, limit
+        search = reference()
+        search.restart(jitter, run, limit)
         try:
             found = search.solve()
-        except _Stop:
+        except Stop:
             return None, False
-        except _Restart:
+        except Restart:
             interpreted += search.nodes
             continue
         return (search.moves() if found else None), True

@@ -172,6 +172,15 @@ def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, 
 
 
 @njit(cache=True)
+def child_pending(pend, depth, q, a, b):
+    """The next frame's pending set: this frame's without a and b (the pair just made, or a survivor twice)."""
+    for i in range(q):
+        pend[depth + 1, i] = pend[depth, i]
+    pend[depth + 1, a] = False
+    pend[depth + 1, b] = False
+
+
+@njit(cache=True)
 def next_level(depth, m, q, pend, tok, tok_len):
     """PENDING while level m has pending vertices in frame ``depth``; else the next level with tokens, its
     tokens made the frame's pending set, or ALL_SETTLED when there is none."""
@@ -574,10 +583,7 @@ def run(
             level[p] = m + 1
             tok[m + 1, tok_len[m + 1]] = p
             tok_len[m + 1] += 1
-            for i in range(q):
-                pend[depth + 1, i] = pend[depth, i]
-            pend[depth + 1, c] = False
-            pend[depth + 1, p] = False
+            child_pending(pend, depth, q, c, p)
             frame_m[depth + 1] = m
             depth += 1
             pushed = True
@@ -596,9 +602,7 @@ def run(
                 root[t] = True
                 roots += 1
                 left -= np.int64(1) << m
-                for i in range(q):
-                    pend[depth + 1, i] = pend[depth, i]
-                pend[depth + 1, t] = False
+                child_pending(pend, depth, q, t, t)
                 frame_m[depth + 1] = m
                 depth += 1
                 mode = ENTER
@@ -799,6 +803,12 @@ class Compiled(Engine):
         self.frame_m[0] = first
         self.applied[:] = NONE
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
+
+    def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
+        """Restart number ``run`` of levels.search_restarts."""
+        from mipgames.queens.levels import alternate
+
+        return self.dive(jitter, alternate(run), limit, deadline)
 
     def dive(self, jitter, alt: bool, limit: int, deadline: float | None) -> str | None:
         """One restart of search_forest: "found", "exhausted", "restart", "stop" (deadline) or None (overflow)."""

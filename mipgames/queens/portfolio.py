@@ -118,7 +118,7 @@ def _levels(instance: Queens, params: dict[str, Any], options: SolveOptions, rep
     probe = EAGER_CAP if limit is None else min(EAGER_CAP, EAGER_SHARE * limit)
     quick = SolveOptions(time_limit=probe, seed=options.seed)
     found = _by("levels", run_levels(instance, params, quick, report, search=partial(search_forest, compiled=False)))
-    if _done(found, minimise):
+    if _done(found, minimise=False):
         return found
     rest = None if share is None else max(0.01, share - (time.monotonic() - start))
     return _by("lazy-levels", run_lazy(instance, params, SolveOptions(time_limit=rest, seed=options.seed), report))

@@ -10,8 +10,8 @@ from mipgames.queens.dfs import to_moves
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import geometry
 from mipgames.queens.instance import Queens, read
-from mipgames.queens.lazy import LazySearch, Restart, search_lazy
-from mipgames.queens.levels import search_forest
+from mipgames.queens.lazy import LazySearch, search_lazy
+from mipgames.queens.levels import Restart, search_forest
 from mipgames.queens.simulate import evaluate
 from tests.queens.test_models import brute_minimum, positions
 

@@ -82,7 +82,7 @@ def test_planted_positions_with_many_levels_are_solved_and_replay():
 
 def dive_both(instance, k, jitter, alt, limit):
     """One dive of the level search in Python (the reference) and compiled: (outcome, nodes, moves) of each."""
-    from mipgames.queens.levels import ForestSearch, _Restart
+    from mipgames.queens.levels import ForestSearch, Restart
     from mipgames.queens.levels_kernel import Compiled
 
     geo = geometry(instance)
@@ -90,7 +90,7 @@ def dive_both(instance, k, jitter, alt, limit):
     search.jitter, search.alt, search.limit = list(jitter), alt, limit
     try:
         outcome = "found" if search.solve() else "exhausted"
-    except _Restart:
+    except Restart:
         outcome = "restart"
     compiled = Compiled(geo, k)
     got = compiled.dive(list(jitter), alt, limit or 0, None)
