@@ -1,7 +1,7 @@
 """Queens benchmark: the coursework's own search against the level search and the models, at scale.
 
     cd <repo> && PYTHONPATH=. .venv/bin/python benchmarks/queens/bench.py [--time-limit 60] [--seeds 3]
-        [--sections public,planted,unsolvable,program] [--min-n 0] [--max-n 64] [--methods A,B]
+        [--sections public,planted,minimise,unsolvable,program] [--min-n 0] [--max-n 64] [--methods A,B]
         [--out benchmarks/queens/RESULTS.md]
         [--benchmarks ../shared/benchmarks]
 
@@ -11,6 +11,8 @@ Sections:
   coursework's search, compiled), ``levels`` (compiled level search), ``lazy-levels`` (the same with lazy
   orientation, compiled) and ``portfolio`` (the default); the ratios are coursework-dfs's median over
   levels' and levels' over lazy-levels' (lower bounds when the slower side times out);
+- minimise: the same planted positions with ``--minimise`` (the fewest queens that can remain):
+  what each level search and the portfolio leave within the limit, and the bound they prove;
 - unsolvable: the bundled unsolvable positions (instances/queens/unsolvable_*), N = 8 to 24: time to
   prove K unreachable;
 - program: ``mipgames queens FILE`` end to end (a fresh process: Python start, imports, compiled code
@@ -31,6 +33,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from mipgames.core.problem import SolveOptions
 from mipgames.queens.generate import planted
@@ -60,8 +63,13 @@ PLANTED = [
 ]
 
 
-def run(instance, method: str, limit: float) -> tuple[str, float, int | None]:
+def run(instance, method: str, limit: float, minimise: bool = False) -> tuple[str, float, int | None]:
     """(status, whole wall seconds, queens left) of one solve through the runner."""
+    return solve_once(instance, method, limit, minimise)[:3]
+
+
+def solve_once(instance, method: str, limit: float, minimise: bool = False) -> tuple[str, float, int | None, Any]:
+    """run's figures and the proved bound."""
     solver, formulation = METHODS[method]
     start = time.perf_counter()
     r = solve(
@@ -69,13 +77,14 @@ def run(instance, method: str, limit: float) -> tuple[str, float, int | None]:
         instance,
         solver=solver,
         formulation=formulation,
+        params={"minimise": minimise},
         options=SolveOptions(time_limit=limit, threads=1),
         isolate=True,
     )
     wall = time.perf_counter() - start
     left = r.verdict.measured["remaining"] if r.status in ("optimal", "feasible") else None
-    print(f"  {method}: {r.status} {left} {wall:.2f} s {r.message[:60]}", file=sys.stderr, flush=True)
-    return r.status, wall, left
+    print(f"  {method}: {r.status} {left} {r.bound} {wall:.2f} s {r.message[:60]}", file=sys.stderr, flush=True)
+    return r.status, wall, left, r.bound
 
 
 def shown(status: str, wall: float, left: int | None, limit: float) -> str:
@@ -149,6 +158,33 @@ def planted_table(args) -> list[str]:
     return lines
 
 
+def minimise_table(args) -> list[str]:
+    """--minimise on the planted positions: the fewest queens each method leaves within the limit."""
+    methods = chosen(args, ["levels", "lazy-levels", "portfolio"])
+    seeds = range(args.seeds)
+    lines = [
+        f"## Planted positions, --minimise (fewest queens), seeds {list(seeds)}, limit {args.time_limit:g} s",
+        "",
+        "Each cell: queens left / proved bound (* = proved optimal), seconds; '-' = no game.",
+        "",
+        "| N | queens | method | per seed |",
+        "|---|---|---|---|",
+    ]
+    for n, k, moves in PLANTED:
+        if not args.min_n <= n <= args.max_n:
+            continue
+        instances = [planted(n, k, moves, seed).instance for seed in seeds]
+        for method in methods:
+            cells = []
+            for instance in instances:
+                status, wall, left, bound = solve_once(instance, method, args.time_limit, minimise=True)
+                shown_bound = "?" if bound is None else f"{bound:g}"
+                star = "*" if status == "optimal" else ""
+                cells.append(f"{'-' if left is None else left}/{shown_bound}{star} {wall:.1f} s")
+            lines.append(f"| {n} | {k + moves} | {method} | " + "; ".join(cells) + " |")
+    return lines + [""]
+
+
 def unsolvable_table(args) -> list[str]:
     methods = chosen(args, ["levels", "lazy-levels", "portfolio", "forest (cpsat)", "coursework-dfs"])
     files = sorted((ROOT / "instances" / "queens").glob("unsolvable_*.txt"), key=lambda p: (read(p).n, p.name))
@@ -191,7 +227,13 @@ def program(args) -> list[str]:
     return lines + [""]
 
 
-SECTIONS = {"public": public, "planted": planted_table, "unsolvable": unsolvable_table, "program": program}
+SECTIONS = {
+    "public": public,
+    "planted": planted_table,
+    "minimise": minimise_table,
+    "unsolvable": unsolvable_table,
+    "program": program,
+}
 
 
 def warm_up() -> float:

@@ -37,16 +37,13 @@ from mipgames.core.result import Result
 from mipgames.queens.geometry import Geometry
 from mipgames.queens.instance import Queens
 from mipgames.queens.levels import (
+    INTERPRETED_UP_TO,
     LevelSearch,
+    Restarts,
     departure_order,
     run_levels,
-    search_restarts,
     survivors_bound,
 )
-
-INTERPRETED_UP_TO = 100
-"""Queens above which the compiled search starts at once: Python does about 1,500 nodes a second there, so its
-first INTERPRETED_NODES would cost more than loading the kernel."""
 
 
 class LazySearch(LevelSearch):
@@ -232,17 +229,21 @@ def search_lazy(
     tie-breaks; the first INTERPRETED_NODES nodes in Python (loading the compiled code costs more than small
     positions need; above INTERPRETED_UP_TO queens none), then the compiled kernel (``lazy_kernel.py``), the
     same nodes in the same order."""
+    return lazy_restarts(geo, k, seed, first_limit, compiled).run(deadline)
+
+
+def lazy_restarts(geo: Geometry, k: int, seed: int = 0, first_limit: int = 1000, compiled: bool = True) -> Restarts:
+    """search_lazy as a resumable search (levels.Restarts)."""
 
     def kernel() -> Any:
         from mipgames.queens.lazy_kernel import CompiledLazy
 
         return CompiledLazy(geo, k)
 
-    return search_restarts(
-        lambda: LazySearch(geo, k, deadline),
+    return Restarts(
+        lambda limit: LazySearch(geo, k, limit),
         kernel if compiled else None,
         geo.size,
-        deadline,
         seed,
         first_limit,
         INTERPRETED_UP_TO,
@@ -250,7 +251,7 @@ def search_lazy(
 
 
 def run_lazy(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    return run_levels(instance, params, options, report, search=search_lazy)
+    return run_levels(instance, params, options, report, restarts=(lazy_restarts,))
 
 
 LAZY = Algorithm(

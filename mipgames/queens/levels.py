@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
@@ -34,12 +34,16 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import reached, to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
-from mipgames.queens.instance import Queens
+from mipgames.queens.instance import Move, Queens
 from mipgames.queens.matching import deficiency
+from mipgames.queens.minimise import Maker, Minimum, minimise, minimum_result
 from mipgames.queens.prep import captures_possible
 
 INTERPRETED_NODES = 3000
 """Nodes searched in Python before the compiled search takes over (about a second)."""
+INTERPRETED_UP_TO = 100
+"""Queens above which the compiled search starts at once: Python does about 1,500 nodes a second there, so its
+first INTERPRETED_NODES would cost more than loading the kernel."""
 
 
 class Stop(Exception):
@@ -369,6 +373,80 @@ def alternate(run: int) -> bool:
     return run > 1 and run % 2 == 0
 
 
+class Restarts:
+    """The restart loop of both level searches (search_forest says why it looks like this), resumable: ``run``
+    searches until a deadline and a later call goes on where it stopped (a restart cut by the deadline is run
+    again from its start, with the same tie-breaks and limit), so a search can be given its time in slices.
+
+    ``reference(deadline)`` makes a fresh Python search, ``kernel`` (None: Python only) the compiled engine, taken
+    once INTERPRETED_NODES nodes were searched in Python, or at once above ``interpreted_up_to`` queens; each has
+    ``restart(jitter, run, limit)`` (the engine also the deadline) and ``moves()``."""
+
+    def __init__(
+        self,
+        reference: Callable[[float | None], Any],
+        kernel: Callable[[], Any] | None,
+        size: int,
+        seed: int,
+        first_limit: int,
+        interpreted_up_to: int | None = None,
+    ):
+        self.reference, self.kernel, self.size, self.first_limit = reference, kernel, size, first_limit
+        self.at_once = interpreted_up_to is not None and size > interpreted_up_to
+        self.rng = random.Random(seed)
+        self.engine: Any = None
+        self.interpreted = 0
+        self.run_number = 0
+        self.cut: tuple[list[int], int] | None = None  # (jitter, limit) of the restart the deadline cut
+        self.outcome: tuple[list[tuple[int, int]] | None, bool] | None = None
+
+    def run(self, deadline: float | None) -> tuple[list[tuple[int, int]] | None, bool]:
+        """(captures, exhausted) once the search ended (found or exhausted; it stays ended), else (None, False)
+        at the deadline."""
+        while self.outcome is None:
+            if self.cut is not None:
+                (jitter, limit), self.cut = self.cut, None
+            else:
+                self.run_number += 1
+                jitter = list(range(self.size))
+                if self.run_number > 1:
+                    self.rng.shuffle(jitter)
+                limit = self.first_limit * luby(self.run_number)
+            if deadline is not None and time.monotonic() > deadline:
+                self.cut = (jitter, limit)
+                return None, False
+            self.outcome = self.restart(jitter, limit, deadline)
+        return self.outcome
+
+    def restart(
+        self, jitter: list[int], limit: int, deadline: float | None
+    ) -> tuple[list[tuple[int, int]] | None, bool] | None:
+        """One restart: the outcome when the search ended, None when it goes on (``cut`` set at the deadline)."""
+        run = self.run_number
+        if self.engine is None and self.kernel is not None and (self.interpreted >= INTERPRETED_NODES or self.at_once):
+            self.engine = self.kernel()
+        if self.engine is not None:
+            outcome = self.engine.restart(jitter, run, limit, deadline)
+            if outcome == "restart":
+                return None
+            if outcome == "stop":
+                self.cut = (jitter, limit)
+                return None
+            if outcome is not None:
+                return (self.engine.moves() if outcome == "found" else None), True
+        search = self.reference(deadline)
+        search.restart(jitter, run, limit)
+        try:
+            found = search.solve()
+        except Stop:
+            self.cut = (jitter, limit)
+            return None
+        except Restart:
+            self.interpreted += search.nodes
+            return None
+        return (search.moves() if found else None), True
+
+
 def search_forest(
     geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000, compiled: bool = True
 ) -> tuple[list[tuple[int, int]] | None, bool]:
@@ -387,97 +465,54 @@ def search_forest(
     loading the compiled code costs a second or two, more than small
     positions need in all.
     """
+    return forest_restarts(geo, k, seed, first_limit, compiled).run(deadline)
+
+
+def forest_restarts(geo: Geometry, k: int, seed: int = 0, first_limit: int = 1000, compiled: bool = True) -> Restarts:
+    """search_forest as a resumable search (Restarts), for searches given their time in slices."""
 
     def kernel() -> Any:
         from mipgames.queens.levels_kernel import Compiled
 
         return Compiled(geo, k)
 
-    return search_restarts(
-        lambda: ForestSearch(geo, k, deadline), kernel if compiled else None, geo.size, deadline, seed, first_limit
+    return Restarts(
+        lambda limit: ForestSearch(geo, k, limit), kernel if compiled else None, geo.size, seed, first_limit
     )
 
 
-def search_restarts(
-    reference: Callable[[], Any],
-    kernel: Callable[[], Any] | None,
-    size: int,
-    deadline: float | None,
-    seed: int,
-    first_limit: int,
-    interpreted_up_to: int | None = None,
-) -> tuple[list[tuple[int, int]] | None, bool]:
-    """The restart loop of both level searches (search_forest says why it looks like this).  ``reference`` makes a
-    fresh Python search, ``kernel`` (None: Python only) the compiled engine, taken once INTERPRETED_NODES nodes
-    were searched in Python, or at once above ``interpreted_up_to`` queens; each has ``restart(jitter, run,
-    limit)`` (the engine also the deadline) and ``moves()``."""
-    rng = random.Random(seed)
-    engine: Any = None
-    interpreted = 0
-    run = 0
-    while True:
-        run += 1
-        jitter = list(range(size))
-        if run > 1:
-            rng.shuffle(jitter)
-        limit = first_limit * luby(run)
-        if deadline is not None and time.monotonic() > deadline:
-            return None, False
-        at_once = interpreted_up_to is not None and size > interpreted_up_to
-        if engine is None and kernel is not None and (interpreted >= INTERPRETED_NODES or at_once):
-            engine = kernel()
-        if engine is not None:
-            outcome = engine.restart(jitter, run, limit, deadline)
-            if outcome == "restart":
-                continue
-            if outcome == "stop":
-                return None, False
-            if outcome is not None:
-                return (engine.moves() if outcome == "found" else None), True
-        search = reference()
-        search.restart(jitter, run, limit)
-        try:
-            found = search.solve()
-        except Stop:
-            return None, False
-        except Restart:
-            interpreted += search.nodes
-            continue
-        return (search.moves() if found else None), True
-
-
-Search = Callable[[Geometry, int, float | None, int], tuple[list[tuple[int, int]] | None, bool]]
-"""(geometry, K, deadline, seed) -> (captures or None, exhausted), as search_forest."""
-
-
 def run_levels(
-    instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report, search: Search | None = None
+    instance: Queens,
+    params: dict[str, Any],
+    options: SolveOptions,
+    report: Report,
+    restarts: Sequence[Maker] = (),
+    incumbent: Sequence[Move] | None = None,
+    provers: Sequence[Maker] = (),
 ) -> Result:
-    """Decides K (or, with ``minimise``, raises the target from the bound until a search succeeds) with
-    ``search`` (default: this module's search_forest; lazy.py passes its own)."""
-    search = search or search_forest
+    """Decides K with the first of ``restarts`` (default: forest_restarts; lazy.py passes its own), or, with
+    ``minimise``, minimises with them as finders and ``provers`` (minimise.py), from the game ``incumbent``."""
+    makers = tuple(restarts) or (forest_restarts,)
     geo = geometry(instance)
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     bound = captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
-    if not params.get("minimise"):
-        if bound > instance.k:
-            return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
-        pairs, exhausted = search(geo, instance.k, deadline, options.seed)
-        if pairs is not None:
-            remaining = geo.size - len(pairs)
-            return reached(instance, to_moves(geo, pairs), remaining, bound)
-        if exhausted:
-            return Result(Status.INFEASIBLE, message=f"search exhausted: K = {instance.k} is unreachable")
-        return Result(Status.UNKNOWN, message="time limit reached without reaching K")
-    for target in range(bound, geo.size + 1):
-        report(None, target)
-        pairs, exhausted = search(geo, target, deadline, options.seed)
-        if pairs is not None:
-            remaining = geo.size - len(pairs)
-            return Result(Status.OPTIMAL, to_moves(geo, pairs), remaining, remaining)
-        if not exhausted:
-            return Result(Status.UNKNOWN, bound=target, message="time limit reached")
-    return Result(Status.UNKNOWN, bound=bound)
+    if params.get("minimise"):
+        start = None if incumbent is None else [(geo.index[m[:2]], geo.index[m[2:]]) for m in incumbent]
+
+        def progress(best: Minimum) -> None:
+            moves = None if best.pairs is None else to_moves(geo, best.pairs)
+            report(None if moves is None else best.remaining, best.bound, moves)
+
+        return minimum_result(geo, minimise(geo, bound, deadline, options.seed, makers, provers, start, progress))
+    if bound > instance.k:
+        return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
+    pairs, exhausted = makers[0](geo, instance.k, options.seed).run(deadline)
+    if pairs is not None:
+        remaining = geo.size - len(pairs)
+        return reached(instance, to_moves(geo, pairs), remaining, bound)
+    if exhausted:
+        return Result(Status.INFEASIBLE, message=f"search exhausted: K = {instance.k} is unreachable")
+    return Result(Status.UNKNOWN, message="time limit reached without reaching K")
 
 
 LEVELS = Algorithm(

@@ -1,5 +1,5 @@
 """The default method: the level searches (80 % of the limit), then the forest CP-SAT model; with --minimise
-the memoised DFS briefly first.
+the memoised DFS briefly first, its game the level searches' first incumbent.
 
 The level searches (compiled) answer easy positions in milliseconds, find
 solutions of large generated positions and prove unsolvable ones: deciding K,
@@ -20,8 +20,8 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import run_dfs
 from mipgames.queens.instance import Move, Queens
-from mipgames.queens.lazy import run_lazy
-from mipgames.queens.levels import run_levels, search_forest
+from mipgames.queens.lazy import lazy_restarts, run_lazy
+from mipgames.queens.levels import forest_restarts, run_levels
 
 DFS_SHARE, DFS_CAP = 0.05, 2.0
 LEVELS_SHARE = 0.8
@@ -88,7 +88,7 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     def left() -> float | None:
         return None if limit is None else max(0.01, limit - (time.monotonic() - start))
 
-    found = _levels(instance, params, options, report, start)
+    found = _levels(instance, params, options, report, start, quick.solution)
     if _done(found, minimise):
         return found if found.status != "infeasible" else _with_minimum(instance, options, start, found)
     if found.solution is not None:
@@ -96,16 +96,31 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     out = solve_forest(instance, minimise, options, left(), hint=quick.solution if minimise else None)
     if out.status == "infeasible" and not minimise:
         return _with_minimum(instance, options, start, out)
-    if out.solution is None and quick.solution is not None:
-        return quick
+    if quick.solution is not None and (out.solution is None or (minimise and out.status != "optimal")):
+        return _better(quick, out) if minimise else quick
     return out
+
+
+def _better(kept: Result, out: Result) -> Result:
+    """Minimising: the game that leaves fewer queens of two results, with the stronger of their proved bounds."""
+    best = kept if out.objective is None or (kept.objective is not None and kept.objective <= out.objective) else out
+    bounds = [b for b in (kept.bound, out.bound) if b is not None]
+    best.bound = max(bounds) if bounds else None
+    return best
 
 
 def _done(result: Result, minimise: bool) -> bool:
     return result.status in ("optimal", "infeasible") or (result.status == "feasible" and not minimise)
 
 
-def _levels(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report, start: float) -> Result:
+def _levels(
+    instance: Queens,
+    params: dict[str, Any],
+    options: SolveOptions,
+    report: Report,
+    start: float,
+    incumbent: list[Move] | None = None,
+) -> Result:
     """The level searches' share of the limit (LEVELS_SHARE).  Deciding K: the eager level search for a short
     probe in Python (EAGER_SHARE of the limit, at most EAGER_CAP: it refutes an unreachable K with many
     survivors in a few nodes, where the lazy one can take seconds), then the lazy one (it finds large planted
@@ -114,10 +129,13 @@ def _levels(instance: Queens, params: dict[str, Any], options: SolveOptions, rep
     minimise = bool(params.get("minimise"))
     share = None if limit is None else LEVELS_SHARE * limit
     if minimise:
-        return _by("levels", run_levels(instance, params, SolveOptions(time_limit=share, seed=options.seed), report))
+        budget = None if share is None else max(0.01, share - (time.monotonic() - start))
+        within = SolveOptions(time_limit=budget, seed=options.seed)
+        found = run_levels(instance, params, within, report, (lazy_restarts,), incumbent, (forest_restarts,))
+        return _by("level searches", found)
     probe = EAGER_CAP if limit is None else min(EAGER_CAP, EAGER_SHARE * limit)
     quick = SolveOptions(time_limit=probe, seed=options.seed)
-    found = _by("levels", run_levels(instance, params, quick, report, search=partial(search_forest, compiled=False)))
+    found = _by("levels", run_levels(instance, params, quick, report, (partial(forest_restarts, compiled=False),)))
     if _done(found, minimise=False):
         return found
     rest = None if share is None else max(0.01, share - (time.monotonic() - start))

@@ -111,7 +111,14 @@ def positions(draw):
 @given(positions())
 def test_models_prove_the_exhaustive_minimum(instance):
     minimum = brute_minimum(instance)
-    for solver, formulation in [("cpsat", "forest"), ("cpsat", "time-indexed-cp"), ("dfs", None), ("levels", None)]:
+    for solver, formulation in [
+        ("cpsat", "forest"),
+        ("cpsat", "time-indexed-cp"),
+        ("dfs", None),
+        ("levels", None),
+        ("lazy-levels", None),
+        ("portfolio", None),
+    ]:
         result = run(instance, solver, formulation, minimise=True)
         assert (result.status, result.objective) == ("optimal", minimum), (solver, formulation)
     reachable = minimum <= instance.k

@@ -1,0 +1,76 @@
+"""Resumable searches and the anytime minimisation against exhaustive answers."""
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from mipgames.queens.dfs import to_moves
+from mipgames.queens.geometry import geometry
+from mipgames.queens.instance import moves_path, read, read_moves
+from mipgames.queens.lazy import lazy_restarts
+from mipgames.queens.levels import forest_restarts
+from mipgames.queens.minimise import minimise, minimum_result
+from mipgames.queens.prep import captures_possible
+from mipgames.queens.simulate import replay
+from tests.queens.test_models import brute_minimum, positions
+
+QUEENS = Path(__file__).resolve().parents[2] / "instances" / "queens"
+
+
+def bound_of(geo) -> int:
+    return captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
+
+
+@pytest.mark.parametrize("maker", [forest_restarts, lazy_restarts])
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_search_cut_into_slices_ends_as_one_run(maker, compiled):
+    """Wherever the deadlines cut it, a resumed search makes the same restarts and returns the same game."""
+    geo = geometry(read(QUEENS / "planted_n24_k1_q70_s5.txt"))
+    whole = maker(geo, 1, seed=2, first_limit=50, compiled=compiled).run(None)
+    assert whole[0] is not None
+    sliced = maker(geo, 1, seed=2, first_limit=50, compiled=compiled)
+    slice_, cuts = 0.0005, 0
+    while True:
+        outcome = sliced.run(time.monotonic() + slice_)
+        if outcome != (None, False):
+            break
+        cuts += 1
+        slice_ *= 1.5
+    assert cuts > 0
+    assert outcome == whole
+    assert sliced.run(time.monotonic()) == whole  # an ended search stays ended
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(positions())
+def test_minimise_proves_the_exhaustive_minimum(instance):
+    geo = geometry(instance)
+    best = minimise(geo, bound_of(geo), None, 0, (lazy_restarts,), (forest_restarts,))
+    assert best.proved and best.remaining == brute_minimum(instance)
+    board, bad, _ = replay(instance, to_moves(geo, best.pairs or []))
+    assert bad is None and len(board) == best.remaining
+
+
+def test_minimise_proves_an_unsolvable_positions_minimum():
+    """`mipgames queens` says at least 8 queens always remain here; the minimisation proves the same alone."""
+    geo = geometry(read(QUEENS / "unsolvable_n16_k1_q40_s2.txt"))
+    best = minimise(geo, bound_of(geo), time.monotonic() + 60, 0, (lazy_restarts,), (forest_restarts,))
+    assert (best.proved, best.remaining) == (True, 8)
+
+
+def test_at_the_deadline_the_best_game_is_kept_with_the_bound_proved():
+    path = QUEENS / "planted_n32_k1_q100_s6.txt"
+    instance = read(path)
+    geo = geometry(instance)
+    first = [(geo.index[m[:2]], geo.index[m[2:]]) for _, m in read_moves(moves_path(path))[:10]]
+    stopped = minimise(geo, bound_of(geo), time.monotonic() - 1, 0, (lazy_restarts,), incumbent=first)
+    assert (stopped.pairs, stopped.remaining, stopped.bound) == (first, geo.size - 10, bound_of(geo))
+    result = minimum_result(geo, stopped)
+    assert (result.status, result.objective, result.bound) == ("feasible", geo.size - 10, bound_of(geo))
+    assert "fewest found" in result.message
+    improved = minimise(geo, bound_of(geo), time.monotonic() + 5, 0, (lazy_restarts,), incumbent=first)
+    assert improved.bound <= improved.remaining < geo.size - 10
+    board, bad, _ = replay(instance, to_moves(geo, improved.pairs))
+    assert bad is None and len(board) == improved.remaining
