@@ -463,7 +463,7 @@ def search_forest(
     same nodes in the same order as ForestSearch, which stays the reference.
     The first INTERPRETED_NODES nodes are searched in Python all the same:
     loading the compiled code costs a second or two, more than small
-    positions need in all.
+    positions need in all; above INTERPRETED_UP_TO queens none.
     """
     return forest_restarts(geo, k, seed, first_limit, compiled).run(deadline)
 
@@ -477,7 +477,12 @@ def forest_restarts(geo: Geometry, k: int, seed: int = 0, first_limit: int = 100
         return Compiled(geo, k)
 
     return Restarts(
-        lambda limit: ForestSearch(geo, k, limit), kernel if compiled else None, geo.size, seed, first_limit
+        lambda limit: ForestSearch(geo, k, limit),
+        kernel if compiled else None,
+        geo.size,
+        seed,
+        first_limit,
+        INTERPRETED_UP_TO,
     )
 
 
