@@ -1,5 +1,6 @@
 """The default method: the level searches (80 % of the limit), then the forest CP-SAT model; with --minimise
-the memoised DFS briefly first, its game the level searches' first incumbent.
+a short probe of the level searches, then the memoised DFS briefly, its game the level searches' first
+incumbent.
 
 The level searches (compiled) answer easy positions in milliseconds, find
 solutions of large generated positions and prove unsolvable ones: deciding K,
@@ -24,6 +25,7 @@ from mipgames.queens.lazy import lazy_restarts, run_lazy
 from mipgames.queens.levels import forest_restarts, run_levels
 
 DFS_SHARE, DFS_CAP = 0.05, 2.0
+PROBE_SHARE, PROBE_CAP = 0.01, 0.3
 LEVELS_SHARE = 0.8
 EAGER_SHARE, EAGER_CAP = 0.01, 0.5
 MINIMUM_SHARE, MINIMUM_CAP = 0.1, 5.0
@@ -80,6 +82,11 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     limit = options.time_limit
     quick = Result(Status.UNKNOWN)
     if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
+        probe = PROBE_CAP if limit is None else min(PROBE_CAP, PROBE_SHARE * limit)
+        within = SolveOptions(time_limit=probe, seed=options.seed)
+        first = run_levels(instance, params, within, report, (lazy_restarts,), None, (forest_restarts,))
+        if first.status == "optimal":  # small positions: proved before the DFS has started
+            return _by("level searches", first)
         budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
         quick = _by("dfs", run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report))
         if quick.status == "optimal":
