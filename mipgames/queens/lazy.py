@@ -215,7 +215,7 @@ class LazySearch(LevelSearch):
         return False
 
     def restart(self, jitter: list[int], run: int, limit: int) -> None:
-        """Sets up a restart (levels.search_restarts); every restart searches the same way."""
+        """Sets up a restart (levels.Restarts); every restart searches the same way."""
         self.jitter, self.limit = jitter, limit
 
     def moves(self) -> list[tuple[int, int]]:

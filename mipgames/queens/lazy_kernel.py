@@ -437,7 +437,7 @@ class CompiledLazy(Engine):
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
 
     def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
-        """A restart of levels.search_restarts (every restart searches the same way)."""
+        """A restart of levels.Restarts (every restart searches the same way)."""
         return self.dive(jitter, limit, deadline)
 
     def dive(self, jitter, limit: int, deadline: float | None) -> str | None:

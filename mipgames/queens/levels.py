@@ -285,7 +285,7 @@ class ForestSearch(LevelSearch):
         return self.roots < self.k and not self.after[t] and self.survive(t, t, m, pending)
 
     def restart(self, jitter: list[int], run: int, limit: int) -> None:
-        """Sets up restart number ``run`` (see search_restarts)."""
+        """Sets up restart number ``run`` (see Restarts)."""
         self.jitter, self.alt, self.limit = jitter, alternate(run), limit
 
     def moves(self) -> list[tuple[int, int]]:

@@ -805,7 +805,7 @@ class Compiled(Engine):
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
 
     def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
-        """Restart number ``run`` of levels.search_restarts."""
+        """Restart number ``run`` of levels.Restarts."""
         from mipgames.queens.levels import alternate
 
         return self.dive(jitter, alternate(run), limit, deadline)

@@ -87,10 +87,9 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     quick = Result(Status.UNKNOWN)
     if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
         probe = PROBE_CAP if limit is None else min(PROBE_CAP, PROBE_SHARE * limit)
-        within = SolveOptions(time_limit=probe, seed=options.seed)
-        first = run_levels(instance, params, within, report, (lazy_restarts,), None, (forest_restarts,))
+        first = _minimum(instance, params, probe, options.seed, report)
         if first.status == "optimal":  # small positions: proved before the DFS has started
-            return _by("level searches", first)
+            return first
         budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
         quick = _by("dfs", run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report))
         if quick.status == "optimal":
@@ -137,15 +136,13 @@ def _levels(
     """The level searches' share of the limit (LEVELS_SHARE).  Deciding K: the eager level search for a short
     probe in Python (EAGER_SHARE of the limit, at most EAGER_CAP: it refutes an unreachable K with many
     survivors in a few nodes, where the lazy one can take seconds), then the lazy one (it finds large planted
-    solutions fastest).  Minimising: the eager one throughout (its targets need many survivors)."""
+    solutions fastest).  Minimising: both (``_minimum``), from ``incumbent``."""
     limit = options.time_limit
     minimise = bool(params.get("minimise"))
     share = None if limit is None else (LEVELS_SHARE if len(instance.queens) <= FOREST_UP_TO else 1.0) * limit
     if minimise:
         budget = None if share is None else max(0.01, share - (time.monotonic() - start))
-        within = SolveOptions(time_limit=budget, seed=options.seed)
-        found = run_levels(instance, params, within, report, (lazy_restarts,), incumbent, (forest_restarts,))
-        return _by("level searches", found)
+        return _minimum(instance, params, budget, options.seed, report, incumbent)
     probe = EAGER_CAP if limit is None else min(EAGER_CAP, EAGER_SHARE * limit)
     quick = SolveOptions(time_limit=probe, seed=options.seed)
     found = _by("levels", run_levels(instance, params, quick, report, (partial(forest_restarts, compiled=False),)))
@@ -153,6 +150,22 @@ def _levels(
         return found
     rest = None if share is None else max(0.01, share - (time.monotonic() - start))
     return _by("lazy-levels", run_lazy(instance, params, SolveOptions(time_limit=rest, seed=options.seed), report))
+
+
+def _minimum(
+    instance: Queens,
+    params: dict[str, Any],
+    seconds: float | None,
+    seed: int,
+    report: Report,
+    incumbent: list[Move] | None = None,
+) -> Result:
+    """The level searches minimising in slices (minimise.py): the lazy one finds, the eager one proves and
+    descends from the best game."""
+    within = SolveOptions(time_limit=seconds, seed=seed)
+    return _by(
+        "level searches", run_levels(instance, params, within, report, (lazy_restarts,), incumbent, (forest_restarts,))
+    )
 
 
 def _by(member: str, result: Result) -> Result:
