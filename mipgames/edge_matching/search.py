@@ -631,32 +631,19 @@ def fill_reference(
         cell = order[k]
         sa, sb = keyside[k]
         a, b = shows(keynb[k][0], sa), shows(keynb[k][1], sb)
-        for phase in range(4):
-            for e in range(E):
+        checked = [(chkside[k][j], shows(chknb[k][j], chkside[k][j])) for j in range(2) if chknb[k][j] >= 0]
+        phases: list[list[tuple[int, int]]] = [[], [], [], []]
+        for e in range(E):  # the state is the same for every candidate of this node: classify each entry once
+            if not allowed[cell][e] or not avail[etype[e]]:
+                continue
+            miss_a = a != ANY and (cols[e][sa] if sa >= 0 else ANY) != a
+            miss_b = b != ANY and (cols[e][sb] if sb >= 0 else ANY) != b
+            extra = miss_a + miss_b + sum(1 for side, want in checked if cols[e][side] != want)
+            phases[miss_a + 2 * miss_b].append((e, extra))
+        for phase in phases:
+            for e, extra in phase:
                 if box.stop:
                     return
-                if not allowed[cell][e] or not avail[etype[e]]:
-                    continue
-                ea = cols[e][sa] if sa >= 0 else ANY
-                eb = cols[e][sb] if sb >= 0 else ANY
-                miss_a = a != ANY and ea != a
-                miss_b = b != ANY and eb != b
-                if (miss_a, miss_b) != (
-                    (False, False),
-                    (True, False),
-                    (False, True),
-                    (True, True),
-                )[phase]:
-                    continue
-                extra = (
-                    miss_a
-                    + miss_b
-                    + sum(
-                        1
-                        for j in range(2)
-                        if chknb[k][j] >= 0 and cols[e][chkside[k][j]] != shows(chknb[k][j], chkside[k][j])
-                    )
-                )
                 if brk + extra > min(budget[k], box.cap):
                     continue
                 if useback[k] and cols[e][1] not in back[k + 1]:

@@ -112,6 +112,9 @@ def perfect_placements(inst: Instance) -> int:
                 out.append((a, s))
         return out
 
+    shapes = [turns(t) for t in range(n)]
+    hinted = {h[0] for h in hints.values()}
+
     def go(i):
         if i == n:
             total[0] += 1
@@ -119,13 +122,9 @@ def perfect_placements(inst: Instance) -> int:
         r, c = divmod(i, C)
         out = (r == 0, c == C - 1, r == inst.rows - 1, c == 0)
         for t in range(n):
-            if (
-                used[t]
-                or (i in hints and hints[i][0] != t)
-                or (i not in hints and any(h[0] == t for h in hints.values()))
-            ):
+            if used[t] or (i in hints and hints[i][0] != t) or (i not in hints and t in hinted):
                 continue
-            for _, s in turns(t):
+            for _, s in shapes[t]:
                 if i in hints and rot(inst.tiles[t], hints[i][1]) != s:
                     continue
                 if frame and any((col == 0) != o for col, o in zip(s, out)):
