@@ -1,0 +1,209 @@
+"""Count every perfect placement of a puzzle too big to count in one sitting: the tree in parts, resumable.
+
+    .venv/bin/python benchmarks/edge_matching/count_parts.py PUZZLE [--parts 20000] [--depth D]
+        [--workers 2] [--db count_parts.sqlite] [--time-limit SECONDS] [--max-parts M] [--out FILE.md]
+
+`mipgames solve PUZZLE --count` counts in one process tree and keeps nothing when it is stopped; the
+exhaustive count of pieces_08x08 is ~3e11 nodes (RESULTS.md), hours on this machine.  Here the
+compiled exact search (row scan, corner pinned as `--count` pins it, row look-ahead) is split at
+depth D (default: columns - 2) into --parts parts (`Search(split=...)`: every parts-th choice at that
+depth); each part is counted to the end by one worker and its solutions, nodes and seconds are
+written to SQLite as soon as it ends.  A stopped run (Ctrl-C, kill, --time-limit) resumes where it
+left off when started again with the same puzzle, parts and depth; finished parts are never redone.
+
+When every part is counted the total is the whole-board count (type-level solutions times the
+symmetry and copies factors, as `--count` reports it) and is written to --out.  The parts are those
+of one tree, so the total equals `--count`'s on puzzles small enough for both (checked on
+pieces_06x06 in tests/edge_matching/test_count_parts.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import signal
+import sqlite3
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+
+import psutil
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO))  # this checkout's package, whichever venv runs the script
+
+from mipgames.edge_matching.backtrack import count_stats  # noqa: E402
+from mipgames.edge_matching.instance import Instance, read  # noqa: E402
+from mipgames.edge_matching.search import Search, fill_order, prepare  # noqa: E402
+from mipgames.edge_matching.simulate import framed  # noqa: E402
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS part (
+    puzzle TEXT NOT NULL, parts INTEGER NOT NULL, depth INTEGER NOT NULL, part INTEGER NOT NULL,
+    solutions INTEGER NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
+    PRIMARY KEY (puzzle, parts, depth, part)
+)
+"""
+
+
+def puzzle_key(inst: Instance) -> str:
+    """The puzzle's identity in the database: a hash of its tiles and hints, not of its path."""
+    return hashlib.sha256(repr((inst.rows, inst.cols, inst.tiles, inst.hints)).encode()).hexdigest()[:16]
+
+
+def count_part(inst: Instance, depth: int, parts: int, part: int) -> tuple[int, int, int, float]:
+    """(part, type-level solutions, nodes, seconds) of one part counted to the end."""
+    pieces = prepare(inst, "exact")
+    search = Search(pieces, fill_order(inst, "rows", pieces.fixed), count=True, split=(depth, parts, part), look=True)
+    start = time.perf_counter()
+    search.run()
+    return part, search.solutions, search.nodes, time.perf_counter() - start
+
+
+def _worker_init() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the pool; a worker only dies with it
+
+
+def open_db(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(str(path), timeout=60)
+    db.execute(SCHEMA)
+    return db
+
+
+def done_parts(db: sqlite3.Connection, key: str, parts: int, depth: int) -> dict[int, tuple[int, int, float]]:
+    rows = db.execute(
+        "SELECT part, solutions, nodes, seconds FROM part WHERE puzzle = ? AND parts = ? AND depth = ?",
+        (key, parts, depth),
+    )
+    return {p: (s, n, t) for p, s, n, t in rows}
+
+
+def count(
+    inst: Instance,
+    db_path: Path,
+    parts: int,
+    depth: int,
+    workers: int,
+    deadline: float | None,
+    quiet: bool = False,
+    max_parts: int | None = None,
+) -> dict[int, tuple[int, int, float]]:
+    """Count the parts not yet in the database (at most ``max_parts`` of them, none begun after
+    ``deadline``); returns every part counted so far."""
+    key = puzzle_key(inst)
+    db = open_db(db_path)
+    done = done_parts(db, key, parts, depth)
+    todo = iter([p for p in range(parts) if p not in done][:max_parts])
+    began, before = time.monotonic(), len(done)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    running: set = set()
+    try:
+        while True:
+            while len(running) < workers and (deadline is None or time.monotonic() < deadline):
+                part = next(todo, None)
+                if part is None:
+                    break
+                running.add(pool.submit(count_part, inst, depth, parts, part))
+            if not running:
+                break
+            finished, running = wait(running, timeout=5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                part, sols, nodes, secs = future.result()
+                db.execute(
+                    "INSERT OR REPLACE INTO part VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (key, parts, depth, part, sols, nodes, secs),
+                )
+                db.commit()
+                done[part] = (sols, nodes, secs)
+            if not quiet and finished:
+                _progress(done, parts, before, began)
+    finally:
+        for future in running:
+            future.cancel()
+        children = psutil.Process().children(recursive=True)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in children:  # a part still counting is lost, not waited for: it is redone on resume
+            child.kill()
+        db.close()
+    return done
+
+
+def _progress(done: dict[int, tuple[int, int, float]], parts: int, before: int, began: float) -> None:
+    sols = sum(s for s, _, _ in done.values())
+    nodes = sum(n for _, n, _ in done.values())
+    now = len(done) - before
+    elapsed = time.monotonic() - began
+    eta = elapsed / now * (parts - len(done)) if now else float("nan")
+    print(
+        f"\r{len(done):,}/{parts:,} parts  {sols:,} solutions  {nodes:.3e} nodes  "
+        f"{elapsed:,.0f} s this run, about {eta:,.0f} s to go ",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def summary(inst: Instance, name: str, done: dict[int, tuple[int, int, float]], parts: int, depth: int) -> str:
+    sols = sum(s for s, _, _ in done.values())
+    nodes = sum(n for _, n, _ in done.values())
+    cpu = sum(t for _, _, t in done.values())
+    complete = len(done) == parts
+    stats = count_stats(prepare(inst, "exact"), sols, complete)
+    lines = [
+        f"# {name}: perfect placements counted in {parts:,} parts (split at depth {depth})",
+        "",
+        f"    .venv/bin/python benchmarks/edge_matching/count_parts.py {name} --parts {parts} --depth {depth}",
+        "",
+        f"- parts counted: {len(done):,} of {parts:,}{'' if complete else ' (count not complete)'}",
+        f"- type-level solutions (corner pinned): {sols:,}",
+        f"- perfect placements: {stats['solutions']:,}"
+        if complete
+        else f"- perfect placements: at least {stats['solutions_found']:,}",
+        f"- nodes: {nodes:,} ({cpu:,.0f} s of one core, {nodes / max(cpu, 1e-9) / 1e6:.1f} M nodes/s)",
+    ]
+    if stats.get("solutions_up_to_board_turns") is not None:
+        lines.append(f"- up to turns of the whole board: {stats['solutions_up_to_board_turns']:,}")
+    for field in ("symmetry_note", "count_copies_note"):
+        if stats.get(field):
+            lines.append(f"- {stats[field]}")
+    return "\n".join(lines) + "\n"
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("puzzle", type=Path)
+    ap.add_argument("--parts", type=int, default=20000)
+    ap.add_argument("--depth", type=int, default=None, help="split depth (default: columns - 2)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--db", type=Path, default=HERE / "count_parts.sqlite")
+    ap.add_argument("--time-limit", type=float, default=None, help="start no part after this many seconds")
+    ap.add_argument("--max-parts", type=int, default=None, help="count at most this many parts in this run")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args()
+    inst, _ = framed(read(args.puzzle), {})  # colour 0 marks the frame, as `mipgames solve` reads it
+    depth = args.depth if args.depth is not None else max(0, inst.cols - 2)
+    deadline = time.monotonic() + args.time_limit if args.time_limit is not None else None
+    signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as Ctrl-C does, the workers with it
+    try:
+        done = count(inst, args.db, args.parts, depth, args.workers, deadline, args.quiet, args.max_parts)
+    except KeyboardInterrupt:
+        print("\nstopped; run again to resume", file=sys.stderr)
+        sys.exit(130)
+    text = summary(inst, args.puzzle.name, done, args.parts, depth)
+    print("\n" + text)
+    if args.out is not None:
+        tmp = args.out.with_suffix(args.out.suffix + ".tmp")
+        tmp.write_text(text)
+        tmp.replace(args.out)
+
+
+if __name__ == "__main__":
+    main()
