@@ -1,20 +1,21 @@
 """Count every perfect placement of a puzzle too big to count in one sitting: the tree in parts, resumable.
 
     .venv/bin/python benchmarks/edge_matching/count_parts.py PUZZLE [--parts 20000] [--depth D]
-        [--workers 2] [--db count_parts.sqlite] [--time-limit SECONDS] [--max-parts M] [--out FILE.md]
+        [--workers 2] [--db count_parts.sqlite] [--time-limit SECONDS] [--max-parts M] [--out FILE.md] [--status]
 
 `mipgames solve PUZZLE --count` counts in one process tree and keeps nothing when it is stopped; the
-exhaustive count of pieces_08x08 is ~3e11 nodes (RESULTS.md), hours on this machine.  Here the
+exhaustive count of pieces_08x08 is ~4e11 nodes (RESULTS.md), hours on this machine.  Here the
 compiled exact search (row scan, corner pinned as `--count` pins it, row look-ahead) is split at
 depth D (default: columns - 2) into --parts parts (`Search(split=...)`: every parts-th choice at that
 depth); each part is counted to the end by one worker and its solutions, nodes and seconds are
 written to SQLite as soon as it ends.  A stopped run (Ctrl-C, kill, --time-limit) resumes where it
 left off when started again with the same puzzle, parts and depth; finished parts are never redone.
+`--status` prints what the database holds (while a run goes on, too) and counts nothing.
 
 When every part is counted the total is the whole-board count (type-level solutions times the
 symmetry and copies factors, as `--count` reports it) and is written to --out.  The parts are those
-of one tree, so the total equals `--count`'s on puzzles small enough for both (checked on
-pieces_06x06 in tests/edge_matching/test_count_parts.py).
+of one tree, so the total equals `--count`'s on puzzles small enough for both (pieces_06x06: 260 both
+ways; tests/edge_matching/test_count_parts.py checks a bundled planted 5x5 over two runs).
 """
 
 from __future__ import annotations
@@ -164,6 +165,9 @@ def summary(inst: Instance, name: str, done: dict[int, tuple[int, int, float]], 
         else f"- perfect placements: at least {stats['solutions_found']:,}",
         f"- nodes: {nodes:,} ({cpu:,.0f} s of one core, {nodes / max(cpu, 1e-9) / 1e6:.1f} M nodes/s)",
     ]
+    if done and not complete:
+        left = cpu / len(done) * (parts - len(done))
+        lines.append(f"- left, at the mean part so far: about {left / 3600:,.1f} h of one core")
     if stats.get("solutions_up_to_board_turns") is not None:
         lines.append(f"- up to turns of the whole board: {stats['solutions_up_to_board_turns']:,}")
     for field in ("symmetry_note", "count_copies_note"):
@@ -187,10 +191,16 @@ def main() -> None:
     ap.add_argument("--max-parts", type=int, default=None, help="count at most this many parts in this run")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--status", action="store_true", help="print what the database holds and count nothing")
     args = ap.parse_args()
     inst, _ = framed(read(args.puzzle), {})  # colour 0 marks the frame, as `mipgames solve` reads it
     depth = args.depth if args.depth is not None else max(0, inst.cols - 2)
     deadline = time.monotonic() + args.time_limit if args.time_limit is not None else None
+    if args.status:
+        db = open_db(args.db)
+        print(summary(inst, args.puzzle.name, done_parts(db, puzzle_key(inst), args.parts, depth), args.parts, depth))
+        db.close()
+        return
     signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as Ctrl-C does, the workers with it
     try:
         done = count(inst, args.db, args.parts, depth, args.workers, deadline, args.quiet, args.max_parts)

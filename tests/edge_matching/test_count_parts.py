@@ -60,3 +60,10 @@ def test_the_script_writes_the_count_it_prints(tmp_path):
     assert done.returncode == 0, done.stderr
     whole = exact(read(PUZZLE), count=True).stats["solutions"]
     assert f"perfect placements: {whole:,}" in out.read_text() and out.read_text() in done.stdout
+    status = subprocess.run(
+        [sys.executable, str(SCRIPT), str(PUZZLE), "--parts", "10", "--db", str(tmp_path / "db"), "--status"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert status.returncode == 0 and out.read_text() in status.stdout  # read back, nothing counted again
