@@ -38,14 +38,18 @@ Kind = Literal["mip", "cpsat"]
 
 
 class Report(Protocol):
-    """Progress hook for algorithms: ``report(incumbent, bound, solution=None)``; any may be None.
+    """Progress hook for algorithms: ``report(incumbent, bound, solution=None, detail=None)``; any may be None.
 
     Passing the incumbent's ``solution`` lets the runner keep it: if the run
     is stopped at its deadline, the last reported solution is replayed and
-    returned as ``feasible`` instead of losing it.
+    returned as ``feasible`` instead of losing it.  ``detail`` is progress
+    that incumbent and bound cannot say (a count so far), in a few words; the
+    command line shows it on its progress line.
     """
 
-    def __call__(self, incumbent: float | None, bound: float | None, solution: Any = None) -> None: ...
+    def __call__(
+        self, incumbent: float | None, bound: float | None, solution: Any = None, detail: str | None = None
+    ) -> None: ...
 
 
 MAX_THREADS = 256

@@ -28,6 +28,8 @@ from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import colour_count_bound, frame_census, mode_of
 
 SLICE = 2_000_000
+COUNT_EVERY_S = 1.0
+"""A count's progress (perfect placements so far, nodes) goes to the progress line at most this often."""
 """Nodes between two looks at the clock (~0.1 s)."""
 RESTART_UNIT = 100_000
 """Nodes of the shortest shuffled restart (Luby multiples of it); em_14_7_3 falls in about a second with it."""
@@ -136,6 +138,7 @@ def _search(
     seed: int = 0,
     restarts: bool = True,
     look: bool = True,
+    on_count: Any = None,
 ) -> Outcome:
     """One (part of an) exact search in this process, sliced against the deadline.
 
@@ -158,6 +161,8 @@ def _search(
     best_seen = None
     while True:
         status = s.run(SLICE)
+        if on_count is not None:
+            on_count(s.solutions, s.nodes)
         if optimise and s.best_breaks is not None and s.best_breaks != best_seen:
             best_seen = s.best_breaks
             if on_found is not None:
@@ -240,12 +245,31 @@ def exact(
     ahead (``Search``): on Brendan's and planted frame puzzles 2.3-3.4x fewer
     nodes and 1.2-1.5x less time from 7x7 up (``bench_look.py``), the same counts.
     """
+    from mipgames.edge_matching.search import fill_order, prepare
+
     symmetry = "exact" if count else "any"
     on_found = None
     if report is not None and optimise:
 
         def on_found(breaks: int, placement: Any) -> None:
             report(float(breaks), None, placement)
+
+    so_far: dict[int, tuple[int, int]] = {}
+    """Counting: each worker's latest (type-level solutions, nodes), summed for the progress line."""
+    shown = [0.0]
+    factor = [0]
+
+    def tell(worker: int, solutions: int, nodes: int) -> None:
+        so_far[worker] = (solutions, nodes)
+        if report is None or time.monotonic() - shown[0] < COUNT_EVERY_S:
+            return
+        shown[0] = time.monotonic()
+        if not factor[0]:
+            pieces = prepare(inst, symmetry)
+            factor[0] = pieces.symmetry * pieces.copies_factor()
+        placements = sum(s for s, _ in so_far.values()) * factor[0]
+        nodes = sum(n for _, n in so_far.values())
+        report(None, None, None, f"{placements:,} perfect placements so far, {nodes:.3g} nodes")
 
     if threads <= 1:
         return _search(
@@ -260,9 +284,9 @@ def exact(
             on_found=on_found,
             seed=seed,
             look=look,
+            on_count=(lambda solutions, nodes: tell(0, solutions, nodes)) if count else None,
         )
     from mipgames.edge_matching.parallel import Workers
-    from mipgames.edge_matching.search import fill_order, prepare
 
     nk = len(fill_order(inst, order, prepare(inst, symmetry).fixed))
     depth = split_depth(nk)
@@ -283,11 +307,13 @@ def exact(
                 seed * 1000 + part,
                 look,
             )
-        for _, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
+        for worker, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
             if kind == "error":
                 raise RuntimeError(f"a backtracking worker failed: {payload}")
             if kind == "found" and optimise and report is not None:
                 report(float(payload[0]), None, payload[1])
+            if kind == "count":
+                tell(worker, *payload)
             if kind != "done":
                 continue
             out: Outcome = payload
@@ -325,6 +351,13 @@ def _part(
     def found(breaks: int, placement: Any) -> None:
         out.send("found", (breaks, placement))
 
+    sent = [0.0]
+
+    def counted(solutions: int, nodes: int) -> None:
+        if time.monotonic() - sent[0] >= COUNT_EVERY_S:
+            sent[0] = time.monotonic()
+            out.send("count", (solutions, nodes))
+
     out.send(
         "done",
         _search(
@@ -339,6 +372,7 @@ def _part(
             on_found=found,
             seed=seed,
             look=look,
+            on_count=counted if count else None,
         ),
     )
 
@@ -360,7 +394,7 @@ def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions,
     threads = max(1, options.threads)
     decision = mode_of(params) == "decision"
     if params.get("count"):
-        out = exact(inst, count=True, threads=threads, deadline=deadline)
+        out = exact(inst, count=True, threads=threads, deadline=deadline, report=report)
         stats = {**out.stats, "nodes": out.nodes}
         words = _count_words(out)
         if out.placement is not None:

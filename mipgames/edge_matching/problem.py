@@ -98,16 +98,20 @@ FORMULATIONS = {
 
 
 def _progress(report: Any) -> Any:
-    """The report hook as the protocol has it, report(incumbent, bound, solution=None).
+    """The report hook as the protocol has it, report(incumbent, bound, solution=None, detail=None).
 
-    A runner whose hook takes two arguments (main before the issue-13 runner)
-    gets the solution dropped rather than a TypeError.
+    A hook that takes fewer arguments (a runner from before the solution or
+    the detail was passed) gets what it takes rather than a TypeError.
     """
-    try:
-        inspect.signature(report).bind(None, None, None)
-        return report
-    except (TypeError, ValueError):
-        return lambda incumbent, bound, solution=None: report(incumbent, bound)
+    for taken in (4, 3):
+        try:
+            inspect.signature(report).bind(*[None] * taken)
+        except (TypeError, ValueError):
+            continue
+        if taken == 4:
+            return report
+        return lambda incumbent, bound, solution=None, detail=None: report(incumbent, bound, solution)
+    return lambda incumbent, bound, solution=None, detail=None: report(incumbent, bound)
 
 
 def _algorithm(algo: Any) -> Any:

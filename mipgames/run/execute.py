@@ -52,8 +52,10 @@ class Reporter:
         self.last_sent = 0.0
         self.pending: tuple[float | None, float | None, Any] | None = None
 
-    def __call__(self, incumbent: float | None, bound: float | None, solution: Any = None) -> None:
-        self.notify(("progress", incumbent, bound))
+    def __call__(
+        self, incumbent: float | None, bound: float | None, solution: Any = None, detail: str | None = None
+    ) -> None:
+        self.notify(("progress", incumbent, bound, detail))
         if solution is None:
             return
         self.pending = (incumbent, bound, solution)

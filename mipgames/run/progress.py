@@ -15,11 +15,14 @@ class SolveProgress:
         self.live: Any = None
         self.last_plain = 0.0
         self.tty = sys.stderr.isatty()
+        self.detail: str | None = None
+        """The algorithm's progress in words (a count so far), set by the runner."""
 
     def _text(self, elapsed: float, incumbent: float | None, bound: float | None) -> str:
         inc = "—" if incumbent is None else f"{incumbent:g}"
         bnd = "—" if bound is None else f"{bound:g}"
-        return f"{self.label}  {elapsed:7.1f} s   incumbent {inc}   bound {bnd}"
+        more = f"   {self.detail}" if self.detail else ""
+        return f"{self.label}  {elapsed:7.1f} s   incumbent {inc}   bound {bnd}{more}"
 
     def __call__(self, elapsed: float, incumbent: float | None, bound: float | None) -> None:
         if self.quiet or elapsed < self.after:

@@ -95,6 +95,7 @@ class _Watch:
         self.incumbent: float | None = None
         self.bound: float | None = None
         self.solution: tuple[float | None, float | None, Any] | None = None
+        self.detail: str | None = None
         self.parse = None if run.kind == "algorithm" else get_backend(run.solver).progress
         self.tail = _Tail(log)
         self.progress = progress
@@ -114,6 +115,8 @@ class _Watch:
             self.affine = note[1].get("affine")
         elif kind == "progress":
             self._set(note[1], note[2], natural=True)
+            if len(note) > 3 and note[3] is not None:
+                self.detail = note[3]
         elif kind == "incumbent":
             self.solution = (note[1], note[2], note[3])
 
@@ -136,6 +139,8 @@ class _Watch:
                 if got:
                     self._set(got[0], got[1], natural=False)
         if self.progress:
+            if self.detail is not None and hasattr(self.progress, "detail"):
+                self.progress.detail = self.detail  # the command line's display; a plain callable is not told
             self.progress(time.monotonic() - self.start, self.incumbent, self.bound)
 
 
@@ -192,7 +197,8 @@ def solve(
 
     ``started`` is the time.monotonic() value the time limit counts from
     (default: now).  ``progress(elapsed, incumbent, bound)`` is called while
-    an isolated solve runs.  ``cut`` ("<=" or ">=", value) adds a bound on the
+    an isolated solve runs; an object with a ``detail`` attribute also gets the
+    algorithm's progress in words there (``Report``'s ``detail``).  ``cut`` ("<=" or ">=", value) adds a bound on the
     natural objective to the model (``verify --reprove``).  ``isolate=False``
     solves in this process, without the deadline kill or the memory limit.
     """

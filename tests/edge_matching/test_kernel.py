@@ -1,6 +1,7 @@
 """The compiled search against its pure-Python twin and brute force; counts against CP-SAT enumeration;
 the backtracker, the local search and the portfolio through the runner."""
 
+import re
 import time
 
 import pytest
@@ -168,6 +169,31 @@ def test_count_through_the_runner_lands_in_the_result():
     out = PROBLEM.algorithms["backtrack"].run(inst, {"count": True}, ONE, lambda *a: None)
     assert out.stats["solutions"] == 453888 and out.stats["count_complete"]
     assert "quarter turn" in out.stats["symmetry_note"]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_long_count_shows_the_placements_found_so_far(threads):
+    """Two colours on a 6x6 board: millions of perfect placements, so the count runs into its time limit."""
+    inst, _ = planted(6, 6, False, 2, 2, seed=1)
+
+    class Display:
+        detail = None
+
+        def __init__(self):
+            self.shown: list[str] = []
+
+        def __call__(self, elapsed, incumbent, bound):
+            if self.detail is not None:
+                self.shown.append(self.detail)
+
+    display = Display()
+    opts = SolveOptions(threads=threads, time_limit=4)
+    r = solve(PROBLEM, inst, solver="backtrack", params={"count": True}, options=opts, progress=display)
+    assert display.shown and all(re.fullmatch(r"[\d,]+ perfect placements so far, \S+ nodes", d) for d in display.shown)
+    counts = [int(d.split()[0].replace(",", "")) for d in display.shown]
+    assert counts == sorted(counts) and counts[-1] > 0
+    found = int(re.match(r"at least (\d+) perfect placements", r.message).group(1))
+    assert r.status == "optimal" and counts[-1] <= found
 
 
 @pytest.mark.parametrize("threads", [1, 2])
