@@ -17,6 +17,7 @@ it, and a proof (exhausted) or a count needs every part.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +29,9 @@ from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import colour_count_bound, frame_census, mode_of
 
 SLICE = 2_000_000
+"""Nodes between two looks at the clock (~0.1 s)."""
 COUNT_EVERY_S = 1.0
 """A count's progress (perfect placements so far, nodes) goes to the progress line at most this often."""
-"""Nodes between two looks at the clock (~0.1 s)."""
 RESTART_UNIT = 100_000
 """Nodes of the shortest shuffled restart (Luby multiples of it); em_14_7_3 falls in about a second with it."""
 PROVER = "backtrack (mipgames kernel)"
@@ -138,7 +139,7 @@ def _search(
     seed: int = 0,
     restarts: bool = True,
     look: bool = True,
-    on_count: Any = None,
+    on_count: Callable[[int, int], None] | None = None,
 ) -> Outcome:
     """One (part of an) exact search in this process, sliced against the deadline.
 
@@ -147,6 +148,7 @@ def _search(
     few solutions and proves that none exists, the second finds placements of
     puzzles with many.  The complete search of a decision tries the
     candidates showing rare colours first (``search.rare_colours_first``).
+    ``on_count(solutions, nodes)`` hears a count's progress after every slice.
     """
     from mipgames.edge_matching import kernel
     from mipgames.edge_matching.search import Search, fill_order, prepare
