@@ -21,23 +21,22 @@ ways; tests/edge_matching/test_count_parts.py checks a bundled planted 5x5 over 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import signal
 import sqlite3
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
-
-import psutil
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's package, whichever venv runs the script
 
+from mipgames.core.certificate import sha256  # noqa: E402
 from mipgames.edge_matching.backtrack import count_stats  # noqa: E402
 from mipgames.edge_matching.instance import Instance, read  # noqa: E402
+from mipgames.edge_matching.parallel import Outbox, Workers  # noqa: E402
+from mipgames.edge_matching.problem import PROBLEM  # noqa: E402
 from mipgames.edge_matching.search import Search, fill_order, prepare  # noqa: E402
 from mipgames.edge_matching.simulate import framed  # noqa: E402
 
@@ -51,8 +50,8 @@ CREATE TABLE IF NOT EXISTS part (
 
 
 def puzzle_key(inst: Instance) -> str:
-    """The puzzle's identity in the database: a hash of its tiles and hints, not of its path."""
-    return hashlib.sha256(repr((inst.rows, inst.cols, inst.tiles, inst.hints)).encode()).hexdigest()[:16]
+    """The puzzle's identity in the database: its content hash, as `mipgames bench` keys instances."""
+    return sha256(PROBLEM.instance_to_json(inst))
 
 
 def count_part(inst: Instance, depth: int, parts: int, part: int) -> tuple[int, int, int, float]:
@@ -64,8 +63,13 @@ def count_part(inst: Instance, depth: int, parts: int, part: int) -> tuple[int, 
     return part, search.solutions, search.nodes, time.perf_counter() - start
 
 
-def _worker_init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the pool; a worker only dies with it
+def _count_parts(out: Outbox, inst: Instance, depth: int, parts: int, mine: list[int], deadline: float | None) -> None:
+    """One worker: its share of the parts, each sent as soon as it is counted; none begun after the deadline."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops the workers
+    for part in mine:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        out.send("part", count_part(inst, depth, parts, part))
 
 
 def open_db(path: Path) -> sqlite3.Connection:
@@ -93,41 +97,35 @@ def count(
     max_parts: int | None = None,
 ) -> dict[int, tuple[int, int, float]]:
     """Count the parts not yet in the database (at most ``max_parts`` of them, none begun after
-    ``deadline``); returns every part counted so far."""
+    ``deadline``); returns every part counted so far.
+
+    The workers are forked (`edge_matching.parallel.Workers`): they die with this process and are
+    killed and reaped when it returns or raises, so a part still counting is lost, not waited for,
+    and is counted again on resume.  Worker w takes every workers-th part left: parts are many and
+    alike (RESULTS.md), so a static share keeps both cores busy to the end.
+    """
     key = puzzle_key(inst)
     db = open_db(db_path)
     done = done_parts(db, key, parts, depth)
-    todo = iter([p for p in range(parts) if p not in done][:max_parts])
+    todo = [p for p in range(parts) if p not in done][:max_parts]
     began, before = time.monotonic(), len(done)
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
-    running: set = set()
     try:
-        while True:
-            while len(running) < workers and (deadline is None or time.monotonic() < deadline):
-                part = next(todo, None)
-                if part is None:
-                    break
-                running.add(pool.submit(count_part, inst, depth, parts, part))
-            if not running:
-                break
-            finished, running = wait(running, timeout=5, return_when=FIRST_COMPLETED)
-            for future in finished:
-                part, sols, nodes, secs = future.result()
+        with Workers() as pool:
+            for w in range(min(workers, len(todo))):
+                pool.start(_count_parts, inst, depth, parts, todo[w::workers], deadline)
+            for _, kind, payload in pool.messages(None):
+                if kind == "error":
+                    raise RuntimeError(f"a counting worker failed: {payload}")
+                part, sols, nodes, secs = payload
                 db.execute(
                     "INSERT OR REPLACE INTO part VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (key, parts, depth, part, sols, nodes, secs),
                 )
                 db.commit()
                 done[part] = (sols, nodes, secs)
-            if not quiet and finished:
-                _progress(done, parts, before, began)
+                if not quiet:
+                    _progress(done, parts, before, began)
     finally:
-        for future in running:
-            future.cancel()
-        children = psutil.Process().children(recursive=True)
-        pool.shutdown(wait=False, cancel_futures=True)
-        for child in children:  # a part still counting is lost, not waited for: it is redone on resume
-            child.kill()
         db.close()
     return done
 

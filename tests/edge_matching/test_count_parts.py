@@ -17,7 +17,6 @@ PUZZLE = INSTANCES / "planted_5x5_frame.txt"
 def _script():
     spec = importlib.util.spec_from_file_location("count_parts", SCRIPT)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # the worker processes find count_part by this name
     spec.loader.exec_module(module)
     return module
 
