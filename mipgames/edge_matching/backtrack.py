@@ -256,20 +256,17 @@ def exact(
         def on_found(breaks: int, placement: Any) -> None:
             report(float(breaks), None, placement)
 
+    pieces = prepare(inst, symmetry) if count or threads > 1 else None
     so_far: dict[int, tuple[int, int]] = {}
     """Counting: each worker's latest (type-level solutions, nodes), summed for the progress line."""
     shown = [0.0]
-    factor = [0]
 
     def tell(worker: int, solutions: int, nodes: int) -> None:
         so_far[worker] = (solutions, nodes)
-        if report is None or time.monotonic() - shown[0] < COUNT_EVERY_S:
+        if report is None or pieces is None or time.monotonic() - shown[0] < COUNT_EVERY_S:
             return
         shown[0] = time.monotonic()
-        if not factor[0]:
-            pieces = prepare(inst, symmetry)
-            factor[0] = pieces.symmetry * pieces.copies_factor()
-        placements = sum(s for s, _ in so_far.values()) * factor[0]
+        placements = sum(s for s, _ in so_far.values()) * pieces.symmetry * pieces.copies_factor()
         nodes = sum(n for _, n in so_far.values())
         report(None, None, None, f"{placements:,} perfect placements so far, {nodes:.3g} nodes")
 
@@ -290,7 +287,8 @@ def exact(
         )
     from mipgames.edge_matching.parallel import Workers
 
-    nk = len(fill_order(inst, order, prepare(inst, symmetry).fixed))
+    assert pieces is not None
+    nk = len(fill_order(inst, order, pieces.fixed))
     depth = split_depth(nk)
     start = time.monotonic()
     merged = Outcome(True)
@@ -333,7 +331,7 @@ def exact(
             merged.exhausted = False
     merged.seconds = time.monotonic() - start
     if count:
-        merged.stats = count_stats(prepare(inst, symmetry), merged.solutions, merged.exhausted)
+        merged.stats = count_stats(pieces, merged.solutions, merged.exhausted)
     return merged
 
 
