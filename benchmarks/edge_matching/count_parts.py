@@ -1,7 +1,8 @@
 """Count every perfect placement of a puzzle too big to count in one sitting: the tree in parts, resumable.
 
     .venv/bin/python benchmarks/edge_matching/count_parts.py PUZZLE [--parts 20000] [--depth D]
-        [--workers 2] [--db count_parts.sqlite] [--time-limit SECONDS] [--max-parts M] [--out FILE.md] [--status]
+        [--workers 2] [--db count_parts.sqlite] [--time-limit SECONDS] [--max-parts M] [--out FILE.md]
+        [--certificate FILE.json] [--status]
 
 `mipgames solve PUZZLE --count` counts in one process tree and keeps nothing when it is stopped; the
 exhaustive count of pieces_08x08 is ~4e11 nodes (RESULTS.md), hours on this machine.  Here the
@@ -12,15 +13,20 @@ written to SQLite as soon as it ends.  A stopped run (Ctrl-C, kill, --time-limit
 left off when started again with the same puzzle, parts and depth; finished parts are never redone.
 `--status` prints what the database holds (while a run goes on, too) and counts nothing.
 
-When every part is counted the total is the whole-board count (type-level solutions times the
-symmetry and copies factors, as `--count` reports it) and is written to --out.  The parts are those
-of one tree, so the total equals `--count`'s on puzzles small enough for both (pieces_06x06: 260 both
-ways; tests/edge_matching/test_count_parts.py checks a bundled planted 5x5 over two runs).
+Each part also keeps the solutions it finds (at most KEEP a part), so the end lists them, every one
+replayed by the simulator.  When every part is counted the total is the whole-board count
+(type-level solutions times the symmetry and copies factors, as `--count` reports it) and is
+written to --out; --certificate writes the certificate `mipgames solve --solver backtrack --count`
+would (a perfect placement, replayed, with the count in its stats), which `mipgames verify` checks.
+The parts are those of one tree, so the total equals `--count`'s on puzzles small enough for both
+(pieces_06x06: 260 both ways; tests/edge_matching/test_count_parts.py checks a bundled planted 5x5
+over two runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import sqlite3
@@ -32,21 +38,42 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's package, whichever venv runs the script
 
+import mipgames  # noqa: E402
+from mipgames.cli import read_instance  # noqa: E402
+from mipgames.core import certificate  # noqa: E402
 from mipgames.core.certificate import sha256  # noqa: E402
+from mipgames.core.files import write_text_atomic  # noqa: E402
+from mipgames.core.problem import SolveOptions  # noqa: E402
 from mipgames.edge_matching.backtrack import count_stats  # noqa: E402
-from mipgames.edge_matching.instance import Instance, read  # noqa: E402
+from mipgames.edge_matching.instance import Instance  # noqa: E402
+from mipgames.edge_matching.kernel import FOUND  # noqa: E402
 from mipgames.edge_matching.parallel import Outbox, Workers  # noqa: E402
 from mipgames.edge_matching.problem import PROBLEM  # noqa: E402
 from mipgames.edge_matching.search import Search, fill_order, prepare  # noqa: E402
 from mipgames.edge_matching.simulate import framed  # noqa: E402
+from mipgames.run.plan import Plan  # noqa: E402
+from mipgames.run.runner import finish  # noqa: E402
+
+KEEP = 8
+"""Solutions kept a part: enough to list every one of a puzzle with few (pieces_08x08: 13 or 24 with the
+corner pinned), bounded for a puzzle with millions."""
+LIST = 100
+"""Solutions written out in the summary; the rest stay in the database."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS part (
     puzzle TEXT NOT NULL, parts INTEGER NOT NULL, depth INTEGER NOT NULL, part INTEGER NOT NULL,
     solutions INTEGER NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
     PRIMARY KEY (puzzle, parts, depth, part)
+);
+CREATE TABLE IF NOT EXISTS solution (
+    puzzle TEXT NOT NULL, parts INTEGER NOT NULL, depth INTEGER NOT NULL, part INTEGER NOT NULL,
+    rank INTEGER NOT NULL, placement TEXT NOT NULL,
+    PRIMARY KEY (puzzle, parts, depth, part, rank)
 )
 """
+Placement = list[tuple[int, int]]
+"""(tile, turns) per cell, row-major: the edge-matching solution."""
 
 
 def puzzle_key(inst: Instance) -> str:
@@ -54,13 +81,19 @@ def puzzle_key(inst: Instance) -> str:
     return sha256(PROBLEM.instance_to_json(inst))
 
 
-def count_part(inst: Instance, depth: int, parts: int, part: int) -> tuple[int, int, int, float]:
-    """(part, type-level solutions, nodes, seconds) of one part counted to the end."""
+def count_part(inst: Instance, depth: int, parts: int, part: int) -> tuple[int, int, int, float, list[Placement]]:
+    """(part, type-level solutions, nodes, seconds, the first KEEP solutions) of one part counted to the end.
+
+    The search stops at each solution and goes on from there: the same tree, nodes and count as a
+    counting search, which keeps only its first solution."""
     pieces = prepare(inst, "exact")
-    search = Search(pieces, fill_order(inst, "rows", pieces.fixed), count=True, split=(depth, parts, part), look=True)
+    search = Search(pieces, fill_order(inst, "rows", pieces.fixed), split=(depth, parts, part), look=True)
     start = time.perf_counter()
-    search.run()
-    return part, search.solutions, search.nodes, time.perf_counter() - start
+    kept: list[Placement] = []
+    while search.run() == FOUND:
+        if len(kept) < KEEP:
+            kept.append(search.placement())
+    return part, search.solutions, search.nodes, time.perf_counter() - start, kept
 
 
 def _count_parts(out: Outbox, inst: Instance, depth: int, parts: int, mine: list[int], deadline: float | None) -> None:
@@ -74,8 +107,42 @@ def _count_parts(out: Outbox, inst: Instance, depth: int, parts: int, mine: list
 
 def open_db(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(str(path), timeout=60)
-    db.execute(SCHEMA)
+    db.executescript(SCHEMA)
     return db
+
+
+def save_part(
+    db: sqlite3.Connection, key: str, parts: int, depth: int, part: int, sols: int, nodes: int, secs: float, kept: list
+) -> None:
+    """One part's count and solutions, in one transaction: a stop never leaves a count without its solutions."""
+    with db:
+        db.execute(
+            "INSERT OR REPLACE INTO part VALUES (?, ?, ?, ?, ?, ?, ?)", (key, parts, depth, part, sols, nodes, secs)
+        )
+        db.executemany(
+            "INSERT OR REPLACE INTO solution VALUES (?, ?, ?, ?, ?, ?)",
+            [(key, parts, depth, part, rank, json.dumps(p)) for rank, p in enumerate(kept)],
+        )
+
+
+def kept_solutions(
+    inst: Instance, db: sqlite3.Connection, key: str, parts: int, depth: int, done: dict[int, tuple[int, int, float]]
+) -> list[tuple[int, Placement]]:
+    """(part, placement) of every kept solution, part by part.  A part with solutions and none kept (counted
+    before parts kept them) is searched again here, once: parts with solutions are few."""
+    rows = db.execute(
+        "SELECT part, placement FROM solution WHERE puzzle = ? AND parts = ? AND depth = ? ORDER BY part, rank",
+        (key, parts, depth),
+    ).fetchall()
+    have = {p for p, _ in rows}
+    for part, (sols, _, _) in sorted(done.items()):
+        if sols and part not in have:
+            _, again, nodes, secs, kept = count_part(inst, depth, parts, part)
+            if again != sols:
+                raise RuntimeError(f"part {part} counted {again} solutions again, {sols} before")
+            save_part(db, key, parts, depth, part, sols, nodes, secs, kept)
+            rows += [(part, json.dumps(p)) for p in kept]
+    return [(p, [(int(t), int(a)) for t, a in json.loads(text)]) for p, text in sorted(rows)]
 
 
 def done_parts(db: sqlite3.Connection, key: str, parts: int, depth: int) -> dict[int, tuple[int, int, float]]:
@@ -116,12 +183,8 @@ def count(
             for _, kind, payload in pool.messages(None):
                 if kind == "error":
                     raise RuntimeError(f"a counting worker failed: {payload}")
-                part, sols, nodes, secs = payload
-                db.execute(
-                    "INSERT OR REPLACE INTO part VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (key, parts, depth, part, sols, nodes, secs),
-                )
-                db.commit()
+                part, sols, nodes, secs, kept = payload
+                save_part(db, key, parts, depth, part, sols, nodes, secs, kept)
                 done[part] = (sols, nodes, secs)
                 if not quiet:
                     _progress(done, parts, before, began)
@@ -145,7 +208,31 @@ def _progress(done: dict[int, tuple[int, int, float]], parts: int, before: int, 
     )
 
 
-def summary(inst: Instance, name: str, done: dict[int, tuple[int, int, float]], parts: int, depth: int) -> str:
+def replayed(inst: Instance, solutions: list[tuple[int, Placement]]) -> list[tuple[int, Placement]]:
+    """The kept solutions, each replayed by the simulator: perfect and all different, or an error."""
+    seen: set[str] = set()
+    for part, placement in solutions:
+        verdict = PROBLEM.evaluate(inst, {}, placement)
+        if not verdict.legal or verdict.objective != 0:
+            raise RuntimeError(
+                f"a solution of part {part} is not a perfect placement: {verdict.reason or verdict.objective}"
+            )
+        text = json.dumps(placement)
+        if text in seen:
+            raise RuntimeError(f"part {part} repeats a solution of an earlier part")
+        seen.add(text)
+    return solutions
+
+
+def summary(
+    inst: Instance,
+    name: str,
+    done: dict[int, tuple[int, int, float]],
+    parts: int,
+    depth: int,
+    solutions: list[tuple[int, Placement]] | None = None,
+) -> str:
+    """The count in words (markdown); with ``solutions``, each kept solution as its rows of tile/turns."""
     sols = sum(s for s, _, _ in done.values())
     nodes = sum(n for _, n, _ in done.values())
     cpu = sum(t for _, _, t in done.values())
@@ -171,7 +258,57 @@ def summary(inst: Instance, name: str, done: dict[int, tuple[int, int, float]], 
     for field in ("symmetry_note", "count_copies_note"):
         if stats.get(field):
             lines.append(f"- {stats[field]}")
+    if solutions:
+        lines += [
+            "",
+            f"## Type-level solutions kept: {len(solutions):,}, each replayed (tile/turns, row by row)",
+            "",
+        ]
+        for i, (part, placement) in enumerate(solutions[:LIST], 1):
+            lines += [f"{i}. part {part}:", ""]
+            for r in range(inst.rows):
+                row = placement[r * inst.cols : (r + 1) * inst.cols]
+                lines.append("       " + " ".join(f"{t:>3}/{a}" for t, a in row))
+            lines.append("")
+        if len(solutions) > LIST:
+            lines.append(f"... and {len(solutions) - LIST:,} more in the database (table `solution`)")
     return "\n".join(lines) + "\n"
+
+
+def count_certificate(
+    raw: Instance,
+    path: Path,
+    text_sha: str,
+    done: dict[int, tuple[int, int, float]],
+    parts: int,
+    depth: int,
+    first: Placement,
+) -> dict:
+    """The certificate `mipgames solve PUZZLE --solver backtrack --count` writes, for a complete count in parts:
+    ``first`` replayed as the solution (objective 0, bound 0: a perfect placement), the count in the stats.
+    The runner's own claim rule (`finish`) judges it; the time is the parts' seconds on one core."""
+    sols = sum(s for s, _, _ in done.values())
+    framed_inst, _ = framed(raw, {})
+    stats = count_stats(prepare(framed_inst, "exact"), sols, len(done) == parts)
+    stats.update(
+        nodes=sum(n for _, n, _ in done.values()),
+        parts=parts,
+        split_depth=depth,
+        counted_by="benchmarks/edge_matching/count_parts.py",
+    )
+    params = {**PROBLEM.default_params(), "count": True}
+    data = {
+        "status": "optimal",
+        "objective": 0.0,
+        "bound": 0.0,
+        "solution_json": PROBLEM.solution_to_json(first),
+        "message": f"{stats['solutions']:,} perfect placements, counted in {parts:,} parts",
+        "stats": stats,
+        "wall_time_s": sum(t for _, _, t in done.values()),
+        "version": mipgames.__version__,
+    }
+    result = finish(PROBLEM, raw, Plan("backtrack", None, "algorithm"), params, SolveOptions(), data)
+    return certificate.build(PROBLEM, raw, result, instance_path=str(path), instance_text_sha256=text_sha)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -188,10 +325,12 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=None, help="start no part after this many seconds")
     ap.add_argument("--max-parts", type=int, default=None, help="count at most this many parts in this run")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--certificate", type=Path, default=None, help="write the count's certificate here when complete")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--status", action="store_true", help="print what the database holds and count nothing")
     args = ap.parse_args()
-    inst, _ = framed(read(args.puzzle), {})  # colour 0 marks the frame, as `mipgames solve` reads it
+    raw, text_sha = read_instance(PROBLEM, str(args.puzzle))
+    inst, _ = framed(raw, {})  # colour 0 marks the frame, as `mipgames solve` reads it
     depth = args.depth if args.depth is not None else max(0, inst.cols - 2)
     deadline = time.monotonic() + args.time_limit if args.time_limit is not None else None
     if args.status:
@@ -202,15 +341,25 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as Ctrl-C does, the workers with it
     try:
         done = count(inst, args.db, args.parts, depth, args.workers, deadline, args.quiet, args.max_parts)
+        solutions = None
+        if len(done) == args.parts:
+            db = open_db(args.db)
+            try:
+                solutions = replayed(inst, kept_solutions(inst, db, puzzle_key(inst), args.parts, depth, done))
+            finally:
+                db.close()
     except KeyboardInterrupt:
         print("\nstopped; run again to resume", file=sys.stderr)
         sys.exit(130)
-    text = summary(inst, args.puzzle.name, done, args.parts, depth)
+    text = summary(inst, args.puzzle.name, done, args.parts, depth, solutions)
     print("\n" + text)
     if args.out is not None:
-        tmp = args.out.with_suffix(args.out.suffix + ".tmp")
-        tmp.write_text(text)
-        tmp.replace(args.out)
+        write_text_atomic(args.out, text)
+    if args.certificate is not None and solutions:
+        certificate.write_json_atomic(
+            args.certificate, count_certificate(raw, args.puzzle, text_sha, done, args.parts, depth, solutions[0][1])
+        )
+        print(f"certificate: {args.certificate}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """benchmarks/edge_matching/count_parts.py: a count split into parts and resumed equals the one-piece count."""
 
 import importlib.util
+import json
 import subprocess
 import sys
 import time
+
+import pytest
 
 from mipgames.edge_matching.backtrack import exact
 from mipgames.edge_matching.instance import read
@@ -36,6 +39,33 @@ def test_parts_counted_over_two_runs_add_up_to_the_whole_count(tmp_path):
     assert f"perfect placements: {whole.stats['solutions']:,}" in text and "not complete" not in text
 
 
+def test_parts_keep_their_solutions_and_a_part_counted_without_them_is_searched_again(tmp_path):
+    cp = _script()
+    inst = read(PUZZLE)
+    db_path = tmp_path / "parts.sqlite"
+    done = cp.count(inst, db_path, 40, 3, 2, None, quiet=True)
+    db = cp.open_db(db_path)
+    key = cp.puzzle_key(inst)
+    kept = cp.kept_solutions(inst, db, key, 40, 3, done)
+    assert len(kept) == sum(min(s, cp.KEEP) for s, _, _ in done.values()) > 0
+    assert cp.replayed(inst, kept) == kept  # every one a perfect placement, no two alike
+    rich = max(done, key=lambda p: done[p][0])
+    db.execute("DELETE FROM solution WHERE part = ?", (rich,))  # as a part counted before parts kept solutions
+    db.commit()
+    assert cp.kept_solutions(inst, db, key, 40, 3, done) == kept  # searched again, the same solutions
+    assert db.execute("SELECT COUNT(*) FROM solution WHERE part = ?", (rich,)).fetchone()[0] > 0  # and stored
+    forged = {**done, rich: (done[rich][0] + 1, *done[rich][1:])}
+    with pytest.raises(RuntimeError, match="counted"):  # a count that the search does not repeat is an error
+        db.execute("DELETE FROM solution WHERE part = ?", (rich,))
+        cp.kept_solutions(inst, db, key, 40, 3, forged)
+    with pytest.raises(RuntimeError, match="repeats"):
+        cp.replayed(inst, kept + kept[:1])
+    bad = [(kept[0][0], [(t, (a + 1) % 4) for t, a in kept[0][1]])]
+    with pytest.raises(RuntimeError, match="not a perfect placement"):
+        cp.replayed(inst, bad)
+    db.close()
+
+
 def test_the_script_writes_the_count_it_prints(tmp_path):
     out = tmp_path / "count.md"
     done = subprocess.run(
@@ -51,6 +81,8 @@ def test_the_script_writes_the_count_it_prints(tmp_path):
             str(tmp_path / "db"),
             "--out",
             str(out),
+            "--certificate",
+            str(tmp_path / "count.json"),
         ],
         capture_output=True,
         text=True,
@@ -65,4 +97,14 @@ def test_the_script_writes_the_count_it_prints(tmp_path):
         text=True,
         timeout=300,
     )
-    assert status.returncode == 0 and out.read_text() in status.stdout  # read back, nothing counted again
+    assert status.returncode == 0 and out.read_text().split("## Type-level")[0] in status.stdout  # nothing recounted
+    assert "Type-level solutions kept" in out.read_text()
+    cert = json.loads((tmp_path / "count.json").read_text())
+    assert cert["status"] == "optimal" and cert["stats"]["solutions"] == whole and cert["stats"]["count_complete"]
+    verify = subprocess.run(
+        [sys.executable, "-m", "mipgames", "verify", str(tmp_path / "count.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert verify.returncode == 0 and f"claims {whole:,} perfect placements" in verify.stdout, verify.stdout
