@@ -282,11 +282,14 @@ def count_certificate(
     done: dict[int, tuple[int, int, float]],
     parts: int,
     depth: int,
-    first: Placement,
+    first: Placement | None,
 ) -> dict:
-    """The certificate `mipgames solve PUZZLE --solver backtrack --count` writes, for a complete count in parts:
-    ``first`` replayed as the solution (objective 0, bound 0: a perfect placement), the count in the stats.
-    The runner's own claim rule (`finish`) judges it; the time is the parts' seconds on one core."""
+    """The certificate `mipgames solve PUZZLE --solver backtrack --count` writes, for a complete count in parts.
+
+    With solutions, ``first`` is replayed as the solution (objective 0, bound 0: a perfect placement)
+    and the count is in the stats; with none, the exhausted tree proves that no perfect placement
+    exists (status infeasible, in decision mode, as `--mode decision --count` says it).  The runner's
+    own claim rule (`finish`) judges it; the time is the parts' seconds on one core."""
     sols = sum(s for s, _, _ in done.values())
     framed_inst, _ = framed(raw, {})
     stats = count_stats(prepare(framed_inst, "exact"), sols, len(done) == parts)
@@ -297,16 +300,18 @@ def count_certificate(
         counted_by="benchmarks/edge_matching/count_parts.py",
     )
     params = {**PROBLEM.default_params(), "count": True}
-    data = {
-        "status": "optimal",
-        "objective": 0.0,
-        "bound": 0.0,
-        "solution_json": PROBLEM.solution_to_json(first),
-        "message": f"{stats['solutions']:,} perfect placements, counted in {parts:,} parts",
-        "stats": stats,
-        "wall_time_s": sum(t for _, _, t in done.values()),
-        "version": mipgames.__version__,
-    }
+    data: dict = {"stats": stats, "wall_time_s": sum(t for _, _, t in done.values()), "version": mipgames.__version__}
+    if first is None:
+        params["mode"] = "decision"
+        data.update(status="infeasible", message="no placement matches every inner edge (count complete: 0)")
+    else:
+        data.update(
+            status="optimal",
+            objective=0.0,
+            bound=0.0,
+            solution_json=PROBLEM.solution_to_json(first),
+            message=f"{stats['solutions']:,} perfect placements, counted in {parts:,} parts",
+        )
     result = finish(PROBLEM, raw, Plan("backtrack", None, "algorithm"), params, SolveOptions(), data)
     return certificate.build(PROBLEM, raw, result, instance_path=str(path), instance_text_sha256=text_sha)
 
@@ -355,11 +360,13 @@ def main() -> None:
     print("\n" + text)
     if args.out is not None:
         write_text_atomic(args.out, text)
-    if args.certificate is not None and solutions:
-        certificate.write_json_atomic(
-            args.certificate, count_certificate(raw, args.puzzle, text_sha, done, args.parts, depth, solutions[0][1])
-        )
-        print(f"certificate: {args.certificate}")
+    if args.certificate is not None and solutions is None:
+        print(f"certificate not written: the count is not complete ({len(done):,} of {args.parts:,} parts)")
+    elif args.certificate is not None:
+        first = solutions[0][1] if solutions else None
+        cert = count_certificate(raw, args.puzzle, text_sha, done, args.parts, depth, first)
+        certificate.write_json_atomic(args.certificate, cert)
+        print(f"certificate: {args.certificate} ({cert['status']})")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,10 @@ def count_claims(inst: Any, params: dict[str, Any], stats: Any, objective: float
         raise InputError(f"claims {seen} perfect placements, yet says no solution exists")
     if not complete:
         return [f"at least {found:,} perfect placements found before the count was cut: no total is claimed"]
+    if total == 0:
+        return [
+            "claims that no perfect placement exists (a complete count): the certificate's rerun command searches again"
+        ]
     return [
         f"claims {total:,} perfect placements (a complete count); the replay checks one of them, not the number: "
         "the certificate's rerun command counts them again"

@@ -108,3 +108,46 @@ def test_the_script_writes_the_count_it_prints(tmp_path):
         timeout=300,
     )
     assert verify.returncode == 0 and f"claims {whole:,} perfect placements" in verify.stdout, verify.stdout
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_complete_count_of_zero_certifies_that_no_perfect_placement_exists(tmp_path):
+    body = [line.split() for line in PUZZLE.read_text().splitlines() if line and not line.startswith("#")]
+    inner = next(i for i, words in enumerate(body) if i and "0" not in words)
+    body[inner][0] = str(int(body[inner][0]) % 5 + 1)  # one inner edge recoloured: the planted placement breaks
+    broken = tmp_path / "broken.txt"
+    broken.write_text("\n".join(" ".join(words) for words in body) + "\n")
+    assert exact(read(broken), count=True).solutions == 0  # and so does every other
+    db = str(tmp_path / "db")
+    cut = _run(
+        str(SCRIPT),
+        str(broken),
+        "--parts",
+        "10",
+        "--db",
+        db,
+        "--max-parts",
+        "3",
+        "--certificate",
+        str(tmp_path / "cut.json"),
+    )
+    assert cut.returncode == 0 and "certificate not written: the count is not complete" in cut.stdout
+    assert not (tmp_path / "cut.json").exists()
+    done = _run(
+        str(SCRIPT),
+        str(broken),
+        "--parts",
+        "10",
+        "--db",
+        db,
+        "--certificate",
+        str(tmp_path / "c.json"),
+    )
+    assert done.returncode == 0 and "(infeasible)" in done.stdout, done.stdout + done.stderr
+    cert = json.loads((tmp_path / "c.json").read_text())
+    assert cert["status"] == "infeasible" and cert["solution"] is None and cert["stats"]["solutions"] == 0
+    verify = _run("-m", "mipgames", "verify", str(tmp_path / "c.json"))
+    assert verify.returncode == 0 and "no perfect placement exists" in verify.stdout, verify.stdout

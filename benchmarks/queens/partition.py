@@ -1,0 +1,168 @@
+"""Does knowing the top split help: planted N = 64 positions searched with their queens split in two groups.
+
+    cd <repo> && PYTHONPATH=. .venv/bin/python benchmarks/queens/partition.py [--n 64] [--queens 300]
+        [--seeds 0,1,2] [--time-limit 60] [--dive-time 40] [--out benchmarks/queens/partition.md]
+
+With K = 2 and a total of 2^(e+1), a solution splits the queens into two groups of total 2^e, each
+merged into one queen; the two never meet.  A lazy dive that leaves 3-5 queens has one root of total
+2^e whose subtree is such a group.  Four measurements per planted position (the lazy search,
+compiled, ``--time-limit`` each; the dive asks for K = 3, then 4, then 5, ``--dive-time`` each):
+
+- rest alone: the queens outside the dive's half-total root, with that root's final square as a
+  blocker of a power no queen has (K = 2): the rest merged to one queen when the group's queens are
+  gone, whatever their moves needed;
+- rest and group combined: the group's moves from the dive and the rest's from the row before,
+  ordered by their precedences (mover after its arrivals, arrivals by power, squares between
+  before the mover) when those have no cycle;
+- the dive's split: the whole position, pairs allowed only inside each group (the geometry's
+  partner lists cut, every queen still a blocker), K = 2;
+- the planted split: the same with the planted solution's two groups.
+
+The split is the top of the search the level searches cannot see from the bottom (docs/queens.md,
+"Where it stops"); if a good split were what is missing, the last row would be solved.
+"""
+
+from __future__ import annotations
+
+import time
+
+from diagnose import arguments, heading, write
+
+from mipgames.queens.generate import planted
+from mipgames.queens.geometry import Geometry, geometry
+from mipgames.queens.instance import Queens
+from mipgames.queens.lazy import search_lazy
+from mipgames.queens.simulate import replay
+
+BLOCKER_EXPONENT = 50
+"""The power of the stand-in for a merged group: no queen of the position can capture it."""
+
+
+def roots_of(geo: Geometry, captures: list[tuple[int, int]]) -> dict[int, list[int]]:
+    """The squares each remaining queen gathered: final square -> starting squares of its subtree."""
+    members = {i: [i] for i in range(geo.size)}
+    for mover, target in captures:
+        members[target] += members.pop(mover)
+    return members
+
+
+def grouped(geo: Geometry, group: list[int]) -> Geometry:
+    """The same position with partners only inside a group; the squares between (the blockers) stay."""
+    partners = tuple(tuple(j for j in geo.neighbours[i] if group[j] == group[i]) for i in range(geo.size))
+    return Geometry(geo.squares, geo.exps, geo.between, partners)
+
+
+def ordered(geo: Geometry, captures: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    """The captures (mover, target) in an order their precedences allow, or None on a cycle or a root between."""
+    parent = dict(captures)
+    arrivals: dict[int, list[int]] = {}
+    for mover, target in captures:
+        arrivals.setdefault(target, []).append(mover)
+    power = {c: geo.exps[c] + len(arrivals.get(c, [])) for c in parent}
+    after: dict[int, set[int]] = {c: set() for c in parent}
+    for c, p in parent.items():
+        for a in arrivals.get(c, []):
+            after[a].add(c)
+        for x in geo.between[c, p]:
+            if x not in parent:
+                return None
+            after[x].add(c)
+    for movers in arrivals.values():
+        movers.sort(key=lambda c: power[c])
+        for a, b in zip(movers, movers[1:], strict=False):
+            after[a].add(b)
+    waiting = {c: 0 for c in parent}
+    for u in after:
+        for v in after[u]:
+            waiting[v] += 1
+    ready = [c for c in parent if waiting[c] == 0]
+    out = []
+    while ready:
+        u = ready.pop()
+        out.append((u, parent[u]))
+        for v in after[u]:
+            waiting[v] -= 1
+            if waiting[v] == 0:
+                ready.append(v)
+    return out if len(out) == len(parent) else None
+
+
+def moves_of(geo: Geometry, captures: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    return [(*geo.squares[u], *geo.squares[p]) for u, p in captures]
+
+
+def left_after(instance: Queens, geo: Geometry, captures: list[tuple[int, int]] | None) -> str:
+    if captures is None:
+        return "-"
+    board, bad, why = replay(instance, moves_of(geo, captures))
+    return f"{len(board)} left" if bad is None else f"move {bad + 1} illegal ({why})"
+
+
+def search(geo: Geometry, k: int, seconds: float) -> tuple[list[tuple[int, int]] | None, str]:
+    start = time.monotonic()
+    found, exhausted = search_lazy(geo, k, start + seconds)
+    took = time.monotonic() - start
+    return found, ("solved" if found else "proved unsolvable" if exhausted else "open") + f" {took:.1f} s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = arguments(__doc__, 60.0)
+    parser.add_argument("--dive-time", type=float, default=40.0)
+    args = parser.parse_args(argv)
+    lines = heading(f"The top split given (N = {args.n}, {args.queens} queens, K = 2)", "partition.py", argv) + [
+        f"Lazy search, compiled, {args.time_limit:g} s a search; the dive {args.dive_time:g} s for each K tried.",
+        "",
+        "| seed | dive | rest alone | combined | dive's split | planted split |",
+        "|---|---|---|---|---|---|",
+    ]
+    for seed in (int(s) for s in args.seeds.split(",")):
+        made = planted(args.n, 2, args.queens - 2, seed)
+        instance, geo = made.instance, geometry(made.instance)
+        half = geo.total.bit_length() - 2
+        dive, k = None, 0
+        for k in (3, 4, 5):
+            dive, _ = search_lazy(geo, k, time.monotonic() + args.dive_time)
+            if dive:
+                break
+        cells = [str(seed), f"K = {k}: {left_after(instance, geo, dive)}" if dive else "no game"]
+        roots = roots_of(geo, dive or [])
+        top = next((r for r, m in roots.items() if sum(1 << geo.exps[i] for i in m) == 1 << half), None)
+        if dive is None or top is None:
+            cells += ["-", "-", "-"]
+        else:
+            group = [0] * geo.size
+            for i in roots[top]:
+                group[i] = 1
+            board = [list(row) for row in instance.board]
+            for i in roots[top]:
+                board[geo.squares[i][0]][geo.squares[i][1]] = 0
+            board[geo.squares[top][0]][geo.squares[top][1]] = 1 << BLOCKER_EXPONENT
+            rest = Queens(instance.n, 2, tuple(map(tuple, board)))
+            rgeo = geometry(rest)
+            found, said = search(rgeo, 2, args.time_limit)
+            cells.append(said)
+            if found is None:
+                cells.append("-")
+            else:
+                index = geo.index
+                mine = [(u, p) for u, p in dive if group[u]]
+                theirs = [(index[rgeo.squares[u]], index[rgeo.squares[p]]) for u, p in found]
+                both = ordered(geo, mine + theirs)
+                cells.append("a precedence cycle" if both is None else left_after(instance, geo, both))
+            found, said = search(grouped(geo, group), 2, args.time_limit)
+            cells.append(f"{said}, {left_after(instance, geo, found)}" if found else said)
+        planted_roots = roots_of(geo, [(geo.index[r1, c1], geo.index[r2, c2]) for r1, c1, r2, c2 in made.solution])
+        group = [0] * geo.size
+        for g, members in enumerate(planted_roots.values()):
+            for i in members:
+                group[i] = g
+        found, said = search(grouped(geo, group), 2, args.time_limit)
+        cells.append(f"{said}, {left_after(instance, geo, found)}" if found else said)
+        lines.append("| " + " | ".join(cells) + " |")
+        print(lines[-1], flush=True)
+    write(lines, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
