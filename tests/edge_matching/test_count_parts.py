@@ -121,31 +121,11 @@ def test_a_complete_count_of_zero_certifies_that_no_perfect_placement_exists(tmp
     broken = tmp_path / "broken.txt"
     broken.write_text("\n".join(" ".join(words) for words in body) + "\n")
     assert exact(read(broken), count=True).solutions == 0  # and so does every other
-    db = str(tmp_path / "db")
-    cut = _run(
-        str(SCRIPT),
-        str(broken),
-        "--parts",
-        "10",
-        "--db",
-        db,
-        "--max-parts",
-        "3",
-        "--certificate",
-        str(tmp_path / "cut.json"),
-    )
+    count = [str(SCRIPT), str(broken), "--parts", "10", "--db", str(tmp_path / "db"), "--certificate"]
+    cut = _run(*count, str(tmp_path / "cut.json"), "--max-parts", "3")
     assert cut.returncode == 0 and "certificate not written: the count is not complete" in cut.stdout
     assert not (tmp_path / "cut.json").exists()
-    done = _run(
-        str(SCRIPT),
-        str(broken),
-        "--parts",
-        "10",
-        "--db",
-        db,
-        "--certificate",
-        str(tmp_path / "c.json"),
-    )
+    done = _run(*count, str(tmp_path / "c.json"))
     assert done.returncode == 0 and "(infeasible)" in done.stdout, done.stdout + done.stderr
     cert = json.loads((tmp_path / "c.json").read_text())
     assert cert["status"] == "infeasible" and cert["solution"] is None and cert["stats"]["solutions"] == 0
