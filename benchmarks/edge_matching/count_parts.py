@@ -142,7 +142,7 @@ def kept_solutions(
                 raise RuntimeError(f"part {part} counted {again} solutions again, {sols} before")
             save_part(db, key, parts, depth, part, sols, nodes, secs, kept)
             rows += [(part, json.dumps(p)) for p in kept]
-    return [(p, [(int(t), int(a)) for t, a in json.loads(text)]) for p, text in sorted(rows)]
+    return [(p, [(int(t), int(a)) for t, a in json.loads(text)]) for p, text in sorted(rows, key=lambda row: row[0])]
 
 
 def done_parts(db: sqlite3.Connection, key: str, parts: int, depth: int) -> dict[int, tuple[int, int, float]]:
