@@ -31,10 +31,12 @@ import time
 
 from diagnose import arguments, heading, write
 
+from mipgames.queens.dfs import to_moves
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import Geometry, geometry
 from mipgames.queens.instance import Queens
 from mipgames.queens.lazy import search_lazy
+from mipgames.queens.levels import departure_order
 from mipgames.queens.simulate import replay
 
 BLOCKER_EXPONENT = 50
@@ -49,10 +51,15 @@ def roots_of(geo: Geometry, captures: list[tuple[int, int]]) -> dict[int, list[i
     return members
 
 
-def grouped(geo: Geometry, group: list[int]) -> Geometry:
-    """The same position with partners only inside a group; the squares between (the blockers) stay."""
-    partners = tuple(tuple(j for j in geo.neighbours[i] if group[j] == group[i]) for i in range(geo.size))
+def partners_only(geo: Geometry, allowed) -> Geometry:
+    """The same position with partner lists cut to ``allowed(i, j)``; the squares between (the blockers) stay."""
+    partners = tuple(tuple(j for j in geo.neighbours[i] if allowed(i, j)) for i in range(geo.size))
     return Geometry(geo.squares, geo.exps, geo.between, partners)
+
+
+def grouped(geo: Geometry, group: list[int]) -> Geometry:
+    """Partners only inside a group."""
+    return partners_only(geo, lambda i, j: group[i] == group[j])
 
 
 def kept_half(geo: Geometry, captures: list[tuple[int, int]], group: list[int]) -> Geometry:
@@ -62,55 +69,37 @@ def kept_half(geo: Geometry, captures: list[tuple[int, int]], group: list[int]) 
         if group[mover]:
             forest[mover].add(target)
             forest[target].add(mover)
-    partners = tuple(
-        tuple(j for j in geo.neighbours[i] if (j in forest[i] if group[i] else not group[j])) for i in range(geo.size)
-    )
-    return Geometry(geo.squares, geo.exps, geo.between, partners)
+    return partners_only(geo, lambda i, j: j in forest[i] if group[i] else not group[j])
 
 
 def ordered(geo: Geometry, captures: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
-    """The captures (mover, target) in an order their precedences allow, or None on a cycle or a root between."""
-    parent = dict(captures)
+    """The captures (mover, target) in an order their precedences allow (levels.departure_order), or None on a
+    cycle or a survivor between."""
+    parent: list[int | None] = [None] * geo.size
     arrivals: dict[int, list[int]] = {}
     for mover, target in captures:
+        parent[mover] = target
         arrivals.setdefault(target, []).append(mover)
-    power = {c: geo.exps[c] + len(arrivals.get(c, [])) for c in parent}
-    after: dict[int, set[int]] = {c: set() for c in parent}
-    for c, p in parent.items():
+    after: list[list[int]] = [[] for _ in range(geo.size)]
+    for c, p in captures:
         for a in arrivals.get(c, []):
-            after[a].add(c)
+            after[a].append(c)
         for x in geo.between[c, p]:
-            if x not in parent:
+            if parent[x] is None:
                 return None
-            after[x].add(c)
+            after[x].append(c)
     for movers in arrivals.values():
-        movers.sort(key=lambda c: power[c])
+        movers.sort(key=lambda c: geo.exps[c] + len(arrivals.get(c, [])))
         for a, b in zip(movers, movers[1:], strict=False):
-            after[a].add(b)
-    waiting = {c: 0 for c in parent}
-    for u in after:
-        for v in after[u]:
-            waiting[v] += 1
-    ready = [c for c in parent if waiting[c] == 0]
-    out = []
-    while ready:
-        u = ready.pop()
-        out.append((u, parent[u]))
-        for v in after[u]:
-            waiting[v] -= 1
-            if waiting[v] == 0:
-                ready.append(v)
-    return out if len(out) == len(parent) else None
-
-
-def moves_of(geo: Geometry, captures: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-    return [(*geo.squares[u], *geo.squares[p]) for u, p in captures]
+            after[a].append(b)
+    order = departure_order(parent, after)
+    return order if len(order) == len(captures) else None
 
 
 def left_after(instance: Queens, geo: Geometry, captures: list[tuple[int, int]] | None) -> str:
     if captures is None:
         return "-"
-    board, bad, why = replay(instance, moves_of(geo, captures))
+    board, bad, why = replay(instance, to_moves(geo, captures))
     return f"{len(board)} left" if bad is None else f"move {bad + 1} illegal ({why})"
 
 
