@@ -277,6 +277,7 @@ def summary(
 
 def count_certificate(
     raw: Instance,
+    inst: Instance,
     path: Path,
     text_sha: str,
     done: dict[int, tuple[int, int, float]],
@@ -289,10 +290,10 @@ def count_certificate(
     With solutions, ``first`` is replayed as the solution (objective 0, bound 0: a perfect placement)
     and the count is in the stats; with none, the exhausted tree proves that no perfect placement
     exists (status infeasible, in decision mode, as `--mode decision --count` says it).  The runner's
-    own claim rule (`finish`) judges it; the time is the parts' seconds on one core."""
+    own claim rule (`finish`) judges it; the time is the parts' seconds on one core.  ``raw`` is the
+    puzzle as read (the certificate's instance), ``inst`` the same with its frame marked (what was counted)."""
     sols = sum(s for s, _, _ in done.values())
-    framed_inst, _ = framed(raw, {})
-    stats = count_stats(prepare(framed_inst, "exact"), sols, len(done) == parts)
+    stats = count_stats(prepare(inst, "exact"), sols, len(done) == parts)
     stats.update(
         nodes=sum(n for _, n, _ in done.values()),
         parts=parts,
@@ -364,7 +365,7 @@ def main() -> None:
         print(f"certificate not written: the count is not complete ({len(done):,} of {args.parts:,} parts)")
     elif args.certificate is not None:
         first = solutions[0][1] if solutions else None
-        cert = count_certificate(raw, args.puzzle, text_sha, done, args.parts, depth, first)
+        cert = count_certificate(raw, inst, args.puzzle, text_sha, done, args.parts, depth, first)
         certificate.write_json_atomic(args.certificate, cert)
         print(f"certificate: {args.certificate} ({cert['status']})")
 

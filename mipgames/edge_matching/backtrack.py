@@ -140,6 +140,7 @@ def _search(
     restarts: bool = True,
     look: bool = True,
     on_count: Callable[[int, int], None] | None = None,
+    pieces: Any = None,
 ) -> Outcome:
     """One (part of an) exact search in this process, sliced against the deadline.
 
@@ -149,12 +150,13 @@ def _search(
     puzzles with many.  The complete search of a decision tries the
     candidates showing rare colours first (``search.rare_colours_first``).
     ``on_count(solutions, nodes)`` hears a count's progress after every slice.
+    ``pieces``: ``prepare(inst, symmetry)`` when the caller has it already.
     """
     from mipgames.edge_matching import kernel
     from mipgames.edge_matching.search import Search, fill_order, prepare
 
     start = time.monotonic()
-    pieces = prepare(inst, symmetry)
+    pieces = pieces if pieces is not None else prepare(inst, symmetry)
     cells = fill_order(inst, order, pieces.fixed)
     budget = [cap] * len(cells) if optimise else None
     decide = not count and not optimise
@@ -284,6 +286,7 @@ def exact(
             seed=seed,
             look=look,
             on_count=(lambda solutions, nodes: tell(0, solutions, nodes)) if count else None,
+            pieces=pieces,
         )
     from mipgames.edge_matching.parallel import Workers
 
