@@ -496,7 +496,9 @@ def run_levels(
     provers: Sequence[Maker] = (),
 ) -> Result:
     """Decides K with the first of ``restarts`` (default: forest_restarts; lazy.py passes its own), or, with
-    ``minimise``, minimises with them as finders and ``provers`` (minimise.py), from the game ``incumbent``."""
+    ``minimise``, minimises with them as finders and ``provers`` (minimise.py), from the game ``incumbent``.
+    With K above the bound, deciding is minimising towards the goal K (``provers``, default the first of
+    ``restarts``, also search K itself): a search of K alone wanders in the slack."""
     makers = tuple(restarts) or (forest_restarts,)
     geo = geometry(instance)
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
@@ -511,7 +513,12 @@ def run_levels(
         return minimum_result(geo, minimise(geo, bound, deadline, options.seed, makers, provers, start, progress))
     if bound > instance.k:
         return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
-    pairs, exhausted = makers[0](geo, instance.k, options.seed).run(deadline)
+    if bound == instance.k:  # no slack: the one search of K, its time uncut
+        pairs, exhausted = makers[0](geo, instance.k, options.seed).run(deadline)
+    else:  # slack lets a search of K wander; the targets from the bound up share the time (minimise.py)
+        best = minimise(geo, bound, deadline, options.seed, makers[:1], provers or makers[:1], goal=instance.k)
+        pairs = (best.pairs or []) if best.remaining <= instance.k else None  # no capture at all may do
+        exhausted = best.bound > instance.k
     if pairs is not None:
         remaining = geo.size - len(pairs)
         return reached(instance, to_moves(geo, pairs), remaining, bound)

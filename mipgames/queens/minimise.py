@@ -13,7 +13,8 @@ target of a window above it, and the next round doubles the slice and the
 window.  A game
 found lowers the best count and drops the searches above it; an exhausted
 search raises the proved bound past its target.  With no deadline the rounds
-go on until the two meet, so the answer is then proved.
+go on until the two meet, so the answer is then proved.  Deciding "at most K" with K above the bound
+runs the same rounds with K as the goal (``goal``): a search of K alone wanders just as much.
 """
 
 from __future__ import annotations
@@ -61,30 +62,44 @@ def minimise(
     provers: Sequence[Maker] = (),
     incumbent: list[tuple[int, int]] | None = None,
     progress: Callable[[Minimum], None] | None = None,
+    goal: int | None = None,
 ) -> Minimum:
     """The fewest queens the searches reach by the deadline, and the bound they prove (from ``bound``).
 
     ``finders`` search the targets just above the bound, ``provers`` (default: the finders) the bound itself and
     the best count minus one, where a search must exhaust or cope with slack (the eager search does both better
-    than the lazy one)."""
+    than the lazy one).  With a ``goal`` (deciding "at most goal queens") no target above it is searched and the
+    rounds stop at the first game that reaches it or once the bound passes it: asked for a goal far above the
+    minimum, one search of the goal alone wanders (the module's docstring) while the targets below find a game.
+    Each round then gives the goal two slices of every search and a ladder of targets from the bound up
+    (``_ladder``) a slice of the finders each."""
     provers = tuple(provers) or tuple(finders)
     best = Minimum(incumbent, geo.size - len(incumbent) if incumbent is not None else geo.size, bound)
     searches: dict[tuple[Maker, int], Restarts] = {}
     width, slice_ = 1, FIRST_SLICE
-    while not best.proved:
-        lo, hi = best.bound, best.remaining
-        plan = [(hi - 1, provers), (lo, _union(provers, finders))]
-        plan += [(target, tuple(finders)) for target in range(lo + 1, min(lo + width, hi - 1))]
+
+    def top() -> int:
+        """One above the highest target worth a search."""
+        return best.remaining if goal is None else min(best.remaining, goal + 1)
+
+    while best.bound < top() and (goal is None or best.remaining > goal):
+        lo, hi = best.bound, top()
+        if goal is None:
+            plan = [(hi - 1, provers), (lo, _union(provers, finders))]
+            plan += [(target, tuple(finders)) for target in range(lo + 1, min(lo + width, hi - 1))]
+        else:
+            plan = [(hi - 1, _union(provers, finders))]
+            plan += [(target, tuple(finders)) for target in _ladder(lo, min(lo + width, hi - 1))]
         for target, makers in plan:
             for make in makers:
-                if not best.bound <= target < best.remaining:
+                if not best.bound <= target < top():
                     break
                 if deadline is not None and time.monotonic() >= deadline:
                     return best
                 search = searches.get((make, target))
                 if search is None:
                     search = searches[make, target] = make(geo, target, seed)
-                end = time.monotonic() + (2 * slice_ if target == lo else slice_)
+                end = time.monotonic() + (2 * slice_ if target == (lo if goal is None else hi - 1) else slice_)
                 pairs, exhausted = search.run(end if deadline is None else min(end, deadline))
                 if pairs is not None:
                     best.pairs, best.remaining = pairs, geo.size - len(pairs)
@@ -92,12 +107,26 @@ def minimise(
                     best.bound = target + 1
                 else:
                     continue
-                searches = {key: s for key, s in searches.items() if best.bound <= key[1] < best.remaining}
+                searches = {key: s for key, s in searches.items() if best.bound <= key[1] < top()}
                 if progress is not None:
                     progress(best)
+                if goal is not None and best.remaining <= goal:
+                    return best
         width *= 2
         slice_ *= 2
     return best
+
+
+def _ladder(lo: int, below: int) -> list[int]:
+    """lo, lo + 1, lo + 2, lo + 4, ... under ``below``: a decision's targets, the nearest to the bound densest
+    (a game is found fastest at or just above the minimum, which is unknown)."""
+    targets, step = [], 1
+    if lo < below:
+        targets.append(lo)
+    while lo + step < below:
+        targets.append(lo + step)
+        step *= 2
+    return targets
 
 
 def _union(first: Sequence[Maker], second: Sequence[Maker]) -> tuple[Maker, ...]:

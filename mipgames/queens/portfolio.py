@@ -22,7 +22,7 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import run_dfs
 from mipgames.queens.instance import Move, Queens
-from mipgames.queens.lazy import lazy_restarts, run_lazy
+from mipgames.queens.lazy import lazy_restarts
 from mipgames.queens.levels import forest_restarts, run_levels
 
 DFS_SHARE, DFS_CAP = 0.05, 2.0
@@ -136,7 +136,9 @@ def _levels(
     """The level searches' share of the limit (LEVELS_SHARE).  Deciding K: the eager level search for a short
     probe in Python (EAGER_SHARE of the limit, at most EAGER_CAP: it refutes an unreachable K with many
     survivors in a few nodes, where the lazy one can take seconds), then the lazy one (it finds large planted
-    solutions fastest).  Minimising: both (``_minimum``), from ``incumbent``."""
+    solutions fastest); when K is above the bound, the eager one searches K itself and the lazy one the targets
+    from the bound up (run_levels: a lazy search of K alone wanders in the slack).  Minimising: both
+    (``_minimum``), from ``incumbent``."""
     limit = options.time_limit
     minimise = bool(params.get("minimise"))
     share = None if limit is None else (LEVELS_SHARE if len(instance.queens) <= FOREST_UP_TO else 1.0) * limit
@@ -149,7 +151,8 @@ def _levels(
     if _done(found, minimise=False):
         return found
     rest = None if share is None else max(0.01, share - (time.monotonic() - start))
-    return _by("lazy-levels", run_lazy(instance, params, SolveOptions(time_limit=rest, seed=options.seed), report))
+    within = SolveOptions(time_limit=rest, seed=options.seed)
+    return _by("lazy-levels", run_levels(instance, params, within, report, (lazy_restarts,), None, (forest_restarts,)))
 
 
 def _minimum(

@@ -5,13 +5,14 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mipgames.queens.dfs import to_moves
 from mipgames.queens.geometry import geometry
 from mipgames.queens.instance import moves_path, read, read_moves
 from mipgames.queens.lazy import lazy_restarts
 from mipgames.queens.levels import forest_restarts
-from mipgames.queens.minimise import minimise, minimum_result
+from mipgames.queens.minimise import _ladder, minimise, minimum_result
 from mipgames.queens.prep import captures_possible
 from mipgames.queens.simulate import replay
 from tests.queens.test_models import brute_minimum, positions
@@ -51,6 +52,26 @@ def test_minimise_proves_the_exhaustive_minimum(instance):
     assert best.proved and best.remaining == brute_minimum(instance)
     board, bad, _ = replay(instance, to_moves(geo, best.pairs or []))
     assert bad is None and len(board) == best.remaining
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(positions(), st.integers(0, 7), st.sampled_from([lazy_restarts, forest_restarts]))
+def test_a_goal_is_reached_exactly_when_the_exhaustive_minimum_allows_it(instance, goal, maker):
+    """Deciding "at most goal queens" (run_levels with slack): a game within the goal, or the goal proved
+    unreachable, as the brute force says."""
+    geo = geometry(instance)
+    bound = bound_of(geo)
+    best = minimise(geo, bound, None, 0, (maker,), goal=max(goal, bound))
+    if brute_minimum(instance) <= max(goal, bound):
+        board, bad, _ = replay(instance, to_moves(geo, best.pairs or []))
+        assert bad is None and len(board) == best.remaining <= max(goal, bound)
+    else:
+        assert best.pairs is None and best.bound > max(goal, bound)
+
+
+def test_the_ladder_of_targets_is_densest_at_the_bound():
+    assert _ladder(2, 20) == [2, 3, 4, 6, 10, 18]
+    assert (_ladder(5, 6), _ladder(5, 5)) == ([5], [])
 
 
 def test_minimise_proves_an_unsolvable_positions_minimum():
