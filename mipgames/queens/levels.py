@@ -497,8 +497,8 @@ def run_levels(
 ) -> Result:
     """Decides K with the first of ``restarts`` (default: forest_restarts; lazy.py passes its own), or, with
     ``minimise``, minimises with them as finders and ``provers`` (minimise.py), from the game ``incumbent``.
-    With K above the bound, deciding is minimising towards the goal K (``provers``, default the first of
-    ``restarts``, also search K itself): a search of K alone wanders in the slack."""
+    With K two or more above the bound, deciding is minimising towards the goal K (``provers``, default the
+    first of ``restarts``, also search K itself): a search of K alone wanders in the slack."""
     makers = tuple(restarts) or (forest_restarts,)
     geo = geometry(instance)
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
@@ -513,7 +513,7 @@ def run_levels(
         return minimum_result(geo, minimise(geo, bound, deadline, options.seed, makers, provers, start, progress))
     if bound > instance.k:
         return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
-    if bound == instance.k:  # no slack: the one search of K, its time uncut
+    if instance.k - bound <= 1:  # no target between the bound and K: the one search of K, its time uncut
         pairs, exhausted = makers[0](geo, instance.k, options.seed).run(deadline)
     else:  # slack lets a search of K wander; the targets from the bound up share the time (minimise.py)
         best = minimise(geo, bound, deadline, options.seed, makers[:1], provers or makers[:1], goal=instance.k)
