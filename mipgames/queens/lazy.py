@@ -30,6 +30,7 @@ first and minimises with it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
@@ -45,13 +46,18 @@ from mipgames.queens.levels import (
     survivors_bound,
 )
 
+FREE, STAYS = -1, -2
+"""A square's entry in ``fixed``: free, or a survivor (else the square it must move into)."""
+
 
 class LazySearch(LevelSearch):
     """Depth-first search over level matchings of tokens (one or two squares each), precedences kept acyclic."""
 
-    def __init__(self, geo: Geometry, k: int, deadline: float | None):
+    def __init__(self, geo: Geometry, k: int, deadline: float | None, fixed: Sequence[int] | None = None):
         super().__init__(geo, k, deadline)
         q = geo.size
+        self.fixed = list(fixed) if fixed is not None else [FREE] * q
+        """Per square: FREE, STAYS (a survivor), or the square it must move into: part of a game kept whole."""
         self.parent = [-1] * q
         self.last = [-1] * q  # last arrival on the square
         self.mate = [-1] * q  # the other square of a two-square token
@@ -78,6 +84,8 @@ class LazySearch(LevelSearch):
         o = self.mate[x]
         if o < 0:
             return True
+        if self.fixed[o] != FREE and self.fixed[o] != x:
+            return False
         mask, last = self.mask, self.last[x]
         return not mask[x] >> o & 1 and (last < 0 or not mask[o] >> last & 1)
 
@@ -206,6 +214,8 @@ class LazySearch(LevelSearch):
 
     def stay(self, t: int, x: int, m: int, pending: set[int]) -> bool:
         """Token t survives on x (a root: it never leaves)."""
+        if self.fixed[x] >= 0 or not self.standable(x):
+            return False
         o, last, mark = self.mate[x], self.last[x], len(self.trail)
         edges: list[int] = []
         if self.stand(x, edges) and self.survive(x, t, m, pending):
@@ -232,16 +242,23 @@ def search_lazy(
     return lazy_restarts(geo, k, seed, first_limit, compiled).run(deadline)
 
 
-def lazy_restarts(geo: Geometry, k: int, seed: int = 0, first_limit: int = 1000, compiled: bool = True) -> Restarts:
-    """search_lazy as a resumable search (levels.Restarts)."""
+def lazy_restarts(
+    geo: Geometry,
+    k: int,
+    seed: int = 0,
+    first_limit: int = 1000,
+    compiled: bool = True,
+    fixed: Sequence[int] | None = None,
+) -> Restarts:
+    """search_lazy as a resumable search (levels.Restarts); ``fixed`` keeps part of a game (LazySearch)."""
 
     def kernel() -> Any:
         from mipgames.queens.lazy_kernel import CompiledLazy
 
-        return CompiledLazy(geo, k)
+        return CompiledLazy(geo, k, fixed)
 
     return Restarts(
-        lambda limit: LazySearch(geo, k, limit),
+        lambda limit: LazySearch(geo, k, limit, fixed),
         kernel if compiled else None,
         geo.size,
         seed,

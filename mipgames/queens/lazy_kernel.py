@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from mipgames.core.kernel_cache import drop_stale
+from mipgames.queens.lazy import FREE
 from mipgames.queens.levels_kernel import (
     ALL_SETTLED,
     BUDGET,
@@ -52,18 +53,20 @@ def _rep(i, mate):
 
 
 @njit(cache=True)
-def _standable(x, mate, last, mask):
+def _standable(x, mate, last, mask, fixed):
     o = mate[x]
     if o < 0:
         return True
+    if fixed[o] != FREE and fixed[o] != x:  # o may only move into its fixed parent (STAYS: nowhere)
+        return False
     if has(mask, x, o):
         return False
     return last[x] < 0 or not has(mask, o, last[x])
 
 
 @njit(cache=True)
-def _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw):
-    if not (_standable(x, mate, last, mask) and _standable(y, mate, last, mask)):
+def _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw, fixed):
+    if not (_standable(x, mate, last, mask, fixed) and _standable(y, mate, last, mask, fixed)):
         return False
     b = pid[x, y]
     for z in range(btw_start[b], btw_start[b + 1]):
@@ -125,12 +128,14 @@ def run(
     scalars,
     adjm,
     adj_len,
+    fixed,
 ):
     """Runs the lazy search from the state in the arrays for at most ``budget`` more nodes.
 
     st rows: level, root, parent, last, mate, after_count.  fr rows (per frame): m, t, phase, options,
     next option, applied, x, y, mate of x, mate of y, last of x, last of y, edge mark, trail mark.
-    scalars = [depth, nodes, roots, left, n_edges, n_trail, mode].
+    scalars = [depth, nodes, roots, left, n_edges, n_trail, mode].  fixed: per square FREE, STAYS or the
+    square it must move into (lazy.LazySearch).
     """
     level, root, parent, last, mate, after_count = st[0], st[1], st[2], st[3], st[4], st[5]
     f_m, f_t, f_phase, f_len, f_idx, f_app = fr[0], fr[1], fr[2], fr[3], fr[4], fr[5]
@@ -185,7 +190,7 @@ def run(
                             u = _rep(j, mate)
                             if u <= t or stamp[u] == t:
                                 continue
-                            if not _pair_ok(i, j, mate, last, mask, root, pid, btw_start, btw):
+                            if not _pair_ok(i, j, mate, last, mask, root, pid, btw_start, btw, fixed):
                                 continue
                             stamp[u] = t
                             adjm[t, adj_len[t]] = u
@@ -232,7 +237,7 @@ def run(
                     for r in range(1 if mate[u] < 0 else 2):
                         y = u if r == 0 else mate[u]
                         b = pid[x, y]
-                        if b < 0 or not _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw):
+                        if b < 0 or not _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw, fixed):
                             continue
                         length = btw_start[b + 1] - btw_start[b]
                         z = nc  # insertion, stable by squares between
@@ -337,7 +342,7 @@ def run(
             if s == 1 and mate[t] < 0:
                 continue
             x = t if s == 0 else mate[t]
-            if after_count[x] != 0:
+            if after_count[x] != 0 or fixed[x] >= 0 or not _standable(x, mate, last, mask, fixed):
                 continue
             ox, lx = mate[x], last[x]
             mark_e, mark_t = cnt[0], cnt[1]
@@ -395,9 +400,10 @@ def run(
 class CompiledLazy(Engine):
     """Static arrays of one position and the state of one dive of the compiled lazy search."""
 
-    def __init__(self, geo, k: int):
+    def __init__(self, geo, k: int, fixed=None):
         super().__init__(geo, k)
         q = geo.size
+        self.fixed = np.full(q, FREE, np.int64) if fixed is None else np.array(fixed, dtype=np.int64)
         width = 2 * max(1, self.degree)  # a token has up to two squares
         self.edge_cap = q * (4 + 2 * self.longest) + 8
         trail_cap = max(4096, min(1 << 20, (64 << 20) // (8 * self.words)))
@@ -473,6 +479,7 @@ class CompiledLazy(Engine):
             self.scalars,
             self.adjm,
             self.adj_len,
+            self.fixed,
         )
 
     def parents(self) -> np.ndarray:

@@ -10,9 +10,9 @@ from mipgames.queens.dfs import to_moves
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import geometry
 from mipgames.queens.instance import Queens, read
-from mipgames.queens.lazy import LazySearch, search_lazy
+from mipgames.queens.lazy import FREE, STAYS, LazySearch, search_lazy
 from mipgames.queens.levels import Restart, search_forest
-from mipgames.queens.simulate import evaluate
+from mipgames.queens.simulate import evaluate, replay
 from tests.queens.test_models import brute_minimum, positions
 
 
@@ -33,18 +33,18 @@ def test_lazy_search_reaches_the_exhaustive_minimum_and_proves_one_less_unreacha
             assert search_lazy(geo, minimum - 1, None, seed=3, first_limit=1, compiled=compiled) == (None, True)
 
 
-def dive_both(instance, k, jitter, limit):
+def dive_both(instance, k, jitter, limit, fixed=None):
     """One dive of the lazy search in Python (the reference) and compiled: (outcome, nodes, moves) of each."""
     from mipgames.queens.lazy_kernel import CompiledLazy
 
     geo = geometry(instance)
-    search = LazySearch(geo, k, None)
+    search = LazySearch(geo, k, None, fixed)
     search.jitter, search.limit = list(jitter), limit
     try:
         outcome = "found" if search.solve() else "exhausted"
     except Restart:
         outcome = "restart"
-    compiled = CompiledLazy(geo, k)
+    compiled = CompiledLazy(geo, k, fixed)
     got = compiled.dive(list(jitter), limit or 0, None)
     return (
         (outcome, search.nodes, search.moves() if outcome == "found" else None),
@@ -71,6 +71,34 @@ def test_compiled_lazy_search_on_planted_positions(n, k, moves, seed):
     assert python == compiled
     assert compiled[0] == "found"
     assert evaluate(instance, {}, to_moves(geometry(instance), compiled[2])).legal
+
+
+def kept(instance, moves, share: float, rng: random.Random) -> list[int]:
+    """``fixed`` for LazySearch: a random share of the squares keep their move in ``moves`` (or stay)."""
+    geo = geometry(instance)
+    into = {geo.index[m[:2]]: geo.index[m[2:]] for m in moves}
+    return [into.get(i, STAYS) if rng.random() < share else FREE for i in range(geo.size)]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(positions(), st.integers(0, 10**6), st.sampled_from([0.3, 0.7, 1.0]))
+def test_a_kept_part_of_a_game_is_kept_and_the_kernel_makes_the_reference_nodes(instance, seed, share):
+    """Squares fixed from a game of K queens (each moves where it moved, or stays) do so in any game found, a
+    game exists (the one they came from), and the compiled search makes the reference's nodes."""
+    geo = geometry(instance)
+    minimum = brute_minimum(instance)
+    pairs, _ = search_lazy(geo, minimum, None, seed=seed % 7, first_limit=1, compiled=False)
+    rng = random.Random(seed)
+    fixed = kept(instance, to_moves(geo, pairs), share, rng)
+    jitter = list(range(geo.size))
+    rng.shuffle(jitter)
+    python, compiled = dive_both(instance, minimum, jitter, None, fixed)
+    assert python == compiled and python[0] == "found"
+    board, bad, _ = replay(instance, to_moves(geo, python[2]))
+    assert bad is None and len(board) <= minimum
+    into = dict(python[2])
+    for i, f in enumerate(fixed):
+        assert f == FREE or into.get(i, STAYS) == f
 
 
 @pytest.mark.parametrize(
