@@ -35,12 +35,23 @@ from mipgames.queens.dfs import to_moves
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import Geometry, geometry
 from mipgames.queens.instance import Queens
-from mipgames.queens.lazy import search_lazy
+from mipgames.queens.lazy import lazy_restarts, search_lazy
 from mipgames.queens.levels import departure_order
 from mipgames.queens.simulate import replay
 
 BLOCKER_EXPONENT = 50
 """The power of the stand-in for a merged group: no queen of the position can capture it."""
+
+
+def indexed(geo: Geometry, moves) -> list[tuple[int, int]]:
+    """Moves (r1, c1, r2, c2) as captures (mover, target) of starting squares."""
+    return [(geo.index[r1, c1], geo.index[r2, c2]) for r1, c1, r2, c2 in moves]
+
+
+def row(lines: list[str], cells: list[str]) -> None:
+    """A table row, added and printed at once (a long run shows its rows as they come)."""
+    lines.append("| " + " | ".join(cells) + " |")
+    print(lines[-1], flush=True)
 
 
 def roots_of(geo: Geometry, captures: list[tuple[int, int]]) -> dict[int, list[int]]:
@@ -103,9 +114,12 @@ def left_after(instance: Queens, geo: Geometry, captures: list[tuple[int, int]] 
     return f"{len(board)} left" if bad is None else f"move {bad + 1} illegal ({why})"
 
 
-def search(geo: Geometry, k: int, seconds: float) -> tuple[list[tuple[int, int]] | None, str]:
+def search(
+    geo: Geometry, k: int, seconds: float, fixed: list[int] | None = None
+) -> tuple[list[tuple[int, int]] | None, str]:
+    """The lazy search (``fixed``: part of a game kept, LazySearch) and what it did: solved, proved or open."""
     start = time.monotonic()
-    found, exhausted = search_lazy(geo, k, start + seconds)
+    found, exhausted = lazy_restarts(geo, k, fixed=fixed).run(start + seconds)
     took = time.monotonic() - start
     return found, ("solved" if found else "proved unsolvable" if exhausted else "open") + f" {took:.1f} s"
 
@@ -161,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             cells.append(f"{said}, {left_after(instance, geo, found)}" if found else said)
             found, said = search(kept_half(geo, dive, group), 2, args.time_limit)
             kept = f"{said}, {left_after(instance, geo, found)}" if found else said
-        planted_roots = roots_of(geo, [(geo.index[r1, c1], geo.index[r2, c2]) for r1, c1, r2, c2 in made.solution])
+        planted_roots = roots_of(geo, indexed(geo, made.solution))
         group = [0] * geo.size
         for g, members in enumerate(planted_roots.values()):
             for i in members:
@@ -169,8 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         found, said = search(grouped(geo, group), 2, args.time_limit)
         cells.append(f"{said}, {left_after(instance, geo, found)}" if found else said)
         cells.append(kept)
-        lines.append("| " + " | ".join(cells) + " |")
-        print(lines[-1], flush=True)
+        row(lines, cells)
     write(lines, args.out)
     return 0
 

@@ -16,14 +16,12 @@ decide.
 
 from __future__ import annotations
 
-import time
-
 from diagnose import arguments, heading, write
-from partition import kept_half, left_after, roots_of
+from partition import indexed, kept_half, left_after, roots_of, row, search
 
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import geometry
-from mipgames.queens.lazy import FREE, STAYS, lazy_restarts
+from mipgames.queens.lazy import FREE, STAYS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in (int(s) for s in args.seeds.split(",")):
         made = planted(args.n, 2, args.queens - 2, seed)
         geo = geometry(made.instance)
-        captures = [(geo.index[r1, c1], geo.index[r2, c2]) for r1, c1, r2, c2 in made.solution]
+        captures = indexed(geo, made.solution)
         groups = list(roots_of(geo, captures).values())
         into = dict(captures)
         cells = [str(seed)]
@@ -49,16 +47,11 @@ def main(argv: list[str] | None = None) -> int:
                 group[i] = 1
             moves = [into.get(i, STAYS) if group[i] else FREE for i in range(geo.size)]
             for fixed in (None, moves):
-                start = time.monotonic()
-                search = lazy_restarts(kept_half(geo, captures, group), 2, fixed=fixed)
-                found, exhausted = search.run(start + args.time_limit)
-                took = time.monotonic() - start
-                said = "solved" if found else "proved unsolvable" if exhausted else "open"
+                found, said = search(kept_half(geo, captures, group), 2, args.time_limit, fixed)
                 where = f"{len(groups[kept])} kept, {len(groups[searched])} searched"
                 extra = f", {left_after(made.instance, geo, found)}" if found else ""
-                cells.append(f"{said} {took:.1f} s ({where}){extra}")
-        lines.append("| " + " | ".join(cells) + " |")
-        print(lines[-1], flush=True)
+                cells.append(f"{said} ({where}){extra}")
+        row(lines, cells)
     write(lines, args.out)
     return 0
 
