@@ -516,7 +516,7 @@ def run_levels(
     if instance.k - bound <= 1:  # no target between the bound and K: the one search of K, its time uncut
         pairs, exhausted = makers[0](geo, instance.k, options.seed).run(deadline)
     else:  # slack lets a search of K wander; the targets from the bound up share the time (minimise.py)
-        best = minimise(geo, bound, deadline, options.seed, makers[:1], provers or makers[:1], goal=instance.k)
+        best = minimise(geo, bound, deadline, options.seed, makers[:1], provers, goal=instance.k)
         pairs = (best.pairs or []) if best.remaining <= instance.k else None  # no capture at all may do
         exhausted = best.bound > instance.k
     if pairs is not None:

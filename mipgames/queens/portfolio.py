@@ -136,9 +136,9 @@ def _levels(
     """The level searches' share of the limit (LEVELS_SHARE).  Deciding K: the eager level search for a short
     probe in Python (EAGER_SHARE of the limit, at most EAGER_CAP: it refutes an unreachable K with many
     survivors in a few nodes, where the lazy one can take seconds), then the lazy one (it finds large planted
-    solutions fastest); when K is above the bound, the eager one searches K itself and the lazy one the targets
-    from the bound up (run_levels: a lazy search of K alone wanders in the slack).  Minimising: both
-    (``_minimum``), from ``incumbent``."""
+    solutions fastest); when K is two or more above the bound, the eager one searches K itself and the lazy
+    one the targets from the bound up (run_levels: a lazy search of K alone wanders in the slack).
+    Minimising: both (``_minimum``), from ``incumbent``."""
     limit = options.time_limit
     minimise = bool(params.get("minimise"))
     share = None if limit is None else (LEVELS_SHARE if len(instance.queens) <= FOREST_UP_TO else 1.0) * limit
