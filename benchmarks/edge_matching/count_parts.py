@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/edge_matching/count_parts.py PUZZLE [--parts 20000] [--depth D]
         [--workers 2] [--db count_parts.sqlite] [--time-limit SECONDS] [--max-parts M] [--out FILE.md]
-        [--certificate FILE.json] [--status]
+        [--certificate FILE.json] [--ledger FILE.tsv] [--status]
 
 `mipgames solve PUZZLE --count` counts in one process tree and keeps nothing when it is stopped; the
 exhaustive count of pieces_08x08 is ~4e11 nodes (RESULTS.md), hours on this machine.  Here the
@@ -12,6 +12,12 @@ depth); each part is counted to the end by one worker and its solutions, nodes a
 written to SQLite as soon as it ends.  A stopped run (Ctrl-C, kill, --time-limit) resumes where it
 left off when started again with the same puzzle, parts and depth; finished parts are never redone.
 `--status` prints what the database holds (while a run goes on, too) and counts nothing.
+
+The database lives beside the run and dies with the checkout; `--ledger FILE` keeps the same rows as
+text that can be committed: it is read into the database when the run starts (a count carried over
+from another machine or session) and rewritten, atomically, every LEDGER_EVERY seconds and when the
+run stops.  A complete count audits itself before it reports: every part with solutions and a
+seeded sample of the others are counted again and must give the rows' solutions and nodes.
 
 Each part also keeps the solutions it finds (at most KEEP a part), so the end lists them, every one
 replayed by the simulator.  When every part is counted the total is the whole-board count
@@ -26,8 +32,10 @@ over two runs).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import random
 import signal
 import sqlite3
 import sys
@@ -59,6 +67,11 @@ KEEP = 8
 corner pinned), bounded for a puzzle with millions."""
 LIST = 100
 """Solutions written out in the summary; the rest stay in the database."""
+LEDGER_EVERY = 120.0
+"""Seconds between rewrites of the ledger while a run goes on: a killed session loses at most this much."""
+AUDIT = 20
+"""Parts without solutions counted again when the count completes (those with solutions all are)."""
+LEDGER_HEAD = "part\tsolutions\tnodes\tseconds\tkept"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS part (
@@ -145,6 +158,77 @@ def kept_solutions(
     return [(p, [(int(t), int(a)) for t, a in json.loads(text)]) for p, text in sorted(rows, key=lambda row: row[0])]
 
 
+def write_ledger(path: Path, db: sqlite3.Connection, key: str, parts: int, depth: int) -> None:
+    """Every counted part of this split, with its kept solutions, as tab-separated text (rewritten atomically)."""
+    kept: dict[int, list] = {}
+    for part, text in db.execute(
+        "SELECT part, placement FROM solution WHERE puzzle = ? AND parts = ? AND depth = ? ORDER BY part, rank",
+        (key, parts, depth),
+    ):
+        kept.setdefault(part, []).append(json.loads(text))
+    lines = [
+        "# count_parts.py ledger: one row a counted part; kept = its first solutions, (tile, turns) a cell",
+        f"# puzzle {key} parts {parts} depth {depth}",
+        LEDGER_HEAD,
+    ]
+    for part, (sols, nodes, secs) in sorted(done_parts(db, key, parts, depth).items()):
+        extra = json.dumps(kept[part], separators=(",", ":")) if part in kept else ""
+        lines.append(f"{part}\t{sols}\t{nodes}\t{secs:.2f}\t{extra}")
+    write_text_atomic(path, "\n".join(lines) + "\n")
+
+
+def read_ledger(path: Path, db: sqlite3.Connection, key: str, parts: int, depth: int) -> int:
+    """Rows of a ledger not yet in the database, added to it; returns how many.  A ledger of another
+    puzzle or split, or a malformed row, is an error naming the file and line: nothing is added then."""
+    if not path.exists():
+        return 0
+    rows, sols_rows = [], []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        bad = functools.partial(_bad_row, path, number, line)
+        if number == 2 and line != f"# puzzle {key} parts {parts} depth {depth}":
+            raise bad(f"not a ledger of this puzzle split in {parts} parts at depth {depth}")
+        if line.startswith("#") or line == LEDGER_HEAD or not line:
+            continue
+        fields = line.split("\t")
+        try:
+            part, sols, nodes, secs = int(fields[0]), int(fields[1]), int(fields[2]), float(fields[3])
+            kept = json.loads(fields[4]) if len(fields) == 5 and fields[4] else []
+        except (ValueError, IndexError):
+            raise bad("expected part, solutions, nodes, seconds and kept solutions") from None
+        if not (0 <= part < parts and sols >= 0 and nodes > 0 and secs >= 0 and len(fields) == 5):
+            raise bad("a value out of range")
+        if not isinstance(kept, list) or len(kept) > min(sols, KEEP):
+            raise bad("more kept solutions than the part has")
+        rows.append((key, parts, depth, part, sols, nodes, secs))
+        sols_rows += [(key, parts, depth, part, rank, json.dumps(p)) for rank, p in enumerate(kept)]
+    with db:
+        before = db.total_changes
+        db.executemany("INSERT OR IGNORE INTO part VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        added = db.total_changes - before
+        db.executemany("INSERT OR IGNORE INTO solution VALUES (?, ?, ?, ?, ?, ?)", sols_rows)
+    return added
+
+
+def _bad_row(path: Path, number: int, line: str, what: str) -> ValueError:
+    return ValueError(f"{path}:{number}: {what}: {line[:60]!r}")
+
+
+def audit(inst: Instance, done: dict[int, tuple[int, int, float]], parts: int, depth: int, seed: int = 0) -> list[int]:
+    """Count again every part with solutions and AUDIT others (seeded): each must repeat its row's
+    solutions and nodes, or the count is not trusted.  Returns the parts checked."""
+    rich = sorted(p for p, (s, _, _) in done.items() if s)
+    rest = sorted(set(done) - set(rich))
+    sample = sorted(random.Random(seed).sample(rest, min(AUDIT, len(rest))))
+    for part in rich + sample:
+        _, sols, nodes, _, _ = count_part(inst, depth, parts, part)
+        if (sols, nodes) != done[part][:2]:
+            raise RuntimeError(
+                f"part {part} counted again gives {sols} solutions in {nodes} nodes; "
+                f"its row says {done[part][0]} in {done[part][1]}"
+            )
+    return rich + sample
+
+
 def done_parts(db: sqlite3.Connection, key: str, parts: int, depth: int) -> dict[int, tuple[int, int, float]]:
     rows = db.execute(
         "SELECT part, solutions, nodes, seconds FROM part WHERE puzzle = ? AND parts = ? AND depth = ?",
@@ -162,9 +246,11 @@ def count(
     deadline: float | None,
     quiet: bool = False,
     max_parts: int | None = None,
+    ledger: Path | None = None,
 ) -> dict[int, tuple[int, int, float]]:
     """Count the parts not yet in the database (at most ``max_parts`` of them, none begun after
-    ``deadline``); returns every part counted so far.
+    ``deadline``); returns every part counted so far.  With a ``ledger``, its rows are read into the
+    database first and it is rewritten every LEDGER_EVERY seconds and when the run stops.
 
     The workers are forked (`edge_matching.parallel.Workers`): they die with this process and are
     killed and reaped when it returns or raises, so a part still counting is lost, not waited for,
@@ -173,9 +259,12 @@ def count(
     """
     key = puzzle_key(inst)
     db = open_db(db_path)
+    if ledger is not None:
+        read_ledger(ledger, db, key, parts, depth)
     done = done_parts(db, key, parts, depth)
     todo = [p for p in range(parts) if p not in done][:max_parts]
     began, before = time.monotonic(), len(done)
+    written = began
     try:
         with Workers() as pool:
             for w in range(min(workers, len(todo))):
@@ -186,9 +275,14 @@ def count(
                 part, sols, nodes, secs, kept = payload
                 save_part(db, key, parts, depth, part, sols, nodes, secs, kept)
                 done[part] = (sols, nodes, secs)
+                if ledger is not None and time.monotonic() - written >= LEDGER_EVERY:
+                    write_ledger(ledger, db, key, parts, depth)
+                    written = time.monotonic()
                 if not quiet:
                     _progress(done, parts, before, began)
     finally:
+        if ledger is not None:
+            write_ledger(ledger, db, key, parts, depth)
         db.close()
     return done
 
@@ -332,6 +426,9 @@ def main() -> None:
     ap.add_argument("--max-parts", type=int, default=None, help="count at most this many parts in this run")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--certificate", type=Path, default=None, help="write the count's certificate here when complete")
+    ap.add_argument(
+        "--ledger", type=Path, default=None, help="the count as text to commit: read first, kept up to date"
+    )
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--status", action="store_true", help="print what the database holds and count nothing")
     args = ap.parse_args()
@@ -341,14 +438,21 @@ def main() -> None:
     deadline = time.monotonic() + args.time_limit if args.time_limit is not None else None
     if args.status:
         db = open_db(args.db)
+        if args.ledger is not None:
+            try:
+                read_ledger(args.ledger, db, puzzle_key(inst), args.parts, depth)
+            except ValueError as exc:
+                print(f"count_parts.py: {exc}", file=sys.stderr)
+                sys.exit(4)
         print(summary(inst, args.puzzle.name, done_parts(db, puzzle_key(inst), args.parts, depth), args.parts, depth))
         db.close()
         return
     signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as Ctrl-C does, the workers with it
     try:
-        done = count(inst, args.db, args.parts, depth, args.workers, deadline, args.quiet, args.max_parts)
+        done = count(inst, args.db, args.parts, depth, args.workers, deadline, args.quiet, args.max_parts, args.ledger)
         solutions = None
         if len(done) == args.parts:
+            audit(inst, done, args.parts, depth)
             db = open_db(args.db)
             try:
                 solutions = replayed(inst, kept_solutions(inst, db, puzzle_key(inst), args.parts, depth, done))
@@ -357,6 +461,9 @@ def main() -> None:
     except KeyboardInterrupt:
         print("\nstopped; run again to resume", file=sys.stderr)
         sys.exit(130)
+    except ValueError as exc:  # a ledger that is not this count's: bad input
+        print(f"count_parts.py: {exc}", file=sys.stderr)
+        sys.exit(4)
     text = summary(inst, args.puzzle.name, done, args.parts, depth, solutions)
     print("\n" + text)
     if args.out is not None:

@@ -131,3 +131,37 @@ def test_a_complete_count_of_zero_certifies_that_no_perfect_placement_exists(tmp
     assert cert["status"] == "infeasible" and cert["solution"] is None and cert["stats"]["solutions"] == 0
     verify = _run("-m", "mipgames", "verify", str(tmp_path / "c.json"))
     assert verify.returncode == 0 and "no perfect placement exists" in verify.stdout, verify.stdout
+
+
+def test_a_ledger_carries_the_count_to_a_new_database_and_a_foreign_ledger_is_refused(tmp_path):
+    cp = _script()
+    inst = read(PUZZLE)
+    ledger = tmp_path / "count.tsv"
+    first = cp.count(inst, tmp_path / "a.sqlite", 40, 3, 2, None, quiet=True, max_parts=25, ledger=ledger)
+    assert len(first) == 25 and ledger.read_text().count("\n") == 3 + 25  # two comments, a head, a row a part
+    done = cp.count(inst, tmp_path / "b.sqlite", 40, 3, 2, None, quiet=True, ledger=ledger)  # a new checkout
+    assert set(done) == set(range(40))
+    assert all(done[p] == (*first[p][:2], round(first[p][2], 2)) for p in first)  # the 25 read, not redone
+    assert sum(s for s, _, _ in done.values()) == exact(inst, count=True).solutions
+    db = cp.open_db(tmp_path / "c.sqlite")
+    key = cp.puzzle_key(inst)
+    assert cp.read_ledger(ledger, db, key, 40, 3) == 40
+    assert cp.kept_solutions(inst, db, key, 40, 3, done) == cp.kept_solutions(
+        inst, cp.open_db(tmp_path / "b.sqlite"), key, 40, 3, done
+    )  # the kept solutions travel too
+    assert sorted(cp.audit(inst, done, 40, 3)) == sorted(set(range(40)))  # 40 parts: all of them re-counted
+    rich = max(done, key=lambda p: done[p][0])
+    with pytest.raises(RuntimeError, match=f"part {rich} counted again"):
+        cp.audit(inst, {**done, rich: (done[rich][0] + 1, *done[rich][1:])}, 40, 3)
+    with pytest.raises(ValueError, match=r"count\.tsv:2: not a ledger of this puzzle split in 50"):
+        cp.read_ledger(ledger, db, key, 50, 3)
+    lines = ledger.read_text().splitlines()
+    lines[5] = lines[5].replace("\t", " ", 1)
+    ledger.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"count\.tsv:6: expected part"):
+        cp.read_ledger(ledger, cp.open_db(tmp_path / "d.sqlite"), key, 40, 3)
+    cut = _run(
+        str(SCRIPT), str(PUZZLE), "--parts", "40", "--depth", "3", "--db", str(tmp_path / "e"), "--ledger", str(ledger)
+    )
+    assert cut.returncode == 4 and "count.tsv:6: expected part" in cut.stderr and "Traceback" not in cut.stderr
+    db.close()
