@@ -375,8 +375,10 @@ def alternate(run: int) -> bool:
 
 class Restarts:
     """The restart loop of both level searches (search_forest says why it looks like this), resumable: ``run``
-    searches until a deadline and a later call goes on where it stopped (a restart cut by the deadline is run
-    again from its start, with the same tie-breaks and limit), so a search can be given its time in slices.
+    searches until a deadline and a later call goes on where it stopped, so a search can be given its time in
+    slices.  A restart the deadline cut in the compiled engine goes on from the node where it stopped (the
+    engine keeps its state in arrays between budgets): sliced or not, a search visits the same nodes.  One
+    cut in Python (the first INTERPRETED_NODES nodes) is run again from its start, with the same tie-breaks.
 
     ``reference(deadline)`` makes a fresh Python search, ``kernel`` (None: Python only) the compiled engine, taken
     once INTERPRETED_NODES nodes were searched in Python, or at once above ``interpreted_up_to`` queens; each has
@@ -398,6 +400,8 @@ class Restarts:
         self.interpreted = 0
         self.run_number = 0
         self.cut: tuple[list[int], int] | None = None  # (jitter, limit) of the restart the deadline cut
+        self.paused = False  # the engine holds the cut restart where it stopped
+        self.resumed = 0  # restarts gone on from where a deadline cut them (for the tests)
         self.outcome: tuple[list[tuple[int, int]] | None, bool] | None = None
 
     def run(self, deadline: float | None) -> tuple[list[tuple[int, int]] | None, bool]:
@@ -426,11 +430,16 @@ class Restarts:
         if self.engine is None and self.kernel is not None and (self.interpreted >= INTERPRETED_NODES or self.at_once):
             self.engine = self.kernel()
         if self.engine is not None:
-            outcome = self.engine.restart(jitter, run, limit, deadline)
+            if self.paused:
+                self.paused = False
+                self.resumed += 1
+                outcome = self.engine.loop(limit, deadline)
+            else:
+                outcome = self.engine.restart(jitter, run, limit, deadline)
             if outcome == "restart":
                 return None
             if outcome == "stop":
-                self.cut = (jitter, limit)
+                self.cut, self.paused = (jitter, limit), True
                 return None
             if outcome is not None:
                 return (self.engine.moves() if outcome == "found" else None), True

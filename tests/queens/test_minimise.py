@@ -12,6 +12,7 @@ from mipgames.queens.geometry import geometry
 from mipgames.queens.instance import moves_path, read, read_moves
 from mipgames.queens.lazy import lazy_restarts
 from mipgames.queens.levels import forest_restarts
+from mipgames.queens.levels_kernel import Engine
 from mipgames.queens.minimise import _ladder, minimise, minimum_result
 from mipgames.queens.prep import captures_possible
 from mipgames.queens.simulate import replay
@@ -42,6 +43,23 @@ def test_a_search_cut_into_slices_ends_as_one_run(maker, compiled):
     assert cuts > 0
     assert outcome == whole
     assert sliced.run(time.monotonic()) == whole  # an ended search stays ended
+
+
+@pytest.mark.parametrize("maker", [forest_restarts, lazy_restarts])
+def test_a_compiled_restart_cut_by_a_slice_goes_on_where_it_stopped(maker, monkeypatch):
+    """Slices too short for a whole restart still end the search: a cut restart resumes, it is not run again
+    from its start (which would never end here), and the game is the uncut run's."""
+    monkeypatch.setattr(Engine, "BUDGET", 10)  # the clock is read every 10 nodes
+    geo = geometry(read(QUEENS / "planted_n24_k1_q70_s5.txt"))
+    whole = maker(geo, 1, seed=2, first_limit=400).run(None)
+    sliced = maker(geo, 1, seed=2, first_limit=400)
+    sliced.at_once = True  # the compiled engine from the first node
+    for _ in range(200_000):
+        outcome = sliced.run(time.monotonic() + 0.0002)
+        if outcome != (None, False):
+            break
+    assert outcome == whole and whole[0] is not None
+    assert sliced.resumed > 0
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
