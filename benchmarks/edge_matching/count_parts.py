@@ -179,7 +179,7 @@ def write_ledger(path: Path, db: sqlite3.Connection, key: str, parts: int, depth
 
 def read_ledger(path: Path, db: sqlite3.Connection, key: str, parts: int, depth: int) -> int:
     """Rows of a ledger not yet in the database, added to it; returns how many.  A ledger of another
-    puzzle or split, or a malformed row, is an error naming the file and line: nothing is added then."""
+    puzzle or split, or a malformed row, is a LedgerError naming the file and line: nothing is added then."""
     if not path.exists():
         return 0
     rows, sols_rows = [], []
@@ -209,8 +209,12 @@ def read_ledger(path: Path, db: sqlite3.Connection, key: str, parts: int, depth:
     return added
 
 
-def _bad_row(path: Path, number: int, line: str, what: str) -> ValueError:
-    return ValueError(f"{path}:{number}: {what}: {line[:60]!r}")
+class LedgerError(ValueError):
+    """A ledger that is not this count's, or a malformed row: bad input (exit 4), not a failure of the count."""
+
+
+def _bad_row(path: Path, number: int, line: str, what: str) -> LedgerError:
+    return LedgerError(f"{path}:{number}: {what}: {line[:60]!r}")
 
 
 def audit(inst: Instance, done: dict[int, tuple[int, int, float]], parts: int, depth: int, seed: int = 0) -> list[int]:
@@ -441,7 +445,7 @@ def main() -> None:
         if args.ledger is not None:
             try:
                 read_ledger(args.ledger, db, puzzle_key(inst), args.parts, depth)
-            except ValueError as exc:
+            except LedgerError as exc:
                 print(f"count_parts.py: {exc}", file=sys.stderr)
                 sys.exit(4)
         print(summary(inst, args.puzzle.name, done_parts(db, puzzle_key(inst), args.parts, depth), args.parts, depth))
@@ -461,7 +465,7 @@ def main() -> None:
     except KeyboardInterrupt:
         print("\nstopped; run again to resume", file=sys.stderr)
         sys.exit(130)
-    except ValueError as exc:  # a ledger that is not this count's: bad input
+    except LedgerError as exc:
         print(f"count_parts.py: {exc}", file=sys.stderr)
         sys.exit(4)
     text = summary(inst, args.puzzle.name, done, args.parts, depth, solutions)

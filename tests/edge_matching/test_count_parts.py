@@ -153,12 +153,12 @@ def test_a_ledger_carries_the_count_to_a_new_database_and_a_foreign_ledger_is_re
     rich = max(done, key=lambda p: done[p][0])
     with pytest.raises(RuntimeError, match=f"part {rich} counted again"):
         cp.audit(inst, {**done, rich: (done[rich][0] + 1, *done[rich][1:])}, 40, 3)
-    with pytest.raises(ValueError, match=r"count\.tsv:2: not a ledger of this puzzle split in 50"):
+    with pytest.raises(cp.LedgerError, match=r"count\.tsv:2: not a ledger of this puzzle split in 50"):
         cp.read_ledger(ledger, db, key, 50, 3)
     lines = ledger.read_text().splitlines()
     lines[5] = lines[5].replace("\t", " ", 1)
     ledger.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ValueError, match=r"count\.tsv:6: expected part"):
+    with pytest.raises(cp.LedgerError, match=r"count\.tsv:6: expected part"):
         cp.read_ledger(ledger, cp.open_db(tmp_path / "d.sqlite"), key, 40, 3)
     cut = _run(
         str(SCRIPT), str(PUZZLE), "--parts", "40", "--depth", "3", "--db", str(tmp_path / "e"), "--ledger", str(ledger)
