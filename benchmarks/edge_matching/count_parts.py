@@ -440,19 +440,18 @@ def main() -> None:
     inst, _ = framed(raw, {})  # colour 0 marks the frame, as `mipgames solve` reads it
     depth = args.depth if args.depth is not None else max(0, inst.cols - 2)
     deadline = time.monotonic() + args.time_limit if args.time_limit is not None else None
-    if args.status:
-        db = open_db(args.db)
-        if args.ledger is not None:
-            try:
-                read_ledger(args.ledger, db, puzzle_key(inst), args.parts, depth)
-            except LedgerError as exc:
-                print(f"count_parts.py: {exc}", file=sys.stderr)
-                sys.exit(4)
-        print(summary(inst, args.puzzle.name, done_parts(db, puzzle_key(inst), args.parts, depth), args.parts, depth))
-        db.close()
-        return
     signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as Ctrl-C does, the workers with it
     try:
+        if args.status:
+            db = open_db(args.db)
+            try:
+                if args.ledger is not None:
+                    read_ledger(args.ledger, db, puzzle_key(inst), args.parts, depth)
+                done = done_parts(db, puzzle_key(inst), args.parts, depth)
+            finally:
+                db.close()
+            print(summary(inst, args.puzzle.name, done, args.parts, depth))
+            return
         done = count(inst, args.db, args.parts, depth, args.workers, deadline, args.quiet, args.max_parts, args.ledger)
         solutions = None
         if len(done) == args.parts:
