@@ -329,8 +329,10 @@ def summary(
     parts: int,
     depth: int,
     solutions: list[tuple[int, Placement]] | None = None,
+    audited: list[int] | None = None,
 ) -> str:
-    """The count in words (markdown); with ``solutions``, each kept solution as its rows of tile/turns."""
+    """The count in words (markdown); with ``solutions``, each kept solution as its rows of tile/turns;
+    ``audited``: the parts ``audit`` counted again (each repeated its row)."""
     sols = sum(s for s, _, _ in done.values())
     nodes = sum(n for _, n, _ in done.values())
     cpu = sum(t for _, _, t in done.values())
@@ -356,6 +358,12 @@ def summary(
     for field in ("symmetry_note", "count_copies_note"):
         if stats.get(field):
             lines.append(f"- {stats[field]}")
+    if audited:
+        rich = sum(1 for p in audited if done[p][0])
+        lines.append(
+            f"- audit: {len(audited):,} parts counted again ({rich:,} with solutions, {len(audited) - rich:,} "
+            "drawn at random, seeded), each repeated its solutions and nodes"
+        )
     if solutions:
         lines += [
             "",
@@ -454,8 +462,9 @@ def main() -> None:
             return
         done = count(inst, args.db, args.parts, depth, args.workers, deadline, args.quiet, args.max_parts, args.ledger)
         solutions = None
+        audited = None
         if len(done) == args.parts:
-            audit(inst, done, args.parts, depth)
+            audited = audit(inst, done, args.parts, depth)
             db = open_db(args.db)
             try:
                 solutions = replayed(inst, kept_solutions(inst, db, puzzle_key(inst), args.parts, depth, done))
@@ -467,7 +476,7 @@ def main() -> None:
     except LedgerError as exc:
         print(f"count_parts.py: {exc}", file=sys.stderr)
         sys.exit(4)
-    text = summary(inst, args.puzzle.name, done, args.parts, depth, solutions)
+    text = summary(inst, args.puzzle.name, done, args.parts, depth, solutions, audited)
     print("\n" + text)
     if args.out is not None:
         write_text_atomic(args.out, text)

@@ -97,7 +97,8 @@ def test_the_script_writes_the_count_it_prints(tmp_path):
         text=True,
         timeout=300,
     )
-    assert status.returncode == 0 and out.read_text().split("## Type-level")[0] in status.stdout  # nothing recounted
+    assert status.returncode == 0 and out.read_text().split("- audit:")[0] in status.stdout  # nothing recounted
+    assert "- audit: 10 parts counted again" in out.read_text() and "audit" not in status.stdout
     assert "Type-level solutions kept" in out.read_text()
     cert = json.loads((tmp_path / "count.json").read_text())
     assert cert["status"] == "optimal" and cert["stats"]["solutions"] == whole and cert["stats"]["count_complete"]
@@ -149,7 +150,12 @@ def test_a_ledger_carries_the_count_to_a_new_database_and_a_foreign_ledger_is_re
     assert cp.kept_solutions(inst, db, key, 40, 3, done) == cp.kept_solutions(
         inst, cp.open_db(tmp_path / "b.sqlite"), key, 40, 3, done
     )  # the kept solutions travel too
-    assert sorted(cp.audit(inst, done, 40, 3)) == sorted(set(range(40)))  # 40 parts: all of them re-counted
+    checked = cp.audit(inst, done, 40, 3)
+    assert sorted(checked) == sorted(set(range(40)))  # 40 parts: all of them re-counted
+    rich_parts = sum(1 for p in done if done[p][0])
+    assert f"audit: 40 parts counted again ({rich_parts} with solutions, {40 - rich_parts} drawn" in cp.summary(
+        inst, PUZZLE.name, done, 40, 3, audited=checked
+    )
     rich = max(done, key=lambda p: done[p][0])
     with pytest.raises(RuntimeError, match=f"part {rich} counted again"):
         cp.audit(inst, {**done, rich: (done[rich][0] + 1, *done[rich][1:])}, 40, 3)
