@@ -93,10 +93,18 @@ class Restarts:
     one fixed order: its first wrong choice near the root is never revisited.
     Short shuffled runs find a perfect placement in a second there; on
     puzzles with few solutions they cost the complete search half its speed.
+
+    ``guided`` gives the kind of each restart in turn (cycled): False, a
+    plain shuffle; True, rarest colours first with ties shuffled and the row
+    look, as the complete search orders.  The two kinds pay on different
+    puzzles: on four of eight planted 9x9 frame puzzles the guided ones
+    needed 4-65x fewer nodes, and on em_11_3_4 (four inner colours of very
+    uneven counts) the plain ones needed 5x fewer nodes, up to 17x less time
+    (``benchmarks/edge_matching/bench_restarts.py``, RESULTS.md).
     """
 
-    def __init__(self, pieces: Any, cells: list[int], seed: int):
-        self.pieces, self.cells, self.seed = pieces, cells, seed
+    def __init__(self, pieces: Any, cells: list[int], seed: int, guided: tuple[bool, ...] = (False,)):
+        self.pieces, self.cells, self.seed, self.guided = pieces, cells, seed, guided
         self.i = 0
         self.current: Any = None
         self.left = 0
@@ -109,7 +117,10 @@ class Restarts:
         while nodes > 0:
             if self.current is None or self.left <= 0:
                 self.i += 1
-                self.current = Search(self.pieces, self.cells, seed=self.seed * 1_000_003 + self.i)
+                g = self.guided[(self.i - 1) % len(self.guided)]
+                self.current = Search(
+                    self.pieces, self.cells, seed=self.seed * 1_000_003 + self.i, look=g, rare_first=g
+                )
                 self.left = RESTART_UNIT * luby(self.i)
             step = min(nodes, self.left)
             before = self.current.nodes
@@ -141,6 +152,7 @@ def _search(
     look: bool = True,
     on_count: Callable[[int, int], None] | None = None,
     pieces: Any = None,
+    guided: tuple[bool, ...] = (False,),
 ) -> Outcome:
     """One (part of an) exact search in this process, sliced against the deadline.
 
@@ -150,7 +162,8 @@ def _search(
     puzzles with many.  The complete search of a decision tries the
     candidates showing rare colours first (``search.rare_colours_first``).
     ``on_count(solutions, nodes)`` hears a count's progress after every slice.
-    ``pieces``: ``prepare(inst, symmetry)`` when the caller has it already.
+    ``pieces``: ``prepare(inst, symmetry)`` when the caller has it already;
+    ``guided``: the kinds of the shuffled restarts in turn (``Restarts``).
     """
     from mipgames.edge_matching import kernel
     from mipgames.edge_matching.search import Search, fill_order, prepare
@@ -161,7 +174,7 @@ def _search(
     budget = [cap] * len(cells) if optimise else None
     decide = not count and not optimise
     s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split, look=look, rare_first=decide)
-    shuffled = Restarts(pieces, cells, seed) if restarts and decide and cells else None
+    shuffled = Restarts(pieces, cells, seed, guided) if restarts and decide and cells else None
     best_seen = None
     while True:
         status = s.run(SLICE)
@@ -245,9 +258,15 @@ def exact(
 ) -> Outcome:
     """The exact search on ``threads`` cores (the tree split between forked workers).
 
-    ``look``: the complete search (not the shuffled restarts) looks a row
-    ahead (``Search``): on Brendan's and planted frame puzzles 2.3-3.4x fewer
-    nodes and 1.2-1.5x less time from 7x7 up (``bench_look.py``), the same counts.
+    ``look``: the complete search looks a row ahead (``Search``): on
+    Brendan's and planted frame puzzles 2.3-3.4x fewer nodes and 1.2-1.5x
+    less time from 7x7 up (``bench_look.py``), the same counts.  A decision's
+    shuffled restarts are plain ones on one thread and on even workers,
+    guided ones on odd workers (``Restarts``): each kind keeps a core's
+    full share.  One thread keeps the plain ones: guided restarts cost
+    puzzles such as em_11_3_4, which plain ones find in seconds, and the
+    boards above ``portfolio.SMALL`` cells, where the backtracker has one
+    thread beside CP-SAT, are such puzzles.
     """
     from mipgames.edge_matching.search import fill_order, prepare
 
@@ -309,6 +328,7 @@ def exact(
                 deadline,
                 seed * 1000 + part,
                 look,
+                (part % 2 == 1,),
             )
         for worker, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
             if kind == "error":
@@ -350,6 +370,7 @@ def _part(
     deadline: float | None,
     seed: int,
     look: bool = True,
+    guided: tuple[bool, ...] = (False,),
 ) -> None:
     def found(breaks: int, placement: Any) -> None:
         out.send("found", (breaks, placement))
@@ -376,6 +397,7 @@ def _part(
             seed=seed,
             look=look,
             on_count=counted if count else None,
+            guided=guided,
         ),
     )
 

@@ -372,7 +372,7 @@ class Search:
     ``split`` = (depth, parts, part): keep only every parts-th choice at that
     depth, so ``parts`` searches share one tree; ``look``: the exact search
     looks a row ahead (``row_ahead``; the backtracker's complete search asks
-    for it, its shuffled restarts do not); ``rare_first``: candidates showing
+    for it, and so do its guided restarts); ``rare_first``: candidates showing
     rarer colours first (``rare_colours_first``; same tree, same counts).
     """
 

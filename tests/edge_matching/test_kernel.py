@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.edge_matching.backtrack import exact, luby
+from mipgames.edge_matching.backtrack import Restarts, exact, luby
 from mipgames.edge_matching.generate import planted
 from mipgames.edge_matching.instance import Hint, Instance, read
 from mipgames.edge_matching.lns import score_search
@@ -113,6 +113,25 @@ def test_row_look_ahead_prunes_and_keeps_every_solution(name):
     if name.startswith("planted_5x5"):  # small enough for the twin
         ref = fill_reference(pieces, order, count=True, look=True)
         assert (ref.solutions, ref.nodes) == (looking.solutions, looking.nodes)
+
+
+def test_guided_restarts_find_what_plain_ones_miss_and_the_kinds_take_turns():
+    """Planted 9x9 seed 6: guided restarts (rarest colours first, the row look) place it within three
+    restarts, plain shuffles not in 5 M nodes; (False, True) alternates the two kinds."""
+    inst = planted(9, 9, True, 3, 7, 6)[0]
+    pieces = prepare(inst, "any")
+    cells = fill_order(inst, "rows", pieces.fixed)
+    guided = Restarts(pieces, cells, 0, (True,))
+    found = guided.run(1_000_000)
+    assert found is not None and PROBLEM.evaluate(inst, {"mode": "decision"}, found).objective == 0
+    assert Restarts(pieces, cells, 0, (False,)).run(5_000_000) is None
+    turns = Restarts(pieces, cells, 0, (False, True))
+    kinds = []
+    for _ in range(4):
+        turns.left = 0  # end the current restart: the next call starts the next one
+        turns.run(1)
+        kinds.append(bool(turns.current.look[0].any()))  # the row look is on
+    assert kinds == [False, True, False, True]
 
 
 def test_luby_sequence():
