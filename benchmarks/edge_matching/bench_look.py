@@ -34,7 +34,7 @@ from mipgames.edge_matching.search import NO_LIMIT, Search, fill_order, prepare 
 from mipgames.edge_matching.simulate import framed  # noqa: E402
 
 sys.path.insert(0, str(HERE))
-from bench_search import benchmarks_dir, load  # noqa: E402
+from bench_search import add_row, benchmarks_dir, load  # noqa: E402
 
 
 def puzzle(folder: Path, name: str):
@@ -79,8 +79,7 @@ def main() -> None:
             f"| {measure} | {name} | {'on' if look else 'off'} | {nodes:,} | {sols} | {secs:.2f} | "
             f"{nodes / max(secs, 1e-9) / 1e6:.1f} | {load()} |"
         )
-        print(line, flush=True)
-        lines.append(line)
+        add_row(lines, line)
 
     for look in (False, True):  # compile / load the cache before timing
         run(puzzle(folder, "04x04"), "exact", look, True, None, NO_LIMIT)

@@ -29,7 +29,7 @@ from mipgames.edge_matching.search import fill_order, prepare  # noqa: E402
 from mipgames.edge_matching.simulate import evaluate, framed  # noqa: E402
 
 sys.path.insert(0, str(HERE))
-from bench_search import benchmarks_dir, load  # noqa: E402
+from bench_search import add_row, benchmarks_dir, load, write_report  # noqa: E402
 
 PLANTED = ",".join(f"9:3:7:{s}" for s in range(1, 9)) + ",10:4:8:1,10:4:8:2"
 EM = "em_11_3_4:1,em_11_3_4:2,em_11_3_4:3,em_11_3_4:4,em_14_7_3:1,em_14_7_3:2,em_12_2_4:1"
@@ -91,11 +91,8 @@ def main() -> None:
                 f"{statistics.mean(t for _, t in runs):.1f}",
             ]
         line = f"| {label} | " + " | ".join(cells) + f" | {means['plain'] / means['guided']:.1f} |"
-        print(line, flush=True)
-        lines.append(line)
-    lines += ["", f"Load at the end: {load()}."]
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out}")
+        add_row(lines, line)
+    write_report(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,19 @@ def load() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
+def add_row(lines: list[str], line: str) -> None:
+    """A table row of a Markdown report: printed as it comes (long runs show progress) and kept."""
+    print(line, flush=True)
+    lines.append(line)
+
+
+def write_report(lines: list[str], out: Path) -> None:
+    """Ends a Markdown report with the load average and writes it to ``out``."""
+    lines += ["", f"Load at the end: {load()}."]
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+
+
 def benchmarks_dir(given: Path | None) -> Path:
     """--benchmarks, else $MIPGAMES_BENCHMARKS, else ../shared/benchmarks beside the repository (or beside the
     folder holding it, for a git worktree under <repo>/../wt/)."""

@@ -31,7 +31,7 @@ from mipgames.edge_matching.search import Search, fill_order, prepare  # noqa: E
 from mipgames.edge_matching.simulate import framed  # noqa: E402
 
 sys.path.insert(0, str(HERE))
-from bench_search import benchmarks_dir, load  # noqa: E402
+from bench_search import add_row, benchmarks_dir, load, write_report  # noqa: E402
 
 PLANTED = "7:3:6:1,7:3:6:2,7:3:6:3,7:3:6:4,7:3:6:5,8:3:6:1,8:3:6:2,8:3:6:3,8:3:6:4,8:3:6:5,9:3:7:3"
 
@@ -77,11 +77,8 @@ def main() -> None:
         shuffled = statistics.mean(first(inst, cap, s, False) for s in seeds)
         rare_shuffled = statistics.mean(first(inst, cap, s, True) for s in seeds)
         line = f"| {label} | {entry:,} | {rare:,} | {entry / rare:.1f} | {shuffled:,.0f} | {rare_shuffled:,.0f} |"
-        print(line, flush=True)
-        lines.append(line)
-    lines += ["", f"Load at the end: {load()}."]
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out}")
+        add_row(lines, line)
+    write_report(lines, args.out)
 
 
 if __name__ == "__main__":
