@@ -55,12 +55,12 @@ from mipgames.core.problem import SolveOptions  # noqa: E402
 from mipgames.edge_matching.backtrack import count_stats  # noqa: E402
 from mipgames.edge_matching.instance import Instance  # noqa: E402
 from mipgames.edge_matching.kernel import FOUND  # noqa: E402
-from mipgames.edge_matching.parallel import Outbox, Workers  # noqa: E402
 from mipgames.edge_matching.problem import PROBLEM  # noqa: E402
 from mipgames.edge_matching.search import Search, fill_order, prepare  # noqa: E402
 from mipgames.edge_matching.simulate import framed  # noqa: E402
 from mipgames.run.plan import Plan  # noqa: E402
 from mipgames.run.runner import finish  # noqa: E402
+from mipgames.run.workers import Outbox, Workers  # noqa: E402
 
 KEEP = 8
 """Solutions kept a part: enough to list every one of a puzzle with few (pieces_08x08: 13 or 24 with the
@@ -256,7 +256,7 @@ def count(
     ``deadline``); returns every part counted so far.  With a ``ledger``, its rows are read into the
     database first and it is rewritten every LEDGER_EVERY seconds and when the run stops.
 
-    The workers are forked (`edge_matching.parallel.Workers`): they die with this process and are
+    The workers are forked (`run.workers.Workers`): they die with this process and are
     killed and reaped when it returns or raises, so a part still counting is lost, not waited for,
     and is counted again on resume.  Worker w takes every workers-th part left: parts are many and
     alike (RESULTS.md), so a static share keeps both cores busy to the end.

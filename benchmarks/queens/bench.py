@@ -1,6 +1,6 @@
 """Queens benchmark: the coursework's own search against the level search and the models, at scale.
 
-    cd <repo> && PYTHONPATH=. .venv/bin/python benchmarks/queens/bench.py [--time-limit 60] [--seeds 3]
+    cd <repo> && PYTHONPATH=. .venv/bin/python benchmarks/queens/bench.py [--time-limit 60] [--seeds 3] [--threads 1]
         [--sections public,planted,minimise,unsolvable,program] [--min-n 0] [--max-n 64] [--methods A,B]
         [--out benchmarks/queens/RESULTS.md]
         [--benchmarks ../shared/benchmarks]
@@ -63,12 +63,14 @@ PLANTED = [
 ]
 
 
-def run(instance, method: str, limit: float, minimise: bool = False) -> tuple[str, float, int | None]:
+def run(instance, method: str, limit: float, minimise: bool = False, threads: int = 1) -> tuple[str, float, int | None]:
     """(status, whole wall seconds, queens left) of one solve through the runner."""
-    return solve_once(instance, method, limit, minimise)[:3]
+    return solve_once(instance, method, limit, minimise, threads)[:3]
 
 
-def solve_once(instance, method: str, limit: float, minimise: bool = False) -> tuple[str, float, int | None, Any]:
+def solve_once(
+    instance, method: str, limit: float, minimise: bool = False, threads: int = 1
+) -> tuple[str, float, int | None, Any]:
     """run's figures and the proved bound."""
     solver, formulation = METHODS[method]
     start = time.perf_counter()
@@ -78,7 +80,7 @@ def solve_once(instance, method: str, limit: float, minimise: bool = False) -> t
         solver=solver,
         formulation=formulation,
         params={"minimise": minimise},
-        options=SolveOptions(time_limit=limit, threads=1),
+        options=SolveOptions(time_limit=limit, threads=threads),
         isolate=True,
     )
     wall = time.perf_counter() - start
@@ -106,7 +108,7 @@ def public(args) -> list[str]:
     ]
     for name in ("t1.in", "t2.in", "t_other.in"):
         instance = read(folder / name)
-        cells = [shown(*run(instance, m, args.time_limit), args.time_limit) for m in methods]
+        cells = [shown(*run(instance, m, args.time_limit, threads=args.threads), args.time_limit) for m in methods]
         lines.append(f"| {name} (N={instance.n}, {len(instance.queens)} queens) | " + " | ".join(cells) + " |")
     return lines + [""]
 
@@ -137,7 +139,7 @@ def planted_table(args) -> list[str]:
                 continue
             times, solved = [], 0
             for instance in instances:
-                _, wall, left = run(instance, method, args.time_limit)
+                _, wall, left = run(instance, method, args.time_limit, threads=args.threads)
                 ok = left is not None and left <= k
                 solved += ok
                 times.append(wall if ok else args.time_limit)
@@ -177,7 +179,9 @@ def minimise_table(args) -> list[str]:
         for method in methods:
             cells = []
             for instance in instances:
-                status, wall, left, bound = solve_once(instance, method, args.time_limit, minimise=True)
+                status, wall, left, bound = solve_once(
+                    instance, method, args.time_limit, minimise=True, threads=args.threads
+                )
                 shown_bound = "?" if bound is None else f"{bound:g}"
                 star = "*" if status == "optimal" else ""
                 cells.append(f"{'-' if left is None else left}/{shown_bound}{star} {wall:.1f} s")
@@ -196,7 +200,7 @@ def unsolvable_table(args) -> list[str]:
     ]
     for path in files:
         instance = read(path)
-        cells = [shown(*run(instance, m, args.time_limit), args.time_limit) for m in methods]
+        cells = [shown(*run(instance, m, args.time_limit, threads=args.threads), args.time_limit) for m in methods]
         lines.append(f"| {path.name} | {instance.n} | {len(instance.queens)} | " + " | ".join(cells) + " |")
     return lines + [""]
 
@@ -249,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1, help="threads a solve (default 1: one core each)")
     parser.add_argument("--sections", default="public,planted,unsolvable,program")
     parser.add_argument("--min-n", type=int, default=0)
     parser.add_argument("--max-n", type=int, default=64)
@@ -265,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
         f"# Queens benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
         "",
         (
-            f"One thread per solve; whole wall times through the runner.  Load average at the start: {load[0]:.1f} "
+            f"{args.threads} thread(s) per solve (`--threads {args.threads}`); whole wall times through the runner.  "
+            f"Load average at the start: {load[0]:.1f} "
             f"{load[1]:.1f} {load[2]:.1f} (2 shared cores)."
         ),
         "",

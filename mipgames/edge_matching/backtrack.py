@@ -307,7 +307,7 @@ def exact(
             on_count=(lambda solutions, nodes: tell(0, solutions, nodes)) if count else None,
             pieces=pieces,
         )
-    from mipgames.edge_matching.parallel import Workers
+    from mipgames.run.workers import Workers
 
     assert pieces is not None
     nk = len(fill_order(inst, order, pieces.fixed))

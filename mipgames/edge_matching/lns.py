@@ -207,7 +207,7 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
     if threads == 1:
         score_search(inst, deadline, options.seed, target, on_best)
     else:
-        from mipgames.edge_matching.parallel import Workers
+        from mipgames.run.workers import Workers
 
         with Workers() as pool:
             for w in range(threads):

@@ -250,7 +250,7 @@ def _phase(
     decision: bool,
 ) -> None:
     """Run one phase's members until ``until``, the bound meets the incumbent, or every member is done."""
-    from mipgames.edge_matching.parallel import Workers
+    from mipgames.run.workers import Workers
 
     params = {**params, "mode": "decision" if decision else "optimise"}
     target = 0 if decision else best.bound

@@ -495,6 +495,41 @@ def forest_restarts(geo: Geometry, k: int, seed: int = 0, first_limit: int = 100
     )
 
 
+RACE_GRACE_S = 1.0
+"""How long after the deadline the racing searches may take to report (the engine reads the clock between
+node budgets) before they are killed."""
+
+
+def race(
+    maker: Maker, geo: Geometry, k: int, seed: int, threads: int, deadline: float | None
+) -> tuple[list[tuple[int, int]] | None, bool]:
+    """(captures, exhausted) of the one search of K, as ``maker(geo, k, seed).run(deadline)``; above
+    INTERPRETED_UP_TO queens with ``threads`` >= 2, that many searches seeded seed, seed + 1, ... race on their own
+    cores and the first to find a game or exhaust wins.
+
+    Why a race: on the large planted positions a game comes from a rare restart (K = 2 at N = 64: about one
+    dive in 3,600 reaches it), so independent restart streams add up, and two of them side by side keep most
+    of their speed (benchmarks/queens/RESULTS.md).  Either search exhausting is a proof.  Small positions
+    keep one search: they end in milliseconds, before a fork pays off.
+    """
+    if threads <= 1 or geo.size <= INTERPRETED_UP_TO:
+        return maker(geo, k, seed).run(deadline)
+    from mipgames.run.workers import Outbox, Workers
+
+    def work(out: Outbox, own_seed: int) -> None:
+        out.send("outcome", maker(geo, k, own_seed).run(deadline))
+
+    with Workers() as workers:
+        for w in range(threads):
+            workers.start(work, seed + w)
+        for _, kind, payload in workers.messages(None if deadline is None else deadline + RACE_GRACE_S):
+            if kind == "error":
+                raise RuntimeError(f"a racing search failed: {payload}")
+            if kind == "outcome" and (payload[0] is not None or payload[1]):
+                return payload
+    return None, False
+
+
 def run_levels(
     instance: Queens,
     params: dict[str, Any],
@@ -523,7 +558,7 @@ def run_levels(
     if bound > instance.k:
         return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
     if instance.k - bound <= 1:  # no target between the bound and K: the one search of K, its time uncut
-        pairs, exhausted = makers[0](geo, instance.k, options.seed).run(deadline)
+        pairs, exhausted = race(makers[0], geo, instance.k, options.seed, options.threads, deadline)
     else:  # slack lets a search of K wander; the targets from the bound up share the time (minimise.py)
         best = minimise(geo, bound, deadline, options.seed, makers[:1], provers, goal=instance.k)
         pairs = (best.pairs or []) if best.remaining <= instance.k else None  # no capture at all may do

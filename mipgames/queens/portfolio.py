@@ -151,7 +151,7 @@ def _levels(
     if _done(found, minimise=False):
         return found
     rest = None if share is None else max(0.01, share - (time.monotonic() - start))
-    within = SolveOptions(time_limit=rest, seed=options.seed)
+    within = SolveOptions(time_limit=rest, seed=options.seed, threads=options.threads)
     return _by("lazy-levels", run_levels(instance, params, within, report, (lazy_restarts,), None, (forest_restarts,)))
 
 

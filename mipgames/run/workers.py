@@ -1,9 +1,10 @@
 """Forked workers that report through pipes, and never outlive the call that started them.
 
-The backtracker splits one search tree between workers and the portfolio
-runs different methods side by side; both need the same things: fork (the
-compiled kernel and the instance come along), die with the parent, send
-messages while working, and be killed and reaped on any return.
+Edge matching's backtracker splits one search tree between workers and its
+portfolio runs different methods side by side; the queens level search races
+seeded restart streams.  All need the same things: fork (the compiled kernel
+and the instance come along), die with the parent, send messages while
+working, and be killed and reaped on any return.
 
 Plain ``os.fork`` and pipes rather than ``multiprocessing``: the algorithm
 may itself run in a daemonic multiprocessing child (which may not start
