@@ -116,8 +116,8 @@ def test_row_look_ahead_prunes_and_keeps_every_solution(name):
 
 
 def test_guided_restarts_find_what_plain_ones_miss_and_the_kinds_take_turns():
-    """Planted 9x9 seed 6: guided restarts (rarest colours first, the row look) place it within three
-    restarts, plain shuffles not in 5 M nodes; (False, True) alternates the two kinds."""
+    """Planted 9x9 seed 6: guided restarts (rarest colours first, the row look) place it within 1 M nodes,
+    plain shuffles not in 5 M; (False, True) alternates the two kinds."""
     inst = planted(9, 9, True, 3, 7, 6)[0]
     pieces = prepare(inst, "any")
     cells = fill_order(inst, "rows", pieces.fixed)
