@@ -6,6 +6,13 @@ node budget with its state in arrays, and the caller looks at the clock
 between budgets.  A token is named by its smaller square; ``mate`` holds the
 other square of a two-square token.  Tests compare node counts and answers
 with the reference.
+
+The token graph is rebuilt at every node, and it is most of a node's cost, so it holds less than the
+reference's: edges between tokens of one level (the matchings of the bound, the partners of a pair), and per
+token only whether some token of a lower level can still meet it (``low``: a level that could grow into its
+own, which is all the bound asks across levels).  The bound and the options come out the same, so the nodes
+do.  At the root of a planted N = 64 position with 300 queens, 914 of its 2,544 lines of sight join queens of
+one level; a node costs about a third of what the whole graph cost (benchmarks/queens/node_speed.py).
 """
 
 from __future__ import annotations
@@ -68,6 +75,12 @@ def _standable(x, mate, last, mask, fixed):
 def _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw, fixed):
     if not (_standable(x, mate, last, mask, fixed) and _standable(y, mate, last, mask, fixed)):
         return False
+    return _clear(x, y, mask, root, pid, btw_start, btw)
+
+
+@njit(cache=True)
+def _clear(x, y, mask, root, pid, btw_start, btw):
+    """Whether every queen between squares x and y can still leave before either of them."""
     b = pid[x, y]
     for z in range(btw_start[b], btw_start[b + 1]):
         k = btw[z]
@@ -150,6 +163,8 @@ def run(
     vertex = np.zeros(q, np.bool_)
     stay = np.zeros(q, np.bool_)
     stamp = np.full(q, -1, np.int64)
+    low = np.zeros(q, np.bool_)
+    sok = np.zeros(q, np.bool_)
     options = np.zeros(q, np.int64)
     seen = np.zeros(q, np.bool_)
     members = np.empty(q, np.int64)
@@ -173,34 +188,45 @@ def run(
             m = f_m[depth]
             fail = roots + popcount(left) > k
             if not fail:
-                # the token graph
+                # the token graph: edges between tokens of one level; across levels only whether a token
+                # sees a lower one (``low``), which is all the bound reads there
                 for i in range(q):
                     alive[i] = parent[i] < 0 and not root[i]
                     adj_len[i] = 0
                     stamp[i] = -1
+                    low[i] = False
+                for i in range(q):
+                    sok[i] = alive[i] and _standable(i, mate, last, mask, fixed)
                 for t in range(q):
                     if not alive[t] or _rep(t, mate) != t:
                         continue
+                    lt = level[t]
                     for s in range(1 if mate[t] < 0 else 2):
                         i = t if s == 0 else mate[t]
+                        if not sok[i]:
+                            continue
                         for x in range(nbr_start[i], nbr_start[i + 1]):
                             j = nbr[x]
-                            if not alive[j]:
+                            if not sok[j]:
                                 continue
                             u = _rep(j, mate)
-                            if u <= t or stamp[u] == t:
-                                continue
-                            if not _pair_ok(i, j, mate, last, mask, root, pid, btw_start, btw, fixed):
-                                continue
-                            stamp[u] = t
-                            adjm[t, adj_len[t]] = u
-                            adj_len[t] += 1
-                            adjm[u, adj_len[u]] = t
-                            adj_len[u] += 1
+                            lu = level[u]
+                            if lu == lt:
+                                if u <= t or stamp[u] == t or not _clear(i, j, mask, root, pid, btw_start, btw):
+                                    continue
+                                stamp[u] = t
+                                adjm[t, adj_len[t]] = u
+                                adj_len[t] += 1
+                                adjm[u, adj_len[u]] = t
+                                adj_len[u] += 1
+                            elif lu < lt and not low[t] and _clear(i, j, mask, root, pid, btw_start, btw):
+                                low[t] = True
                 for i in range(q):
                     vertex[i] = alive[i] and _rep(i, mate) == i
                     stay[i] = after_count[i] == 0 or (mate[i] >= 0 and after_count[mate[i]] == 0)
-                needed = survivors_bound(q, vertex, stay, level, adjm, adj_len, left, seen, members, index, gadj, glen)
+                needed = survivors_bound(
+                    q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen
+                )
                 if needed < 0 or roots + needed > k:
                     fail = True
             if fail:

@@ -198,9 +198,11 @@ def next_level(depth, m, q, pend, tok, tok_len):
 
 
 @njit(cache=True)
-def survivors_bound(q, vertex, stay, level, adjm, adj_len, left, seen, members, index, gadj, glen):
+def survivors_bound(q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen):
     """levels.survivors_bound over the vertices marked in ``vertex`` (queens here, tokens in lazy_kernel.py),
-    ``stay`` marking those that block nothing; -1 when the position is dead.  The other arrays are scratch."""
+    ``stay`` marking those that block nothing; -1 when the position is dead.  A vertex sees a lower level
+    when a neighbour in ``adjm`` is of one, or when ``low`` says so (lazy_kernel.py keeps only same-level
+    edges in ``adjm``).  The other arrays are scratch."""
     stuck, power = 0, np.int64(0)
     for i in range(q):
         seen[i] = False
@@ -218,6 +220,8 @@ def survivors_bound(q, vertex, stay, level, adjm, adj_len, left, seen, members, 
             u = members[head]
             head += 1
             must_leave = must_leave and not stay[u]
+            if low[u]:
+                closed = False
             for x in range(adj_len[u]):
                 v = adjm[u, x]
                 lw = level[v]
@@ -406,6 +410,7 @@ def run(
     best = np.empty(q, np.int64)
     options = np.zeros(q, np.int64)
     inpend = np.zeros(q, np.bool_)
+    low = np.zeros(q, np.bool_)  # the partner graph keeps its edges across levels: nothing to add
     seen = np.zeros(q, np.bool_)
     members = np.empty(q, np.int64)
     index = np.full(q, -1, np.int64)
@@ -450,7 +455,9 @@ def run(
                 for i in range(q):
                     vertex[i] = not settled[i]
                     stay[i] = after_count[i] == 0
-                needed = survivors_bound(q, vertex, stay, level, adjm, adj_len, left, seen, members, index, gadj, glen)
+                needed = survivors_bound(
+                    q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen
+                )
                 if needed < 0 or roots + needed > k:
                     fail = True
             if not fail and roots + _lower_bound(q, level, settled, nbr_start, nbr, uf, reach, total, best) > k:
