@@ -12,13 +12,16 @@ reference's: edges between tokens of one level (the matchings of the bound, the 
 token only whether some token of a lower level can still meet it (``low``: a level that could grow into its
 own, which is all the bound asks across levels).  The bound and the options come out the same, so the nodes
 do.  At the root of a planted N = 64 position with 300 queens, 914 of its 2,544 lines of sight join queens of
-one level; a node costs about a third of what the whole graph cost (benchmarks/queens/node_speed.py).
+one level; a node costs about a third of what the whole graph cost (benchmarks/queens/node_speed.py).  The
+scan reads lines of sight as rows of bits, so a square visits only the live neighbours of its own level and
+the levels below, in the order of its neighbour list (the order of the edges, hence of the options, is kept).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mipgames.core.kernel_cache import drop_stale
 from mipgames.queens.lazy import FREE
@@ -142,13 +145,14 @@ def run(
     adjm,
     adj_len,
     fixed,
+    sight,
 ):
     """Runs the lazy search from the state in the arrays for at most ``budget`` more nodes.
 
     st rows: level, root, parent, last, mate, after_count.  fr rows (per frame): m, t, phase, options,
     next option, applied, x, y, mate of x, mate of y, last of x, last of y, edge mark, trail mark.
-    scalars = [depth, nodes, roots, left, n_edges, n_trail, mode].  fixed: per square FREE, STAYS or the
-    square it must move into (lazy.LazySearch).
+    scalars = [depth, nodes, roots, left, n_edges, n_trail, mode].  sight: lines of sight as bit rows.  fixed:
+    per square FREE, STAYS or the square it must move into (lazy.LazySearch).
     """
     level, root, parent, last, mate, after_count = st[0], st[1], st[2], st[3], st[4], st[5]
     f_m, f_t, f_phase, f_len, f_idx, f_app = fr[0], fr[1], fr[2], fr[3], fr[4], fr[5]
@@ -165,6 +169,9 @@ def run(
     stamp = np.full(q, -1, np.int64)
     low = np.zeros(q, np.bool_)
     sok = np.zeros(q, np.bool_)
+    words = sight.shape[1]
+    at_level = np.zeros((MAX_LEVEL, words), np.uint64)
+    below = np.zeros((MAX_LEVEL, words), np.uint64)
     options = np.zeros(q, np.int64)
     seen = np.zeros(q, np.bool_)
     members = np.empty(q, np.int64)
@@ -189,14 +196,23 @@ def run(
             fail = roots + popcount(left) > k
             if not fail:
                 # the token graph: edges between tokens of one level; across levels only whether a token
-                # sees a lower one (``low``), which is all the bound reads there
+                # sees a lower one (``low``), which is all the bound reads there.  Lines of sight are bit rows
+                # (``sight``), so a square visits only the standable squares of its level (``at_level``) and
+                # of the levels below it (``below``), in the order of its neighbour list
+                at_level[:, :] = 0
                 for i in range(q):
                     alive[i] = parent[i] < 0 and not root[i]
                     adj_len[i] = 0
                     stamp[i] = -1
                     low[i] = False
-                for i in range(q):
                     sok[i] = alive[i] and _standable(i, mate, last, mask, fixed)
+                    if sok[i]:
+                        at_level[level[i], i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+                for w in range(words):
+                    acc = np.uint64(0)
+                    for lv in range(MAX_LEVEL):
+                        below[lv, w] = acc
+                        acc |= at_level[lv, w]
                 for t in range(q):
                     if not alive[t] or _rep(t, mate) != t:
                         continue
@@ -205,13 +221,12 @@ def run(
                         i = t if s == 0 else mate[t]
                         if not sok[i]:
                             continue
-                        for x in range(nbr_start[i], nbr_start[i + 1]):
-                            j = nbr[x]
-                            if not sok[j]:
-                                continue
-                            u = _rep(j, mate)
-                            lu = level[u]
-                            if lu == lt:
+                        for w in range(words):
+                            bits = sight[i, w] & at_level[lt, w]
+                            while bits != 0:
+                                j = w * 64 + trailing_zeros(bits)
+                                bits &= bits - np.uint64(1)
+                                u = _rep(j, mate)
                                 if u <= t or stamp[u] == t or not _clear(i, j, mask, root, pid, btw_start, btw):
                                     continue
                                 stamp[u] = t
@@ -219,8 +234,16 @@ def run(
                                 adj_len[t] += 1
                                 adjm[u, adj_len[u]] = t
                                 adj_len[u] += 1
-                            elif lu < lt and not low[t] and _clear(i, j, mask, root, pid, btw_start, btw):
-                                low[t] = True
+                        w = 0
+                        while not low[t] and w < words:
+                            bits = sight[i, w] & below[lt, w]
+                            while bits != 0:
+                                j = w * 64 + trailing_zeros(bits)
+                                bits &= bits - np.uint64(1)
+                                if _clear(i, j, mask, root, pid, btw_start, btw):
+                                    low[t] = True
+                                    break
+                            w += 1
                 for i in range(q):
                     vertex[i] = alive[i] and _rep(i, mate) == i
                     stay[i] = after_count[i] == 0 or (mate[i] >= 0 and after_count[mate[i]] == 0)
@@ -449,6 +472,11 @@ class CompiledLazy(Engine):
         self.adjm = np.zeros((q, width), np.int64)
         self.adj_len = np.zeros(q, np.int64)
         self.jit = np.zeros(q, np.int64)
+        self.sight = np.zeros((q, self.words), np.uint64)
+        """Lines of sight as bit rows: bit j of row i when squares i and j share a line."""
+        for i in range(q):
+            for j in self.nbr[self.nbr_start[i] : self.nbr_start[i + 1]]:
+                self.sight[i, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
 
     def reset(self) -> None:
         """The state at the root of a dive: every queen a token of its starting level, nothing settled."""
@@ -506,6 +534,7 @@ class CompiledLazy(Engine):
             self.adjm,
             self.adj_len,
             self.fixed,
+            self.sight,
         )
 
     def parents(self) -> np.ndarray:
