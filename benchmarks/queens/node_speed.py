@@ -54,9 +54,8 @@ def kernel_at(revision: str, folder: Path) -> ModuleType:
     tag = "".join(c if c.isalnum() else "_" for c in revision)
 
     def show(name: str) -> str:
-        return subprocess.run(
-            ["git", "show", f"{revision}:mipgames/queens/{name}.py"], cwd=REPO, capture_output=True, text=True, check=True
-        ).stdout
+        command = ["git", "show", f"{revision}:mipgames/queens/{name}.py"]
+        return subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True).stdout
 
     (folder / f"levels_kernel_{tag}.py").write_text(show("levels_kernel"))
     lazy = show("lazy_kernel").replace("mipgames.queens.levels_kernel", f"levels_kernel_{tag}")
