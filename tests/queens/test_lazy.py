@@ -73,6 +73,19 @@ def test_compiled_lazy_search_on_planted_positions(n, k, moves, seed):
     assert evaluate(instance, {}, to_moves(geometry(instance), compiled[2])).legal
 
 
+@pytest.mark.parametrize("n, moves, seed", [(32, 128, 1), (40, 148, 0)])
+def test_compiled_lazy_search_makes_the_reference_nodes_beyond_one_word_of_squares(n, moves, seed):
+    """130 and 150 queens: the kernel's rows of bits (lines of sight, squares by level) span several 64-bit
+    words, and the dive must still make the reference's nodes."""
+    instance = planted(n, 2, moves, seed).instance
+    assert len(instance.queens) > 128
+    jitter = list(range(len(instance.queens)))
+    random.Random(seed).shuffle(jitter)
+    python, compiled = dive_both(instance, 2, jitter, 600)
+    assert python == compiled
+    assert compiled[1] > 100
+
+
 def kept(instance, moves, share: float, rng: random.Random) -> list[int]:
     """``fixed`` for LazySearch: a random share of the squares keep their move in ``moves`` (or stay)."""
     geo = geometry(instance)
