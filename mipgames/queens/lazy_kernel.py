@@ -12,7 +12,7 @@ reference's: edges between tokens of one level (the matchings of the bound, the 
 token only whether some token of a lower level can still meet it (``low``: a level that could grow into its
 own, which is all the bound asks across levels).  The bound and the options come out the same, so the nodes
 do.  At the root of a planted N = 64 position with 300 queens, 914 of its 2,544 lines of sight join queens of
-one level; a node costs about a third of what the whole graph cost (benchmarks/queens/node_speed.py).  The
+one level; a node costs about a third of what it did with the whole graph (benchmarks/queens/node_speed.py).  The
 scan reads lines of sight as rows of bits, so a square visits only the live neighbours of its own level and
 the levels below, in the order of its neighbour list (the order of the edges, hence of the options, is kept).
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: numba has no public name for it
 
 from mipgames.core.kernel_cache import drop_stale
 from mipgames.queens.lazy import FREE
