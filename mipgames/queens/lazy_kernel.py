@@ -474,9 +474,9 @@ class CompiledLazy(Engine):
         self.jit = np.zeros(q, np.int64)
         self.sight = np.zeros((q, self.words), np.uint64)
         """Lines of sight as bit rows: bit j of row i when squares i and j share a line."""
-        for i in range(q):
-            for j in self.nbr[self.nbr_start[i] : self.nbr_start[i + 1]]:
-                self.sight[i, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+        rows = np.repeat(np.arange(q), np.diff(self.nbr_start))
+        bits = np.left_shift(np.uint64(1), (self.nbr & 63).astype(np.uint64))
+        np.bitwise_or.at(self.sight, (rows, self.nbr >> 6), bits)  # a Python loop took half the set-up
 
     def reset(self) -> None:
         """The state at the root of a dive: every queen a token of its starting level, nothing settled."""
