@@ -7,14 +7,16 @@ between budgets.  A token is named by its smaller square; ``mate`` holds the
 other square of a two-square token.  Tests compare node counts and answers
 with the reference.
 
-The token graph is rebuilt at every node, and it is most of a node's cost, so it holds less than the
-reference's: edges between tokens of one level (the matchings of the bound, the partners of a pair), and per
-token only whether some token of a lower level can still meet it (``low``: a level that could grow into its
-own, which is all the bound asks across levels).  The bound and the options come out the same, so the nodes
-do.  At the root of a planted N = 64 position with 300 queens, 914 of its 2,544 lines of sight join queens of
-one level; a node costs about a third of what it did with the whole graph (benchmarks/queens/node_speed.py).  The
-scan reads lines of sight as rows of bits, so a square visits only the live neighbours of its own level and
-the levels below, in the order of its neighbour list (the order of the edges, hence of the options, is kept).
+The token graph was most of a node's cost, so it holds less than the reference's: edges between tokens of one
+level (the matchings of the bound, the partners of a pair), and per token only whether some token of a lower
+level can still meet it (``low``: a level that could grow into its own, which is all the bound asks across
+levels).  The bound and the options come out the same, so the nodes do.  The scan reads lines of sight as rows
+of bits, so a square visits only the live neighbours of its own level and the levels below.  The graph is kept
+between nodes instead of being rebuilt (``_update``): a node changes the state of a few squares, only the tokens
+holding them are scanned again, and a log of the lists they had undoes it on the way back.  Neither the bound
+nor the options depend on the order of a token's list (the partners are sorted by keys that end with the
+tie-break, a permutation of the squares: no two tokens share one), so the lists may lose their order.
+``check`` compares the kept graph with a rebuilt one at every node (the tests run so).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from mipgames.queens.levels_kernel import (
     ENTER,
     EXHAUSTED,
     FOUND,
+    LEAF,
     MAX_LEVEL,
     NEXT,
     NONE,
@@ -56,13 +59,13 @@ DONE = 3
 """Frame phases: 0 pairs, 1 and 2 the token staying on its first or second square, DONE."""
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _rep(i, mate):
     o = mate[i]
     return i if o < 0 or i < o else o
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _standable(x, mate, last, mask, fixed):
     o = mate[x]
     if o < 0:
@@ -74,14 +77,14 @@ def _standable(x, mate, last, mask, fixed):
     return last[x] < 0 or not has(mask, o, last[x])
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw, fixed):
     if not (_standable(x, mate, last, mask, fixed) and _standable(y, mate, last, mask, fixed)):
         return False
     return _clear(x, y, mask, root, pid, btw_start, btw)
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _clear(x, y, mask, root, pid, btw_start, btw):
     """Whether every queen between squares x and y can still leave before either of them."""
     b = pid[x, y]
@@ -92,7 +95,7 @@ def _clear(x, y, mask, root, pid, btw_start, btw):
     return True
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _stand(x, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt):
     """LazySearch.stand: x's token stands on x."""
     o = mate[x]
@@ -110,11 +113,328 @@ def _stand(x, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_
     return OK
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _unstand(x, o, before, parent, last):
     if o >= 0:
         parent[o] = -1
     last[x] = before
+
+
+# graph state scalars (gst)
+VALID, LOG, BUF, UPDATE, SCAN, CHECK = 0, 1, 2, 3, 4, 5
+UNSYNCED, REBUILT = 0, 1
+"""Frame row 14 (graph): how the child's graph was made: not yet, rebuilt, or 2 + the log mark of an update."""
+MISMATCH = 5
+"""run's result when the checking mode finds the kept graph differs from a rebuilt one (a bug)."""
+
+
+@njit(**LEAF)
+def _prepare(q, parent, root, level, mate, last, mask, fixed, alive, sok, at_level, below):
+    """Per square: alive, standable; per level the standable live squares as bits, and those of the levels
+    below."""
+    at_level[:, :] = 0
+    for i in range(q):
+        alive[i] = parent[i] < 0 and not root[i]
+        sok[i] = alive[i] and _standable(i, mate, last, mask, fixed)
+        if sok[i]:
+            at_level[level[i], i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    for w in range(at_level.shape[1]):
+        acc = np.uint64(0)
+        for lv in range(MAX_LEVEL):
+            below[lv, w] = acc
+            acc |= at_level[lv, w]
+
+
+@njit(**LEAF)
+def _find_low(t, lines, tokens, sok, below, low, wit):
+    """Whether token t sees a standable square of a lower level with nothing in the way (its witness in wit)."""
+    pid, btw_start, btw, sight = lines
+    mate, level, mask, root = tokens
+    low[t] = False
+    wit[t] = -1
+    lt = level[t]
+    for s in range(1 if mate[t] < 0 else 2):
+        i = t if s == 0 else mate[t]
+        if not sok[i]:
+            continue
+        for w in range(sight.shape[1]):
+            bits = sight[i, w] & below[lt, w]
+            while bits != 0:
+                j = w * 64 + trailing_zeros(bits)
+                bits &= bits - np.uint64(1)
+                if _clear(i, j, mask, root, pid, btw_start, btw):
+                    low[t] = True
+                    wit[t] = j
+                    return
+
+
+@njit(**LEAF)
+def _rebuild(q, lines, tokens, sok, at_level, below, alive, stamp, graph):
+    """The token graph from scratch: edges between tokens of one level, and each token's ``low``."""
+    pid, btw_start, btw, sight = lines
+    mate, level, mask, root = tokens
+    adjm, adj_len, low, wit = graph
+    for i in range(q):
+        adj_len[i] = 0
+        stamp[i] = -1
+        low[i] = False
+        wit[i] = -1
+    for t in range(q):
+        if not alive[t] or _rep(t, mate) != t:
+            continue
+        lt = level[t]
+        for s in range(1 if mate[t] < 0 else 2):
+            i = t if s == 0 else mate[t]
+            if not sok[i]:
+                continue
+            for w in range(sight.shape[1]):
+                bits = sight[i, w] & at_level[lt, w]
+                while bits != 0:
+                    j = w * 64 + trailing_zeros(bits)
+                    bits &= bits - np.uint64(1)
+                    u = _rep(j, mate)
+                    if u <= t or stamp[u] == t or not _clear(i, j, mask, root, pid, btw_start, btw):
+                        continue
+                    stamp[u] = t
+                    adjm[t, adj_len[t]] = u
+                    adj_len[t] += 1
+                    adjm[u, adj_len[u]] = t
+                    adj_len[u] += 1
+        _find_low(t, lines, tokens, sok, below, low, wit)
+
+
+@njit(**LEAF)
+def _save(r, graph, log):
+    """Logs token r's edges, flag and witness, once per update, before they change; False when the log is full."""
+    adjm, adj_len, low, wit = graph
+    gst, glog, gbuf, logged = log
+    if logged[r] == gst[UPDATE]:
+        return True
+    n, b, ln = gst[LOG], gst[BUF], adj_len[r]
+    if n >= glog.shape[1] or b + ln > gbuf.shape[0]:
+        return False
+    logged[r] = gst[UPDATE]
+    glog[0, n], glog[1, n], glog[2, n], glog[3, n], glog[4, n] = r, ln, 1 if low[r] else 0, wit[r], b
+    for x in range(ln):
+        gbuf[b + x] = adjm[r, x]
+    gst[LOG], gst[BUF] = n + 1, b + ln
+    return True
+
+
+@njit(**LEAF)
+def _restore(mark, graph, log):
+    """Undoes the logged changes back to ``mark``."""
+    adjm, adj_len, low, wit = graph
+    gst, glog, gbuf, _ = log
+    n = gst[LOG]
+    if n <= mark:
+        return
+    while n > mark:
+        n -= 1
+        r, ln, b = glog[0, n], glog[1, n], glog[4, n]
+        adj_len[r] = ln
+        low[r] = glog[2, n] != 0
+        wit[r] = glog[3, n]
+        for x in range(ln):
+            adjm[r, x] = gbuf[b + x]
+    gst[LOG], gst[BUF] = mark, glog[4, mark]
+
+
+@njit(**LEAF)
+def _drop(mark, gst, glog):
+    """Forgets the log past ``mark`` without undoing it (the graph is rebuilt before it is read again)."""
+    if gst[LOG] > mark:
+        gst[LOG], gst[BUF] = mark, glog[4, mark]
+
+
+@njit(**LEAF)
+def _matters(a, old, mask, sight, mate, level, last):
+    """Whether square a's precedence row gained a bit the graph reads: a square in line with a (one that may
+    stand between a and a partner), a's mate, or the last arrival on a's mate (``_standable``)."""
+    for w in range(sight.shape[1]):
+        if (mask[a, w] & ~old[w]) & sight[a, w] != 0:
+            return True
+    o = mate[a]
+    if o < 0:
+        return False
+    if (mask[a, o >> 6] & ~old[o >> 6]) >> np.uint64(o & 63) & np.uint64(1):
+        return True
+    b = last[o]
+    return b >= 0 and (mask[a, b >> 6] & ~old[b >> 6]) >> np.uint64(b & 63) & np.uint64(1) != 0
+
+
+@njit(**LEAF)
+def _update(
+    app,
+    x,
+    ox,
+    y,
+    oy,
+    changed,
+    old_rows,
+    last,
+    q,
+    nbr_start,
+    nbr,
+    lines,
+    tokens,
+    sok,
+    at_level,
+    below,
+    alive,
+    graph,
+    log,
+    work,
+):
+    """Brings the token graph from the parent's state to this node's, logging what it changes; False when
+    rebuilding is cheaper or the log is full (the changes made are then to be dropped: a rebuild follows).
+
+    Only pairs of squares whose state changed can change: the squares of the two tokens paired (or of the token
+    that stays), the squares whose precedence row changed (the trail since the parent), for a token that stays
+    every square in line with it (pairs across it are blocked now), and the other squares of their tokens.  The
+    tokens holding them lose their edges and are scanned again; another token's ``low`` changes only when its
+    witness is among them.  ``changed``: the rows on the trail."""
+    pid, btw_start, btw, sight = lines
+    mate, level, mask, root = tokens
+    adjm, adj_len, low, wit = graph
+    gst = log[0]
+    seen, done, stamp, squares = work
+    gst[UPDATE] += 1
+    upd = gst[UPDATE]
+    n = 0
+    for a in (x, ox, y, oy):
+        if a >= 0 and seen[a] != upd:
+            seen[a] = upd
+            squares[n] = a
+            n += 1
+    for z in range(changed.shape[0]):
+        a = changed[z]
+        if seen[a] == upd or not _matters(a, old_rows[z], mask, sight, mate, tokens[1], last):
+            continue
+        seen[a] = upd
+        squares[n] = a
+        n += 1
+    if app == ROOT:
+        for z in range(nbr_start[x], nbr_start[x + 1]):
+            a = nbr[z]
+            if seen[a] != upd:
+                seen[a] = upd
+                squares[n] = a
+                n += 1
+    h = 0
+    while h < n:
+        o = mate[squares[h]]
+        h += 1
+        if o >= 0 and seen[o] != upd:
+            seen[o] = upd
+            squares[n] = o
+            n += 1
+    gst[7] += n
+    if 4 * n > q:
+        return False
+    # the old tokens of the changed squares lose their edges
+    for h in range(n):
+        a = squares[h]
+        if a == x or a == ox:
+            r = x if ox < 0 or x < ox else ox
+        elif a == y or a == oy:
+            r = y if oy < 0 or y < oy else oy
+        elif alive[a]:
+            r = _rep(a, mate)
+        else:
+            continue
+        if done[r] == upd:
+            continue
+        done[r] = upd
+        if not _save(r, graph, log):
+            return False
+        for e in range(adj_len[r]):
+            u = adjm[r, e]
+            if not _save(u, graph, log):
+                return False
+            for f in range(adj_len[u]):
+                if adjm[u, f] == r:
+                    adj_len[u] -= 1
+                    adjm[u, f] = adjm[u, adj_len[u]]
+                    break
+        adj_len[r] = 0
+    # a square that is a token's name only now may hold a stale list
+    for h in range(n):
+        a = squares[h]
+        if alive[a]:
+            t = _rep(a, mate)
+            if done[t] != upd:
+                done[t] = upd
+                if not _save(t, graph, log):
+                    return False
+                adj_len[t] = 0
+    # the live tokens holding them are scanned again (done: -upd once scanned)
+    for h in range(n):
+        a = squares[h]
+        if not alive[a]:
+            continue
+        t = _rep(a, mate)
+        if done[t] == -upd:
+            continue
+        done[t] = -upd
+        gst[SCAN] += 1
+        sid = gst[SCAN]
+        lt = level[t]
+        for s in range(1 if mate[t] < 0 else 2):
+            i = t if s == 0 else mate[t]
+            if not sok[i]:
+                continue
+            for w in range(sight.shape[1]):
+                bits = sight[i, w] & at_level[lt, w]
+                while bits != 0:
+                    j = w * 64 + trailing_zeros(bits)
+                    bits &= bits - np.uint64(1)
+                    u = _rep(j, mate)
+                    if u == t or stamp[u] == sid or done[u] == -upd:
+                        continue
+                    if not _clear(i, j, mask, root, pid, btw_start, btw):
+                        continue
+                    stamp[u] = sid
+                    if not _save(u, graph, log):
+                        return False
+                    adjm[t, adj_len[t]] = u
+                    adj_len[t] += 1
+                    adjm[u, adj_len[u]] = t
+                    adj_len[u] += 1
+        _find_low(t, lines, tokens, sok, below, low, wit)
+    # another token's flag changes only when its witness is among them: going down the search a square only
+    # loses its standing, a line only gets blocked, and the squares just paired could already stand
+    for h in range(n):
+        a = squares[h]
+        for z in range(nbr_start[a], nbr_start[a + 1]):
+            i = nbr[z]
+            if not alive[i]:
+                continue
+            t = _rep(i, mate)
+            if done[t] == -upd or not low[t] or wit[t] != a:
+                continue
+            if not _save(t, graph, log):
+                return False
+            _find_low(t, lines, tokens, sok, below, low, wit)
+    return True
+
+
+@njit(**LEAF)
+def _same_graph(q, mate, alive, adjm, adj_len, low, adj2, len2, low2, mark):
+    """Whether two token graphs have the same edges and flags (the checking mode)."""
+    for t in range(q):
+        if not alive[t] or _rep(t, mate) != t:
+            continue
+        if adj_len[t] != len2[t] or low[t] != low2[t]:
+            return False
+        for e in range(adj_len[t]):
+            mark[adjm[t, e]] = t
+        for e in range(len2[t]):
+            if mark[adj2[t, e]] != t:
+                return False
+        for e in range(adj_len[t]):
+            mark[adjm[t, e]] = -1
+    return True
 
 
 @njit(cache=True)
@@ -146,6 +466,11 @@ def run(
     adj_len,
     fixed,
     sight,
+    low,
+    wit,
+    gst,
+    glog,
+    gbuf,
 ):
     """Runs the lazy search from the state in the arrays for at most ``budget`` more nodes.
 
@@ -157,6 +482,7 @@ def run(
     level, root, parent, last, mate, after_count = st[0], st[1], st[2], st[3], st[4], st[5]
     f_m, f_t, f_phase, f_len, f_idx, f_app = fr[0], fr[1], fr[2], fr[3], fr[4], fr[5]
     f_x, f_y, f_ox, f_oy, f_lx, f_ly, f_e, f_tr = fr[6], fr[7], fr[8], fr[9], fr[10], fr[11], fr[12], fr[13]
+    f_g = fr[14]
     depth, nodes, roots, left = scalars[0], scalars[1], scalars[2], scalars[3]
     mode = scalars[6]
     cnt = np.empty(2, np.int64)
@@ -167,8 +493,23 @@ def run(
     vertex = np.zeros(q, np.bool_)
     stay = np.zeros(q, np.bool_)
     stamp = np.full(q, -1, np.int64)
-    low = np.zeros(q, np.bool_)
     sok = np.zeros(q, np.bool_)
+    logged = np.zeros(q, np.int64)
+    seen_sq = np.zeros(q, np.int64)
+    done = np.zeros(q, np.int64)
+    sstamp = np.zeros(q, np.int64)
+    squares = np.empty(q, np.int64)
+    checking = gst[CHECK] != 0
+    adj2 = np.empty((q if checking else 1, width), np.int64)
+    len2 = np.empty(q, np.int64)
+    low2 = np.zeros(q, np.bool_)
+    wit2 = np.empty(q, np.int64)
+    cmp_mark = np.full(q, -1, np.int64)
+    lines = (pid, btw_start, btw, sight)
+    tokens = (mate, level, mask, root)
+    graph = (adjm, adj_len, low, wit)
+    log = (gst, glog, gbuf, logged)
+    work = (seen_sq, done, sstamp, squares)
     words = sight.shape[1]
     at_level = np.zeros((MAX_LEVEL, words), np.uint64)
     below = np.zeros((MAX_LEVEL, words), np.uint64)
@@ -178,6 +519,7 @@ def run(
     index = np.full(q, -1, np.int64)
     gadj = np.empty((q, width), np.int64)
     glen = np.zeros(q, np.int64)
+    match = np.empty((7, q), np.int64)
     cand = np.empty(width, np.int64)
     keys = np.empty((width, 3), np.int64)
     comb = np.empty((width, 4, 3), np.int64)
@@ -195,60 +537,56 @@ def run(
             m = f_m[depth]
             fail = roots + popcount(left) > k
             if not fail:
-                # the token graph: edges between tokens of one level; across levels only whether a token
-                # sees a lower one (``low``), which is all the bound reads there.  Lines of sight are bit rows
-                # (``sight``), so a square visits only the standable squares of its level (``at_level``) and
-                # of the levels below it (``below``), in the order of its neighbour list
-                at_level[:, :] = 0
-                for i in range(q):
-                    alive[i] = parent[i] < 0 and not root[i]
-                    adj_len[i] = 0
-                    stamp[i] = -1
-                    low[i] = False
-                    sok[i] = alive[i] and _standable(i, mate, last, mask, fixed)
-                    if sok[i]:
-                        at_level[level[i], i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-                for w in range(words):
-                    acc = np.uint64(0)
-                    for lv in range(MAX_LEVEL):
-                        below[lv, w] = acc
-                        acc |= at_level[lv, w]
-                for t in range(q):
-                    if not alive[t] or _rep(t, mate) != t:
-                        continue
-                    lt = level[t]
-                    for s in range(1 if mate[t] < 0 else 2):
-                        i = t if s == 0 else mate[t]
-                        if not sok[i]:
-                            continue
-                        for w in range(words):
-                            bits = sight[i, w] & at_level[lt, w]
-                            while bits != 0:
-                                j = w * 64 + trailing_zeros(bits)
-                                bits &= bits - np.uint64(1)
-                                u = _rep(j, mate)
-                                if u <= t or stamp[u] == t or not _clear(i, j, mask, root, pid, btw_start, btw):
-                                    continue
-                                stamp[u] = t
-                                adjm[t, adj_len[t]] = u
-                                adj_len[t] += 1
-                                adjm[u, adj_len[u]] = t
-                                adj_len[u] += 1
-                        w = 0
-                        while not low[t] and w < words:
-                            bits = sight[i, w] & below[lt, w]
-                            while bits != 0:
-                                j = w * 64 + trailing_zeros(bits)
-                                bits &= bits - np.uint64(1)
-                                if _clear(i, j, mask, root, pid, btw_start, btw):
-                                    low[t] = True
-                                    break
-                            w += 1
+                _prepare(q, parent, root, level, mate, last, mask, fixed, alive, sok, at_level, below)
+                p = depth - 1
+                if gst[VALID] == 0 or (p >= 0 and f_g[p] == UNSYNCED):
+                    rebuild = gst[VALID] == 0
+                    if not rebuild:
+                        mark, bmark = gst[LOG], gst[BUF]
+                        y, oy = (f_y[p], f_oy[p]) if f_app[p] == PAIR else (-1, -1)
+                        changed, old_rows = trail_x[f_tr[p] : cnt[1]], trail_rows[f_tr[p] : cnt[1]]
+                        if _update(
+                            f_app[p],
+                            f_x[p],
+                            f_ox[p],
+                            y,
+                            oy,
+                            changed,
+                            old_rows,
+                            last,
+                            q,
+                            nbr_start,
+                            nbr,
+                            lines,
+                            tokens,
+                            sok,
+                            at_level,
+                            below,
+                            alive,
+                            graph,
+                            log,
+                            work,
+                        ):
+                            f_g[p] = mark + 2
+                        else:
+                            gst[LOG], gst[BUF] = mark, bmark
+                            rebuild = True
+                    if rebuild:
+                        _rebuild(q, lines, tokens, sok, at_level, below, alive, stamp, graph)
+                        gst[VALID] = 1
+                        gst[6] += 1
+                        if p >= 0:
+                            f_g[p] = REBUILT
+                    if checking:
+                        _rebuild(q, lines, tokens, sok, at_level, below, alive, stamp, (adj2, len2, low2, wit2))
+                        if not _same_graph(q, mate, alive, adjm, adj_len, low, adj2, len2, low2, cmp_mark):
+                            result = MISMATCH
+                            break
                 for i in range(q):
                     vertex[i] = alive[i] and _rep(i, mate) == i
                     stay[i] = after_count[i] == 0 or (mate[i] >= 0 and after_count[mate[i]] == 0)
                 needed = survivors_bound(
-                    q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen
+                    q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen, match
                 )
                 if needed < 0 or roots + needed > k:
                     fail = True
@@ -439,6 +777,14 @@ def run(
             left += np.int64(1) << m
             _unstand(x, f_ox[depth], f_lx[depth], parent, last)
         cnt[0], cnt[1] = _undo(f_e[depth], f_tr[depth], cnt[0], cnt[1], edges_u, after_count, mask, trail_x, trail_rows)
+        g = f_g[depth]
+        if g >= 2 and gst[VALID] != 0:
+            _restore(g - 2, graph, log)
+        elif g >= 2:
+            _drop(g - 2, gst, glog)
+        elif g == REBUILT:
+            gst[VALID] = 0
+        f_g[depth] = UNSYNCED
         f_app[depth] = NONE
         mode = NEXT
     scalars[0], scalars[1], scalars[2], scalars[3] = depth, nodes, roots, left
@@ -449,7 +795,8 @@ def run(
 class CompiledLazy(Engine):
     """Static arrays of one position and the state of one dive of the compiled lazy search."""
 
-    def __init__(self, geo, k: int, fixed=None):
+    def __init__(self, geo, k: int, fixed=None, check: bool = False):
+        """``check``: compare the kept token graph with a rebuilt one at every node (tests; slow)."""
         super().__init__(geo, k)
         q = geo.size
         self.fixed = np.full(q, FREE, np.int64) if fixed is None else np.array(fixed, dtype=np.int64)
@@ -466,7 +813,7 @@ class CompiledLazy(Engine):
         self.tok = np.zeros((MAX_LEVEL, q), np.int64)
         self.tok_len = np.zeros(MAX_LEVEL, np.int64)
         self.pend = np.zeros((frames, q), np.bool_)
-        self.fr = np.zeros((14, frames), np.int64)
+        self.fr = np.zeros((15, frames), np.int64)
         self.opt_x = np.zeros((frames, 4 * width), np.int64)
         self.opt_y = np.zeros((frames, 4 * width), np.int64)
         self.adjm = np.zeros((q, width), np.int64)
@@ -474,6 +821,13 @@ class CompiledLazy(Engine):
         self.jit = np.zeros(q, np.int64)
         self.sight = np.zeros((q, self.words), np.uint64)
         """Lines of sight as bit rows: bit j of row i when squares i and j share a line."""
+        self.low = np.zeros(q, np.bool_)
+        self.wit = np.zeros(q, np.int64)
+        self.gst = np.zeros(8, np.int64)
+        """The kept token graph: valid, log entries and words in use, update and scan counters, checking mode."""
+        self.glog = np.zeros((5, 64 * q + 4096), np.int64)
+        self.gbuf = np.zeros(8 * (64 * q + 4096), np.int64)
+        self.gst[CHECK] = int(check)
         rows = np.repeat(np.arange(q), np.diff(self.nbr_start))
         bits = np.left_shift(np.uint64(1), (self.nbr & 63).astype(np.uint64))
         np.bitwise_or.at(self.sight, (rows, self.nbr >> 6), bits)  # a Python loop took half the set-up
@@ -494,6 +848,7 @@ class CompiledLazy(Engine):
         self.pend[0, self.tokens[first]] = True
         self.fr[:] = 0
         self.fr[0, 0] = first
+        self.gst[VALID] = self.gst[LOG] = self.gst[BUF] = 0
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
 
     def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
@@ -501,13 +856,16 @@ class CompiledLazy(Engine):
         return self.dive(jitter, limit, deadline)
 
     def dive(self, jitter, limit: int, deadline: float | None) -> str | None:
-        """One restart: "found", "exhausted", "restart", "stop" (deadline) or None (overflow)."""
+        """One restart: "found", "exhausted", "restart", "stop" (deadline) or None (overflow).  ``jitter`` is a
+        permutation of the squares (the kept token graph relies on it: see the module's docstring)."""
+        if len(jitter) != self.q or len(set(jitter)) != self.q:
+            raise ValueError("the tie-breaks must be a permutation of the squares")
         self.reset()
         self.jit = np.array(jitter, dtype=np.int64)
         return self.loop(limit, deadline)
 
     def run_budget(self, limit: int, budget: int) -> int:
-        return run(
+        code = run(
             self.q,
             self.k,
             self.nbr_start,
@@ -535,7 +893,15 @@ class CompiledLazy(Engine):
             self.adj_len,
             self.fixed,
             self.sight,
+            self.low,
+            self.wit,
+            self.gst,
+            self.glog,
+            self.gbuf,
         )
+        if code == MISMATCH:
+            raise AssertionError("the kept token graph differs from the rebuilt one")
+        return code
 
     def parents(self) -> np.ndarray:
         return self.st[2]

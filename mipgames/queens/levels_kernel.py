@@ -24,7 +24,14 @@ NONE, PAIR, ROOT = 0, 1, 2
 MAX_LEVEL = 64
 
 
-@njit(cache=True)
+LEAF = {"cache": True, "_nrt": False}
+"""njit options of the kernels' helpers.  They allocate nothing, so they need no reference counting; with it,
+numba increfs and decrefs every array argument on each call, atomically, and the calls in the node loops
+spent a fifth of the search in NRT_incref / NRT_decref (perf).  The caller holds every array for the
+length of the call, so the counts are not needed."""
+
+
+@njit(**LEAF)
 def popcount(value):
     count = 0
     while value:
@@ -33,7 +40,7 @@ def popcount(value):
     return count
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def has(mask, row, bit):
     return (mask[row, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1) != 0
 
@@ -41,12 +48,12 @@ def has(mask, row, bit):
 # ---------------------------------------------------------------- matching (Edmonds), as matching.py
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _lca(a, b, base, mate, parent, seen):
-    seen[:] = False
+    seen[:] = 0
     while True:
         a = base[a]
-        seen[a] = True
+        seen[a] = 1
         if mate[a] == -1:
             break
         a = parent[mate[a]]
@@ -57,25 +64,31 @@ def _lca(a, b, base, mate, parent, seen):
         b = parent[mate[b]]
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _mark(v, b, child, base, mate, parent, blossom):
     while base[v] != b:
-        blossom[base[v]] = True
-        blossom[base[mate[v]]] = True
+        blossom[base[v]] = 1
+        blossom[base[mate[v]]] = 1
         parent[v] = child
         child = mate[v]
         v = parent[mate[v]]
 
 
-@njit(cache=True)
-def _augment(root, gadj, glen, mate, n):
-    used = np.zeros(n, np.bool_)
-    parent = np.full(n, -1, np.int64)
-    base = np.arange(n)
-    seen = np.zeros(n, np.bool_)
-    blossom = np.zeros(n, np.bool_)
-    queue = np.empty(n, np.int64)
-    used[root] = True
+@njit(**LEAF)
+def _augment(root, gadj, glen, mate, n, work):
+    used, parent, base, seen, blossom, queue = (
+        work[1, :n],
+        work[2, :n],
+        work[3, :n],
+        work[4, :n],
+        work[5, :n],
+        work[6, :n],
+    )
+    for i in range(n):
+        used[i] = 0
+        parent[i] = -1
+        base[i] = i
+    used[root] = 1
     queue[0] = root
     head, tail = 0, 1
     while head < tail:
@@ -87,14 +100,14 @@ def _augment(root, gadj, glen, mate, n):
                 continue
             if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
                 b = _lca(v, to, base, mate, parent, seen)
-                blossom[:] = False
+                blossom[:] = 0
                 _mark(v, b, to, base, mate, parent, blossom)
                 _mark(to, b, v, base, mate, parent, blossom)
                 for i in range(n):
                     if blossom[base[i]]:
                         base[i] = b
                         if not used[i]:
-                            used[i] = True
+                            used[i] = 1
                             queue[tail] = i
                             tail += 1
             elif parent[to] == -1:
@@ -108,15 +121,17 @@ def _augment(root, gadj, glen, mate, n):
                         mate[prev] = end
                         end = nxt
                     return
-                used[mate[to]] = True
+                used[mate[to]] = 1
                 queue[tail] = mate[to]
                 tail += 1
 
 
-@njit(cache=True)
-def deficiency(gadj, glen, n):
-    """Vertices left unmatched by a maximum matching of the graph given by rows of gadj."""
-    mate = np.full(n, -1, np.int64)
+@njit(**LEAF)
+def deficiency(gadj, glen, n, work):
+    """Vertices left unmatched by a maximum matching of the graph given by rows of gadj; ``work``: seven rows of
+    at least n integers (scratch)."""
+    mate = work[0, :n]
+    mate[:] = -1
     for v in range(n):
         if mate[v] == -1:
             for x in range(glen[v]):
@@ -127,7 +142,7 @@ def deficiency(gadj, glen, n):
                     break
     for root in range(n):
         if mate[root] == -1:
-            _augment(root, gadj, glen, mate, n)
+            _augment(root, gadj, glen, mate, n, work)
     free = 0
     for v in range(n):
         if mate[v] == -1:
@@ -144,7 +159,7 @@ PENDING, ALL_SETTLED = -1, -2
 """next_level's results besides a level."""
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt):
     """Precedence u → v with its closure (rows of the squares before u gain v's row, the old rows on the trail);
     cnt = [edges, trail rows] in use.  OK, CYCLE (nothing added) or OVERFLOW."""
@@ -171,7 +186,7 @@ def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, 
     return OK
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def child_pending(pend, depth, q, a, b):
     """The next frame's pending set: this frame's without a and b (the pair just made, or a survivor twice)."""
     for i in range(q):
@@ -180,7 +195,7 @@ def child_pending(pend, depth, q, a, b):
     pend[depth + 1, b] = False
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def next_level(depth, m, q, pend, tok, tok_len):
     """PENDING while level m has pending vertices in frame ``depth``; else the next level with tokens, its
     tokens made the frame's pending set, or ALL_SETTLED when there is none."""
@@ -197,8 +212,8 @@ def next_level(depth, m, q, pend, tok, tok_len):
     return ALL_SETTLED
 
 
-@njit(cache=True)
-def survivors_bound(q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen):
+@njit(**LEAF)
+def survivors_bound(q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen, work):
     """levels.survivors_bound over the vertices marked in ``vertex`` (queens here, tokens in lazy_kernel.py),
     ``stay`` marking those that block nothing; -1 when the position is dead.  A vertex sees a lower level
     when a neighbour in ``adjm`` is of one, or when ``low`` says so (lazy_kernel.py keeps only same-level
@@ -246,7 +261,7 @@ def survivors_bound(q, vertex, stay, level, adjm, adj_len, low, left, seen, memb
                     if index[v] >= 0:
                         gadj[x, glen[x]] = index[v]
                         glen[x] += 1
-            unpaired = deficiency(gadj, glen, count)
+            unpaired = deficiency(gadj, glen, count, work)
             for x in range(count):
                 index[members[x]] = -1
         if unpaired:
@@ -288,7 +303,7 @@ def static_arrays(geo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
     )
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _acyclic(c, p, mask, root, last_arrival, pid, btw_start, btw):
     """Whether capture c->p keeps the precedences acyclic (ForestSearch.acyclic)."""
     if has(mask, p, c):
@@ -302,7 +317,7 @@ def _acyclic(c, p, mask, root, last_arrival, pid, btw_start, btw):
     return not (last >= 0 and (has(mask, c, last) or has(mask, p, last)))
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _lower_bound(q, level, settled, nbr_start, nbr, uf, reach, total, best):
     """geometry.lower_bound on the unsettled queens (component popcount and line-of-sight reach)."""
     for i in range(q):
@@ -416,6 +431,7 @@ def run(
     index = np.full(q, -1, np.int64)
     gadj = np.empty((q, adjm.shape[1]), np.int64)
     glen = np.zeros(q, np.int64)
+    match = np.empty((7, q), np.int64)
     keys = np.empty((adjm.shape[1], 3), np.int64)
     cand = np.empty(adjm.shape[1], np.int64)
     result = BUDGET
@@ -456,7 +472,7 @@ def run(
                     vertex[i] = not settled[i]
                     stay[i] = after_count[i] == 0
                 needed = survivors_bound(
-                    q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen
+                    q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen, match
                 )
                 if needed < 0 or roots + needed > k:
                     fail = True
@@ -649,7 +665,7 @@ def run(
     return result
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _undo(mark_e, mark_t, n_edges, n_trail, edges_u, after_count, mask, trail_x, trail_rows):
     while n_edges > mark_e:
         n_edges -= 1
@@ -663,7 +679,7 @@ def _undo(mark_e, mark_t, n_edges, n_trail, edges_u, after_count, mask, trail_x,
     return n_edges, n_trail
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _survivor_key(c, p, m, alt, level, parent, root, nbr_start, nbr, adjm, adj_len, pid, btw_start, jitter):
     """ForestSearch.survivor_first (alt: grown_first) as a 3-tuple."""
     between = btw_start[pid[c, p] + 1] - btw_start[pid[c, p]]

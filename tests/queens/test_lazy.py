@@ -44,7 +44,7 @@ def dive_both(instance, k, jitter, limit, fixed=None):
         outcome = "found" if search.solve() else "exhausted"
     except Restart:
         outcome = "restart"
-    compiled = CompiledLazy(geo, k, fixed)
+    compiled = CompiledLazy(geo, k, fixed, check=True)
     got = compiled.dive(list(jitter), limit or 0, None)
     return (
         (outcome, search.nodes, search.moves() if outcome == "found" else None),
@@ -84,6 +84,37 @@ def test_compiled_lazy_search_makes_the_reference_nodes_beyond_one_word_of_squar
     python, compiled = dive_both(instance, 2, jitter, 600)
     assert python == compiled
     assert compiled[1] > 100
+
+
+@pytest.mark.parametrize("entries, words", [(0, 0), (3, 8), (40, 400)])
+def test_the_kept_token_graph_falls_back_to_rebuilding_when_its_log_is_full(entries, words):
+    """A log too small for a node's update (none at all, a few lists, some nodes' worth) makes the kernel rebuild
+    the graph there and again after backtracking past it: still the reference's nodes, and the kept graph equal
+    to a rebuilt one at every node."""
+    import numpy as np
+
+    from mipgames.queens.lazy_kernel import CompiledLazy
+
+    instance = planted(24, 2, 60, 3).instance
+    geo = geometry(instance)
+    jitter = list(range(geo.size))
+    random.Random(3).shuffle(jitter)
+    search = LazySearch(geo, 2, None)
+    search.jitter, search.limit = list(jitter), 3000
+    assert search.solve()
+    compiled = CompiledLazy(geo, 2, check=True)
+    compiled.glog = np.zeros((5, entries), np.int64)
+    compiled.gbuf = np.zeros(words, np.int64)
+    assert compiled.dive(list(jitter), 3000, None) == "found"
+    assert (compiled.nodes, compiled.moves()) == (search.nodes, search.moves())
+
+
+def test_the_compiled_lazy_search_refuses_tie_breaks_that_are_not_a_permutation():
+    from mipgames.queens.lazy_kernel import CompiledLazy
+
+    geo = geometry(planted(8, 2, 20, 1).instance)
+    with pytest.raises(ValueError, match="permutation"):
+        CompiledLazy(geo, 2).dive([0] * geo.size, 100, None)
 
 
 def kept(instance, moves, share: float, rng: random.Random) -> list[int]:
