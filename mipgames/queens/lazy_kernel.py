@@ -248,7 +248,7 @@ def _drop(mark, gst, glog):
 
 
 @njit(**LEAF)
-def _matters(a, old, mask, sight, mate, level, last):
+def _matters(a, old, mask, sight, mate, last):
     """Whether square a's precedence row gained a bit the graph reads: a square in line with a (one that may
     stand between a and a partner), a's mate, or the last arrival on a's mate (``_standable``)."""
     for w in range(sight.shape[1]):
@@ -309,7 +309,7 @@ def _update(
             n += 1
     for z in range(changed.shape[0]):
         a = changed[z]
-        if seen[a] == upd or not _matters(a, old_rows[z], mask, sight, mate, tokens[1], last):
+        if seen[a] == upd or not _matters(a, old_rows[z], mask, sight, mate, last):
             continue
         seen[a] = upd
         squares[n] = a
@@ -329,7 +329,6 @@ def _update(
             seen[o] = upd
             squares[n] = o
             n += 1
-    gst[7] += n
     if 4 * n > q:
         return False
     # the old tokens of the changed squares lose their edges
