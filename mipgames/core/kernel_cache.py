@@ -7,7 +7,8 @@ playouts and all.  So the first kernel module of a folder to be imported
 fingerprints every source file of that folder that numba compiles (the files
 that mention ``njit``) and, when the fingerprint differs from the one stamped
 beside the caches, deletes the folder's ``.nbi``/``.nbc`` files first: numba
-then compiles afresh (``mipgames warmup`` pays for it ahead of a solve).
+then compiles afresh (``mipgames warmup`` pays for it ahead of a solve).  This file is part of every
+fingerprint, since its ``LEAF`` options are compiled into every folder's kernels.
 """
 
 from __future__ import annotations
@@ -17,12 +18,19 @@ import os
 from pathlib import Path
 
 STAMP = "mipgames-kernels.sha256"
+LEAF = {"cache": True, "_nrt": False}
+"""njit options of a kernel's helpers: functions that allocate nothing and call only such functions (numba
+compiles a callee with the caller's options where the callee sets none).  Numba counts references to every
+array passed to a compiled call, atomically, on entry and exit, even into functions inlined with
+``inline="always"``; in the queens and edge-matching node loops that was a fifth to a quarter of the time
+(perf and gdb samples in ``NRT_incref`` / ``NRT_decref``).  The caller holds every array for the length of the
+call, so the counts are not needed."""
 _checked: set[Path] = set()
 
 
 def fingerprint(folder: Path) -> str:
     """SHA-256 over the names and contents of the folder's sources that numba compiles."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(Path(__file__).read_bytes())
     for path in sorted(folder.glob("*.py")):
         text = path.read_bytes()
         if b"njit" in text:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import LEAF, drop_stale
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
@@ -103,7 +103,7 @@ def build_tables(cls_cell, cls_keyside, allowed, ent_col, ent_type, avail, K):
     return tstart, tlist, ttype
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def shuffle_tables(tstart, tlist, ttype, seed):
     """Randomise the order inside every bucket (a restart explores another part of the tree)."""
     np.random.seed(seed)
@@ -115,7 +115,7 @@ def shuffle_tables(tstart, tlist, ttype, seed):
             ttype[j], ttype[r] = ttype[r], ttype[j]
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF, inline="always")
 def _set_phase(k, ph, K, base, keya, keyb, budget, brk, cap, tstart, cur, end, phase):
     """Move position k to the first usable phase >= ph: 0 exact, 1/2 a break on key side 1/2, 3 both."""
     ANY = K - 1
@@ -141,7 +141,7 @@ def _set_phase(k, ph, K, base, keya, keyb, budget, brk, cap, tstart, cur, end, p
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF, inline="always")
 def _enter(
     k,
     keynb,
@@ -168,7 +168,7 @@ def _enter(
     _set_phase(k, 0, K, ptab[k] * K * K, keya, keyb, budget, brk, cap, tstart, cur, end, phase)
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def start(keynb, keyside, ptab, col, K, budget, cap, tstart, state):
     """Reset a search to position 0 with no breaks.
 
@@ -203,7 +203,7 @@ def start(keynb, keyside, ptab, col, K, budget, cap, tstart, state):
     )
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def fill(
     order,
     keynb,
@@ -325,7 +325,8 @@ def fill(
             st[SOLUTIONS] += 1
             if st[BEST] < 0 or total < st[BEST]:
                 st[BEST] = total
-                best[:] = place[:]
+                for x in range(place.shape[0]):  # not best[:] = place[:], which may allocate
+                    best[x] = place[x]
             avail[ttype[chosen]] += 1
             if pr[OPTIMISE]:
                 cap = total - 1
@@ -365,7 +366,7 @@ def fill(
 # ---------------------------------------------------------------- large-neighbourhood search
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _neighbour(rows, cols, i, s):
     r = i // cols
     c = i - r * cols
@@ -382,7 +383,7 @@ def _neighbour(rows, cols, i, s):
     return r * cols + c
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def board_breaks(rows, cols, col):
     """Mismatched inner edges of a full board."""
     out = 0
@@ -421,7 +422,7 @@ def window_plan(rows, cols, order, inwin):
     return keynb, keyside, chknb, chkside
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def window_breaks(rows, cols, order, inwin, col):
     """Mismatched edges with at least one end in the window (each counted once)."""
     out = 0
@@ -527,7 +528,7 @@ def reoptimise(
     return st[BEST] - before, st[NODES]
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _window(rows, cols, hmin, hmax, movable, col, order, inwin, near_bad):
     """A random rectangle (around a random mismatched edge when ``near_bad`` and there is one); returns its size."""
     n = rows * cols
@@ -614,7 +615,7 @@ def hungarian(cost):
     return assign
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _cell_cost(rows, cols, col, cell, e, ent_col):
     out = 0
     for s in range(4):
@@ -833,7 +834,7 @@ def ils(
     return best_total, nodes
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def fill_exact(
     order,
     keynb,
@@ -871,7 +872,9 @@ def fill_exact(
     """
     cur, end, _phase, _brk, _keya, _keyb, place, best, st = state
     block, useback, back, cls, tp_start, tp_cnt, tp_mask, tp_bit, cnt, mask = look
-    looking = cls.max() >= 0
+    looking = False  # any position has a class (a loop: numba's max() allocates, and this function may not)
+    for c in cls:
+        looking = looking or c >= 0
     nk = order.shape[0]
     KK = K * K
     ANY = K - 1
@@ -961,7 +964,8 @@ def fill_exact(
             st[SOLUTIONS] += 1
             if st[BEST] < 0:
                 st[BEST] = 0
-                best[:] = place[:]
+                for x in range(place.shape[0]):  # not best[:] = place[:], which may allocate
+                    best[x] = place[x]
             if count == 0:
                 st[DEPTH] = k
                 st[NODES] += nodes

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: numba has no public name for it
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import LEAF, drop_stale
 from mipgames.queens.lazy import FREE
 from mipgames.queens.levels_kernel import (
     ALL_SETTLED,
@@ -34,7 +34,6 @@ from mipgames.queens.levels_kernel import (
     ENTER,
     EXHAUSTED,
     FOUND,
-    LEAF,
     MAX_LEVEL,
     NEXT,
     NONE,

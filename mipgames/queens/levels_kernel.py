@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import LEAF, drop_stale
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
@@ -22,13 +22,6 @@ FOUND, EXHAUSTED, RESTART, BUDGET, OVERFLOW = 1, 2, 3, 0, 4
 ENTER, NEXT = 0, 1
 NONE, PAIR, ROOT = 0, 1, 2
 MAX_LEVEL = 64
-
-
-LEAF = {"cache": True, "_nrt": False}
-"""njit options of the kernels' helpers.  They allocate nothing, so they need no reference counting; with it,
-numba increfs and decrefs every array argument on each call, atomically, and the calls in the node loops
-spent a fifth of the search in NRT_incref / NRT_decref (perf).  The caller holds every array for the
-length of the call, so the counts are not needed."""
 
 
 @njit(**LEAF)
