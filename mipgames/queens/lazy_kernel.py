@@ -168,38 +168,56 @@ def _find_low(t, lines, tokens, sok, below, low, wit):
 
 
 @njit(**LEAF)
-def _rebuild(q, lines, tokens, sok, at_level, below, alive, stamp, graph):
-    """The token graph from scratch: edges between tokens of one level, and each token's ``low``."""
+def _scan(t, log_it, lines, tokens, sok, at_level, graph, log, work):
+    """Adds token t's edges to the tokens of its level not scanned yet in this pass (marked ``-gst[UPDATE]`` in
+    ``done``), logging each list it changes when ``log_it``; False when the log is full."""
     pid, btw_start, btw, sight = lines
     mate, level, mask, root = tokens
-    adjm, adj_len, low, wit = graph
+    adjm, adj_len, _, _ = graph
+    gst = log[0]
+    _, done, stamp, _ = work
+    upd = gst[UPDATE]
+    done[t] = -upd
+    gst[SCAN] += 1
+    sid = gst[SCAN]
+    lt = level[t]
+    for s in range(1 if mate[t] < 0 else 2):
+        i = t if s == 0 else mate[t]
+        if not sok[i]:
+            continue
+        for w in range(sight.shape[1]):
+            bits = sight[i, w] & at_level[lt, w]
+            while bits != 0:
+                j = w * 64 + trailing_zeros(bits)
+                bits &= bits - np.uint64(1)
+                u = _rep(j, mate)
+                if stamp[u] == sid or done[u] == -upd or not _clear(i, j, mask, root, pid, btw_start, btw):
+                    continue
+                stamp[u] = sid
+                if log_it and not _save(u, graph, log):
+                    return False
+                adjm[t, adj_len[t]] = u
+                adj_len[t] += 1
+                adjm[u, adj_len[u]] = t
+                adj_len[u] += 1
+    return True
+
+
+@njit(**LEAF)
+def _rebuild(q, lines, tokens, prepared, graph, log, work):
+    """The token graph from scratch: edges between tokens of one level, and each token's ``low``."""
+    mate = tokens[0]
+    sok, at_level, below, alive = prepared
+    _, adj_len, low, wit = graph
     for i in range(q):
         adj_len[i] = 0
-        stamp[i] = -1
         low[i] = False
         wit[i] = -1
+    log[0][UPDATE] += 1
     for t in range(q):
-        if not alive[t] or _rep(t, mate) != t:
-            continue
-        lt = level[t]
-        for s in range(1 if mate[t] < 0 else 2):
-            i = t if s == 0 else mate[t]
-            if not sok[i]:
-                continue
-            for w in range(sight.shape[1]):
-                bits = sight[i, w] & at_level[lt, w]
-                while bits != 0:
-                    j = w * 64 + trailing_zeros(bits)
-                    bits &= bits - np.uint64(1)
-                    u = _rep(j, mate)
-                    if u <= t or stamp[u] == t or not _clear(i, j, mask, root, pid, btw_start, btw):
-                        continue
-                    stamp[u] = t
-                    adjm[t, adj_len[t]] = u
-                    adj_len[t] += 1
-                    adjm[u, adj_len[u]] = t
-                    adj_len[u] += 1
-        _find_low(t, lines, tokens, sok, below, low, wit)
+        if alive[t] and _rep(t, mate) == t:
+            _scan(t, False, lines, tokens, sok, at_level, graph, log, work)
+            _find_low(t, lines, tokens, sok, below, low, wit)
 
 
 @njit(**LEAF)
@@ -263,28 +281,7 @@ def _matters(a, old, mask, sight, mate, last):
 
 
 @njit(**LEAF)
-def _update(
-    app,
-    x,
-    ox,
-    y,
-    oy,
-    changed,
-    old_rows,
-    last,
-    q,
-    nbr_start,
-    nbr,
-    lines,
-    tokens,
-    sok,
-    at_level,
-    below,
-    alive,
-    graph,
-    log,
-    work,
-):
+def _update(moved, rows, last, q, near, lines, tokens, prepared, graph, log, work):
     """Brings the token graph from the parent's state to this node's, logging what it changes; False when
     rebuilding is cheaper or the log is full (the changes made are then to be dropped: a rebuild follows).
 
@@ -292,12 +289,17 @@ def _update(
     that stays), the squares whose precedence row changed (the trail since the parent), for a token that stays
     every square in line with it (pairs across it are blocked now), and the other squares of their tokens.  The
     tokens holding them lose their edges and are scanned again; another token's ``low`` changes only when its
-    witness is among them.  ``changed``: the rows on the trail."""
+    witness is among them.  ``moved``: what the parent applied (PAIR or ROOT, the squares and their old mates);
+    ``rows``: the trail since the parent (squares, their old rows)."""
+    app, x, ox, y, oy = moved
+    changed, old_rows = rows
+    nbr_start, nbr = near
+    sok, at_level, below, alive = prepared
     pid, btw_start, btw, sight = lines
     mate, level, mask, root = tokens
     adjm, adj_len, low, wit = graph
     gst = log[0]
-    seen, done, stamp, squares = work
+    seen, done, _, squares = work
     gst[UPDATE] += 1
     upd = gst[UPDATE]
     n = 0
@@ -374,31 +376,8 @@ def _update(
         t = _rep(a, mate)
         if done[t] == -upd:
             continue
-        done[t] = -upd
-        gst[SCAN] += 1
-        sid = gst[SCAN]
-        lt = level[t]
-        for s in range(1 if mate[t] < 0 else 2):
-            i = t if s == 0 else mate[t]
-            if not sok[i]:
-                continue
-            for w in range(sight.shape[1]):
-                bits = sight[i, w] & at_level[lt, w]
-                while bits != 0:
-                    j = w * 64 + trailing_zeros(bits)
-                    bits &= bits - np.uint64(1)
-                    u = _rep(j, mate)
-                    if u == t or stamp[u] == sid or done[u] == -upd:
-                        continue
-                    if not _clear(i, j, mask, root, pid, btw_start, btw):
-                        continue
-                    stamp[u] = sid
-                    if not _save(u, graph, log):
-                        return False
-                    adjm[t, adj_len[t]] = u
-                    adj_len[t] += 1
-                    adjm[u, adj_len[u]] = t
-                    adj_len[u] += 1
+        if not _scan(t, True, lines, tokens, sok, at_level, graph, log, work):
+            return False
         _find_low(t, lines, tokens, sok, below, low, wit)
     # another token's flag changes only when its witness is among them: going down the search a square only
     # loses its standing, a line only gets blocked, and the squares just paired could already stand
@@ -490,12 +469,11 @@ def run(
     alive = np.zeros(q, np.bool_)
     vertex = np.zeros(q, np.bool_)
     stay = np.zeros(q, np.bool_)
-    stamp = np.full(q, -1, np.int64)
     sok = np.zeros(q, np.bool_)
     logged = np.zeros(q, np.int64)
     seen_sq = np.zeros(q, np.int64)
     done = np.zeros(q, np.int64)
-    sstamp = np.zeros(q, np.int64)
+    stamp = np.zeros(q, np.int64)
     squares = np.empty(q, np.int64)
     checking = gst[CHECK] != 0
     adj2 = np.empty((q if checking else 1, width), np.int64)
@@ -507,7 +485,8 @@ def run(
     tokens = (mate, level, mask, root)
     graph = (adjm, adj_len, low, wit)
     log = (gst, glog, gbuf, logged)
-    work = (seen_sq, done, sstamp, squares)
+    work = (seen_sq, done, stamp, squares)
+    near = (nbr_start, nbr)
     words = sight.shape[1]
     at_level = np.zeros((MAX_LEVEL, words), np.uint64)
     below = np.zeros((MAX_LEVEL, words), np.uint64)
@@ -542,41 +521,22 @@ def run(
                     if not rebuild:
                         mark, bmark = gst[LOG], gst[BUF]
                         y, oy = (f_y[p], f_oy[p]) if f_app[p] == PAIR else (-1, -1)
-                        changed, old_rows = trail_x[f_tr[p] : cnt[1]], trail_rows[f_tr[p] : cnt[1]]
-                        if _update(
-                            f_app[p],
-                            f_x[p],
-                            f_ox[p],
-                            y,
-                            oy,
-                            changed,
-                            old_rows,
-                            last,
-                            q,
-                            nbr_start,
-                            nbr,
-                            lines,
-                            tokens,
-                            sok,
-                            at_level,
-                            below,
-                            alive,
-                            graph,
-                            log,
-                            work,
-                        ):
+                        moved = (f_app[p], f_x[p], f_ox[p], y, oy)
+                        rows = (trail_x[f_tr[p] : cnt[1]], trail_rows[f_tr[p] : cnt[1]])
+                        prepared = (sok, at_level, below, alive)
+                        if _update(moved, rows, last, q, near, lines, tokens, prepared, graph, log, work):
                             f_g[p] = mark + 2
                         else:
                             gst[LOG], gst[BUF] = mark, bmark
                             rebuild = True
                     if rebuild:
-                        _rebuild(q, lines, tokens, sok, at_level, below, alive, stamp, graph)
+                        _rebuild(q, lines, tokens, (sok, at_level, below, alive), graph, log, work)
                         gst[VALID] = 1
                         gst[6] += 1
                         if p >= 0:
                             f_g[p] = REBUILT
                     if checking:
-                        _rebuild(q, lines, tokens, sok, at_level, below, alive, stamp, (adj2, len2, low2, wit2))
+                        _rebuild(q, lines, tokens, (sok, at_level, below, alive), (adj2, len2, low2, wit2), log, work)
                         if not _same_graph(q, mate, alive, adjm, adj_len, low, adj2, len2, low2, cmp_mark):
                             result = MISMATCH
                             break
