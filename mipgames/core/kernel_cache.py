@@ -8,23 +8,40 @@ fingerprints every source file of that folder that numba compiles (the files
 that mention ``njit``) and, when the fingerprint differs from the one stamped
 beside the caches, deletes the folder's ``.nbi``/``.nbc`` files first: numba
 then compiles afresh (``mipgames warmup`` pays for it ahead of a solve).  This file is part of every
-fingerprint, since its ``LEAF`` options are compiled into every folder's kernels.
+fingerprint, since the options of its ``leaf`` are compiled into every folder's kernels.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+from numba import njit
 
 STAMP = "mipgames-kernels.sha256"
-LEAF = {"cache": True, "_nrt": False}
-"""njit options of a kernel's helpers: functions that allocate nothing and call only such functions (numba
-compiles a callee with the caller's options where the callee sets none).  Numba counts references to every
-array passed to a compiled call, atomically, on entry and exit, even into functions inlined with
-``inline="always"``; in the queens and edge-matching node loops that was a fifth to a quarter of the time
-(perf and gdb samples in ``NRT_incref`` / ``NRT_decref``).  The caller holds every array for the length of the
-call, so the counts are not needed."""
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def leaf(inline: bool = False) -> Callable[[F], F]:
+    """``njit`` for a kernel's helpers: cached, and without reference counting.
+
+    For functions that allocate nothing and call only such functions (numba compiles a callee with the caller's
+    options where the callee sets none).  Numba counts references to every array passed to a compiled call,
+    atomically, on entry and exit, even into functions inlined with ``inline="always"``; in the queens and
+    edge-matching node loops that was a fifth to a quarter of the time (perf and gdb samples in ``NRT_incref``
+    / ``NRT_decref``).  The caller holds every array for the length of the call, so the counts are not needed.
+    ``inline``: inlined into the caller by numba as well."""
+
+    def compile_(function: F) -> F:
+        compiled: F = njit(cache=True, _nrt=False, inline="always" if inline else "never")(function)  # type: ignore[call-overload]
+        return compiled
+
+    return compile_
+
+
 _checked: set[Path] = set()
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import LEAF, drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
@@ -103,7 +103,7 @@ def build_tables(cls_cell, cls_keyside, allowed, ent_col, ent_type, avail, K):
     return tstart, tlist, ttype
 
 
-@njit(**LEAF)
+@leaf()
 def shuffle_tables(tstart, tlist, ttype, seed):
     """Randomise the order inside every bucket (a restart explores another part of the tree)."""
     np.random.seed(seed)
@@ -115,7 +115,7 @@ def shuffle_tables(tstart, tlist, ttype, seed):
             ttype[j], ttype[r] = ttype[r], ttype[j]
 
 
-@njit(**LEAF, inline="always")
+@leaf(inline=True)
 def _set_phase(k, ph, K, base, keya, keyb, budget, brk, cap, tstart, cur, end, phase):
     """Move position k to the first usable phase >= ph: 0 exact, 1/2 a break on key side 1/2, 3 both."""
     ANY = K - 1
@@ -141,7 +141,7 @@ def _set_phase(k, ph, K, base, keya, keyb, budget, brk, cap, tstart, cur, end, p
     return False
 
 
-@njit(**LEAF, inline="always")
+@leaf(inline=True)
 def _enter(
     k,
     keynb,
@@ -168,7 +168,7 @@ def _enter(
     _set_phase(k, 0, K, ptab[k] * K * K, keya, keyb, budget, brk, cap, tstart, cur, end, phase)
 
 
-@njit(**LEAF)
+@leaf()
 def start(keynb, keyside, ptab, col, K, budget, cap, tstart, state):
     """Reset a search to position 0 with no breaks.
 
@@ -203,7 +203,7 @@ def start(keynb, keyside, ptab, col, K, budget, cap, tstart, state):
     )
 
 
-@njit(**LEAF)
+@leaf()
 def fill(
     order,
     keynb,
@@ -366,7 +366,7 @@ def fill(
 # ---------------------------------------------------------------- large-neighbourhood search
 
 
-@njit(**LEAF)
+@leaf()
 def _neighbour(rows, cols, i, s):
     r = i // cols
     c = i - r * cols
@@ -383,7 +383,7 @@ def _neighbour(rows, cols, i, s):
     return r * cols + c
 
 
-@njit(**LEAF)
+@leaf()
 def board_breaks(rows, cols, col):
     """Mismatched inner edges of a full board."""
     out = 0
@@ -422,7 +422,7 @@ def window_plan(rows, cols, order, inwin):
     return keynb, keyside, chknb, chkside
 
 
-@njit(**LEAF)
+@leaf()
 def window_breaks(rows, cols, order, inwin, col):
     """Mismatched edges with at least one end in the window (each counted once)."""
     out = 0
@@ -528,7 +528,7 @@ def reoptimise(
     return st[BEST] - before, st[NODES]
 
 
-@njit(**LEAF)
+@leaf()
 def _window(rows, cols, hmin, hmax, movable, col, order, inwin, near_bad):
     """A random rectangle (around a random mismatched edge when ``near_bad`` and there is one); returns its size."""
     n = rows * cols
@@ -615,7 +615,7 @@ def hungarian(cost):
     return assign
 
 
-@njit(**LEAF)
+@leaf()
 def _cell_cost(rows, cols, col, cell, e, ent_col):
     out = 0
     for s in range(4):
@@ -834,7 +834,7 @@ def ils(
     return best_total, nodes
 
 
-@njit(**LEAF)
+@leaf()
 def fill_exact(
     order,
     keynb,

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: numba has no public name for it
 
-from mipgames.core.kernel_cache import LEAF, drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.queens.lazy import FREE
 from mipgames.queens.levels_kernel import (
     ALL_SETTLED,
@@ -58,13 +58,13 @@ DONE = 3
 """Frame phases: 0 pairs, 1 and 2 the token staying on its first or second square, DONE."""
 
 
-@njit(**LEAF)
+@leaf()
 def _rep(i, mate):
     o = mate[i]
     return i if o < 0 or i < o else o
 
 
-@njit(**LEAF)
+@leaf()
 def _standable(x, mate, last, mask, fixed):
     o = mate[x]
     if o < 0:
@@ -76,14 +76,14 @@ def _standable(x, mate, last, mask, fixed):
     return last[x] < 0 or not has(mask, o, last[x])
 
 
-@njit(**LEAF)
+@leaf()
 def _pair_ok(x, y, mate, last, mask, root, pid, btw_start, btw, fixed):
     if not (_standable(x, mate, last, mask, fixed) and _standable(y, mate, last, mask, fixed)):
         return False
     return _clear(x, y, mask, root, pid, btw_start, btw)
 
 
-@njit(**LEAF)
+@leaf()
 def _clear(x, y, mask, root, pid, btw_start, btw):
     """Whether every queen between squares x and y can still leave before either of them."""
     b = pid[x, y]
@@ -94,7 +94,7 @@ def _clear(x, y, mask, root, pid, btw_start, btw):
     return True
 
 
-@njit(**LEAF)
+@leaf()
 def _stand(x, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt):
     """LazySearch.stand: x's token stands on x."""
     o = mate[x]
@@ -112,7 +112,7 @@ def _stand(x, q, mate, last, parent, mask, after_count, edges_u, edges_v, trail_
     return OK
 
 
-@njit(**LEAF)
+@leaf()
 def _unstand(x, o, before, parent, last):
     if o >= 0:
         parent[o] = -1
@@ -127,7 +127,7 @@ MISMATCH = 5
 """run's result when the checking mode finds the kept graph differs from a rebuilt one (a bug)."""
 
 
-@njit(**LEAF)
+@leaf()
 def _prepare(q, parent, root, level, mate, last, mask, fixed, alive, sok, at_level, below):
     """Per square: alive, standable; per level the standable live squares as bits, and those of the levels
     below."""
@@ -144,7 +144,7 @@ def _prepare(q, parent, root, level, mate, last, mask, fixed, alive, sok, at_lev
             acc |= at_level[lv, w]
 
 
-@njit(**LEAF)
+@leaf()
 def _find_low(t, lines, tokens, sok, below, low, wit):
     """Whether token t sees a standable square of a lower level with nothing in the way (its witness in wit)."""
     pid, btw_start, btw, sight = lines
@@ -167,7 +167,7 @@ def _find_low(t, lines, tokens, sok, below, low, wit):
                     return
 
 
-@njit(**LEAF)
+@leaf()
 def _scan(t, log_it, lines, tokens, sok, at_level, graph, log, work):
     """Adds token t's edges to the tokens of its level not scanned yet in this pass (marked ``-gst[UPDATE]`` in
     ``done``), logging each list it changes when ``log_it``; False when the log is full."""
@@ -203,7 +203,7 @@ def _scan(t, log_it, lines, tokens, sok, at_level, graph, log, work):
     return True
 
 
-@njit(**LEAF)
+@leaf()
 def _rebuild(q, lines, tokens, prepared, graph, log, work):
     """The token graph from scratch: edges between tokens of one level, and each token's ``low``."""
     mate = tokens[0]
@@ -220,7 +220,7 @@ def _rebuild(q, lines, tokens, prepared, graph, log, work):
             _find_low(t, lines, tokens, sok, below, low, wit)
 
 
-@njit(**LEAF)
+@leaf()
 def _save(r, graph, log):
     """Logs token r's edges, flag and witness, once per update, before they change; False when the log is full."""
     adjm, adj_len, low, wit = graph
@@ -238,7 +238,7 @@ def _save(r, graph, log):
     return True
 
 
-@njit(**LEAF)
+@leaf()
 def _restore(mark, graph, log):
     """Undoes the logged changes back to ``mark``."""
     adjm, adj_len, low, wit = graph
@@ -257,14 +257,14 @@ def _restore(mark, graph, log):
     gst[LOG], gst[BUF] = mark, glog[4, mark]
 
 
-@njit(**LEAF)
+@leaf()
 def _drop(mark, gst, glog):
     """Forgets the log past ``mark`` without undoing it (the graph is rebuilt before it is read again)."""
     if gst[LOG] > mark:
         gst[LOG], gst[BUF] = mark, glog[4, mark]
 
 
-@njit(**LEAF)
+@leaf()
 def _matters(a, old, mask, sight, mate, last):
     """Whether square a's precedence row gained a bit the graph reads: a square in line with a (one that may
     stand between a and a partner), a's mate, or the last arrival on a's mate (``_standable``)."""
@@ -280,7 +280,7 @@ def _matters(a, old, mask, sight, mate, last):
     return b >= 0 and (mask[a, b >> 6] & ~old[b >> 6]) >> np.uint64(b & 63) & np.uint64(1) != 0
 
 
-@njit(**LEAF)
+@leaf()
 def _update(moved, rows, last, q, near, lines, tokens, prepared, graph, log, work):
     """Brings the token graph from the parent's state to this node's, logging what it changes; False when
     rebuilding is cheaper or the log is full (the changes made are then to be dropped: a rebuild follows).
@@ -396,7 +396,7 @@ def _update(moved, rows, last, q, near, lines, tokens, prepared, graph, log, wor
     return True
 
 
-@njit(**LEAF)
+@leaf()
 def _same_graph(q, mate, alive, adjm, adj_len, low, adj2, len2, low2, mark):
     """Whether two token graphs have the same edges and flags (the checking mode)."""
     for t in range(q):

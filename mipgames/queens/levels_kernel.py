@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import LEAF, drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
@@ -24,7 +24,7 @@ NONE, PAIR, ROOT = 0, 1, 2
 MAX_LEVEL = 64
 
 
-@njit(**LEAF)
+@leaf()
 def popcount(value):
     count = 0
     while value:
@@ -33,7 +33,7 @@ def popcount(value):
     return count
 
 
-@njit(**LEAF)
+@leaf()
 def has(mask, row, bit):
     return (mask[row, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1) != 0
 
@@ -41,7 +41,7 @@ def has(mask, row, bit):
 # ---------------------------------------------------------------- matching (Edmonds), as matching.py
 
 
-@njit(**LEAF)
+@leaf()
 def _lca(a, b, base, mate, parent, seen):
     seen[:] = 0
     while True:
@@ -57,7 +57,7 @@ def _lca(a, b, base, mate, parent, seen):
         b = parent[mate[b]]
 
 
-@njit(**LEAF)
+@leaf()
 def _mark(v, b, child, base, mate, parent, blossom):
     while base[v] != b:
         blossom[base[v]] = 1
@@ -67,7 +67,7 @@ def _mark(v, b, child, base, mate, parent, blossom):
         v = parent[mate[v]]
 
 
-@njit(**LEAF)
+@leaf()
 def _augment(root, gadj, glen, mate, n, work):
     used, parent, base, seen, blossom, queue = (
         work[1, :n],
@@ -119,7 +119,7 @@ def _augment(root, gadj, glen, mate, n, work):
                 tail += 1
 
 
-@njit(**LEAF)
+@leaf()
 def deficiency(gadj, glen, n, work):
     """Vertices left unmatched by a maximum matching of the graph given by rows of gadj; ``work``: seven rows of
     at least n integers (scratch)."""
@@ -152,7 +152,7 @@ PENDING, ALL_SETTLED = -1, -2
 """next_level's results besides a level."""
 
 
-@njit(**LEAF)
+@leaf()
 def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt):
     """Precedence u → v with its closure (rows of the squares before u gain v's row, the old rows on the trail);
     cnt = [edges, trail rows] in use.  OK, CYCLE (nothing added) or OVERFLOW."""
@@ -179,7 +179,7 @@ def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, 
     return OK
 
 
-@njit(**LEAF)
+@leaf()
 def child_pending(pend, depth, q, a, b):
     """The next frame's pending set: this frame's without a and b (the pair just made, or a survivor twice)."""
     for i in range(q):
@@ -188,7 +188,7 @@ def child_pending(pend, depth, q, a, b):
     pend[depth + 1, b] = False
 
 
-@njit(**LEAF)
+@leaf()
 def next_level(depth, m, q, pend, tok, tok_len):
     """PENDING while level m has pending vertices in frame ``depth``; else the next level with tokens, its
     tokens made the frame's pending set, or ALL_SETTLED when there is none."""
@@ -205,7 +205,7 @@ def next_level(depth, m, q, pend, tok, tok_len):
     return ALL_SETTLED
 
 
-@njit(**LEAF)
+@leaf()
 def survivors_bound(q, vertex, stay, level, adjm, adj_len, low, left, seen, members, index, gadj, glen, work):
     """levels.survivors_bound over the vertices marked in ``vertex`` (queens here, tokens in lazy_kernel.py),
     ``stay`` marking those that block nothing; -1 when the position is dead.  A vertex sees a lower level
@@ -296,7 +296,7 @@ def static_arrays(geo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
     )
 
 
-@njit(**LEAF)
+@leaf()
 def _acyclic(c, p, mask, root, last_arrival, pid, btw_start, btw):
     """Whether capture c->p keeps the precedences acyclic (ForestSearch.acyclic)."""
     if has(mask, p, c):
@@ -310,7 +310,7 @@ def _acyclic(c, p, mask, root, last_arrival, pid, btw_start, btw):
     return not (last >= 0 and (has(mask, c, last) or has(mask, p, last)))
 
 
-@njit(**LEAF)
+@leaf()
 def _lower_bound(q, level, settled, nbr_start, nbr, uf, reach, total, best):
     """geometry.lower_bound on the unsettled queens (component popcount and line-of-sight reach)."""
     for i in range(q):
@@ -658,7 +658,7 @@ def run(
     return result
 
 
-@njit(**LEAF)
+@leaf()
 def _undo(mark_e, mark_t, n_edges, n_trail, edges_u, after_count, mask, trail_x, trail_rows):
     while n_edges > mark_e:
         n_edges -= 1
@@ -672,7 +672,7 @@ def _undo(mark_e, mark_t, n_edges, n_trail, edges_u, after_count, mask, trail_x,
     return n_edges, n_trail
 
 
-@njit(**LEAF)
+@leaf()
 def _survivor_key(c, p, m, alt, level, parent, root, nbr_start, nbr, adjm, adj_len, pid, btw_start, jitter):
     """ForestSearch.survivor_first (alt: grown_first) as a 3-tuple."""
     between = btw_start[pid[c, p] + 1] - btw_start[pid[c, p]]
