@@ -452,7 +452,8 @@ def run(
     """Runs the lazy search from the state in the arrays for at most ``budget`` more nodes.
 
     st rows: level, root, parent, last, mate, after_count.  fr rows (per frame): m, t, phase, options,
-    next option, applied, x, y, mate of x, mate of y, last of x, last of y, edge mark, trail mark.
+    next option, applied, x, y, mate of x, mate of y, last of x, last of y, edge mark, trail mark, how the
+    child's graph was made (UNSYNCED, REBUILT or 2 + a log mark).
     scalars = [depth, nodes, roots, left, n_edges, n_trail, mode].  sight: lines of sight as bit rows.  fixed:
     per square FREE, STAYS or the square it must move into (lazy.LazySearch).
     """
@@ -490,6 +491,7 @@ def run(
     words = sight.shape[1]
     at_level = np.zeros((MAX_LEVEL, words), np.uint64)
     below = np.zeros((MAX_LEVEL, words), np.uint64)
+    prepared = (sok, at_level, below, alive)  # _prepare fills them at every node
     options = np.zeros(q, np.int64)
     seen = np.zeros(q, np.bool_)
     members = np.empty(q, np.int64)
@@ -523,20 +525,18 @@ def run(
                         y, oy = (f_y[p], f_oy[p]) if f_app[p] == PAIR else (-1, -1)
                         moved = (f_app[p], f_x[p], f_ox[p], y, oy)
                         rows = (trail_x[f_tr[p] : cnt[1]], trail_rows[f_tr[p] : cnt[1]])
-                        prepared = (sok, at_level, below, alive)
                         if _update(moved, rows, last, q, near, lines, tokens, prepared, graph, log, work):
                             f_g[p] = mark + 2
                         else:
                             gst[LOG], gst[BUF] = mark, bmark
                             rebuild = True
                     if rebuild:
-                        _rebuild(q, lines, tokens, (sok, at_level, below, alive), graph, log, work)
+                        _rebuild(q, lines, tokens, prepared, graph, log, work)
                         gst[VALID] = 1
-                        gst[6] += 1
                         if p >= 0:
                             f_g[p] = REBUILT
                     if checking:
-                        _rebuild(q, lines, tokens, (sok, at_level, below, alive), (adj2, len2, low2, wit2), log, work)
+                        _rebuild(q, lines, tokens, prepared, (adj2, len2, low2, wit2), log, work)
                         if not _same_graph(q, mate, alive, adjm, adj_len, low, adj2, len2, low2, cmp_mark):
                             result = MISMATCH
                             break
@@ -781,7 +781,7 @@ class CompiledLazy(Engine):
         """Lines of sight as bit rows: bit j of row i when squares i and j share a line."""
         self.low = np.zeros(q, np.bool_)
         self.wit = np.zeros(q, np.int64)
-        self.gst = np.zeros(8, np.int64)
+        self.gst = np.zeros(6, np.int64)
         """The kept token graph: valid, log entries and words in use, update and scan counters, checking mode."""
         self.glog = np.zeros((5, 64 * q + 4096), np.int64)
         self.gbuf = np.zeros(8 * (64 * q + 4096), np.int64)
