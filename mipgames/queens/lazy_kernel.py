@@ -120,7 +120,7 @@ def _unstand(x, o, before, parent, last):
 
 
 # graph state scalars (gst)
-VALID, LOG, BUF, UPDATE, SCAN, CHECK = 0, 1, 2, 3, 4, 5
+VALID, LOG, BUF, UPDATE, SCAN, CHECK, DEEPEST, HIGHEST = 0, 1, 2, 3, 4, 5, 6, 7
 UNSYNCED, REBUILT = 0, 1
 """Frame row 14 (graph): how the child's graph was made: not yet, rebuilt, or 2 + the log mark of an update."""
 MISMATCH = 5
@@ -514,6 +514,10 @@ def run(
                 result = RESTART
                 break
             m = f_m[depth]
+            if depth > gst[DEEPEST]:
+                gst[DEEPEST] = depth
+            if m > gst[HIGHEST]:
+                gst[HIGHEST] = m
             fail = roots + popcount(left) > k
             if not fail:
                 _prepare(q, parent, root, level, mate, last, mask, fixed, alive, sok, at_level, below)
@@ -781,8 +785,9 @@ class CompiledLazy(Engine):
         """Lines of sight as bit rows: bit j of row i when squares i and j share a line."""
         self.low = np.zeros(q, np.bool_)
         self.wit = np.zeros(q, np.int64)
-        self.gst = np.zeros(6, np.int64)
-        """The kept token graph: valid, log entries and words in use, update and scan counters, checking mode."""
+        self.gst = np.zeros(8, np.int64)
+        """The kept token graph: valid, log entries and words in use, update and scan counters, checking mode;
+        then how far the dive got: its deepest frame and the highest level it settled tokens of (``reach``)."""
         self.glog = np.zeros((5, 64 * q + 4096), np.int64)
         self.gbuf = np.zeros(8 * (64 * q + 4096), np.int64)
         self.gst[CHECK] = int(check)
@@ -806,7 +811,7 @@ class CompiledLazy(Engine):
         self.pend[0, self.tokens[first]] = True
         self.fr[:] = 0
         self.fr[0, 0] = first
-        self.gst[VALID] = self.gst[LOG] = self.gst[BUF] = 0
+        self.gst[VALID] = self.gst[LOG] = self.gst[BUF] = self.gst[DEEPEST] = self.gst[HIGHEST] = 0
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
 
     def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
@@ -821,6 +826,11 @@ class CompiledLazy(Engine):
         self.reset()
         self.jit = np.array(jitter, dtype=np.int64)
         return self.loop(limit, deadline)
+
+    def reach(self) -> tuple[int, int]:
+        """(deepest frame, highest level entered) of the dive so far: how far a failed dive got
+        (benchmarks/queens/reach.py)."""
+        return int(self.gst[DEEPEST]), int(self.gst[HIGHEST])
 
     def run_budget(self, limit: int, budget: int) -> int:
         code = run(

@@ -109,6 +109,27 @@ def test_the_kept_token_graph_falls_back_to_rebuilding_when_its_log_is_full(entr
     assert (compiled.nodes, compiled.moves()) == (search.nodes, search.moves())
 
 
+@pytest.mark.parametrize("n, k, moves, seed", [(12, 1, 24, 0), (16, 1, 39, 5), (24, 2, 60, 3)])
+def test_the_reach_of_a_dive_is_how_far_it_got(n, k, moves, seed):
+    """A dive that finds a game made one frame per queen (each pairs once or survives) and entered the level of
+    its highest survivor; a dive cut after a few nodes is still at the bottom, and the next dive starts afresh."""
+    from mipgames.queens.lazy_kernel import CompiledLazy
+
+    geo = geometry(planted(n, k, moves, seed).instance)
+    engine = CompiledLazy(geo, k)
+    jitter = list(range(geo.size))
+    random.Random(seed).shuffle(jitter)
+    assert engine.dive(jitter, 6, None) == "restart"
+    deepest, highest = engine.reach()
+    assert deepest <= 5 and highest == min(geo.exps)
+    assert engine.dive(jitter, 3000, None) == "found"
+    level, root = engine.st[0], engine.st[1]
+    assert engine.reach() == (geo.size, max(level[root != 0]))
+    if k == 1:
+        assert 1 << engine.reach()[1] == sum(1 << e for e in geo.exps)
+    assert engine.dive(jitter, 6, None) == "restart" and engine.reach() == (deepest, highest)
+
+
 def test_the_compiled_lazy_search_refuses_tie_breaks_that_are_not_a_permutation():
     from mipgames.queens.lazy_kernel import CompiledLazy
 
