@@ -380,19 +380,24 @@ def _update(moved, rows, last, q, near, lines, tokens, prepared, graph, log, wor
             return False
         _find_low(t, lines, tokens, sok, below, low, wit)
     # another token's flag changes only when its witness is among them: going down the search a square only
-    # loses its standing, a line only gets blocked, and the squares just paired could already stand
+    # loses its standing, a line only gets blocked, and the squares just paired could already stand.  Such a
+    # token sees its witness from a standable square of a higher level than the witness had (x and y have just
+    # risen one), and its squares kept their standing (else it was scanned above): only those squares are read.
+    top = MAX_LEVEL - 1
     for h in range(n):
         a = squares[h]
-        for z in range(nbr_start[a], nbr_start[a + 1]):
-            i = nbr[z]
-            if not alive[i]:
-                continue
-            t = _rep(i, mate)
-            if done[t] == -upd or not low[t] or wit[t] != a:
-                continue
-            if not _save(t, graph, log):
-                return False
-            _find_low(t, lines, tokens, sok, below, low, wit)
+        was = level[a] - 1 if a == x or a == y else level[a]
+        for w in range(sight.shape[1]):
+            bits = sight[a, w] & (below[top, w] | at_level[top, w]) & ~below[was + 1, w]
+            while bits != 0:
+                i = w * 64 + trailing_zeros(bits)
+                bits &= bits - np.uint64(1)
+                t = _rep(i, mate)
+                if done[t] == -upd or not low[t] or wit[t] != a:
+                    continue
+                if not _save(t, graph, log):
+                    return False
+                _find_low(t, lines, tokens, sok, below, low, wit)
     return True
 
 
