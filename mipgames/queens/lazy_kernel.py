@@ -310,6 +310,8 @@ def _update(moved, rows, last, q, near, lines, tokens, prepared, graph, log, wor
             n += 1
     for z in range(changed.shape[0]):
         a = changed[z]
+        if a >= q:  # a row of predecessors (levels_kernel.add_edge): the graph reads none
+            continue
         if seen[a] == upd or not _matters(a, old_rows[z], mask, sight, mate, last):
             continue
         seen[a] = upd
@@ -772,7 +774,7 @@ class CompiledLazy(Engine):
         trail_cap = max(4096, min(1 << 20, (64 << 20) // (8 * self.words)))
         frames = q + 2
         self.st = np.zeros((6, q), np.int64)
-        self.mask = np.zeros((q, self.words), np.uint64)
+        self.mask = np.zeros((2 * q, self.words), np.uint64)  # successors, then predecessors (add_edge)
         self.trail_x = np.zeros(trail_cap, np.int64)
         self.trail_rows = np.zeros((trail_cap, self.words), np.uint64)
         self.edges_u = np.zeros(self.edge_cap, np.int64)

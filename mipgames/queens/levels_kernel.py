@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: numba has no public name for it
 
 from mipgames.core.kernel_cache import drop_stale, leaf
 
@@ -154,8 +155,11 @@ PENDING, ALL_SETTLED = -1, -2
 
 @leaf()
 def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, cnt):
-    """Precedence u → v with its closure (rows of the squares before u gain v's row, the old rows on the trail);
-    cnt = [edges, trail rows] in use.  OK, CYCLE (nothing added) or OVERFLOW."""
+    """Precedence u → v with its closure, kept both ways: rows 0..q-1 of ``mask`` hold each square's successors,
+    rows q..2q-1 its predecessors (so the squares before u are read off a row of bits, not found by testing
+    every row).  Every square before u gains v's successors, every square after v gains u's predecessors; each
+    row changed goes on the trail first (by its row number).  cnt = [edges, trail rows] in use.  OK, CYCLE
+    (nothing added) or OVERFLOW."""
     if has(mask, v, u):
         return CYCLE
     if cnt[0] >= edges_u.shape[0]:
@@ -164,18 +168,38 @@ def add_edge(u, v, q, mask, after_count, edges_u, edges_v, trail_x, trail_rows, 
     edges_v[cnt[0]] = v
     cnt[0] += 1
     after_count[u] += 1
-    if not has(mask, u, v):
-        words = mask.shape[1]
-        for x in range(q):
-            if has(mask, x, u):
-                if cnt[1] >= trail_x.shape[0]:
-                    return OVERFLOW
-                trail_x[cnt[1]] = x
-                for w in range(words):
-                    trail_rows[cnt[1], w] = mask[x, w]
-                cnt[1] += 1
-                for w in range(words):
-                    mask[x, w] |= mask[v, w]
+    if has(mask, u, v):
+        return OK
+    # neither row read below changes on the way: u's predecessors would need v before u, v's successors u
+    # before v, and either is the cycle refused above
+    code = _spread(q + u, v, v, q, mask, trail_x, trail_rows, cnt)
+    if code != OK:
+        return code
+    return _spread(v, q + u, u, q, mask, trail_x, trail_rows, cnt)
+
+
+@leaf()
+def _spread(members, source, known, q, mask, trail_x, trail_rows, cnt):
+    """For every square in row ``members``, its row of the other kind (its successors when ``members`` is a row
+    of predecessors, else its predecessors) gains row ``source``; a row that already holds square ``known``
+    (the edge's far end) already holds ``source`` (closure) and is left alone."""
+    words = mask.shape[1]
+    offset = 0 if members >= q else q
+    for w in range(words):
+        bits = mask[members, w]
+        while bits != 0:
+            row = offset + w * 64 + trailing_zeros(bits)
+            bits &= bits - np.uint64(1)
+            if has(mask, row, known):
+                continue
+            if cnt[1] >= trail_x.shape[0]:
+                return OVERFLOW
+            trail_x[cnt[1]] = row
+            for z in range(words):
+                trail_rows[cnt[1], z] = mask[row, z]
+            cnt[1] += 1
+            for z in range(words):
+                mask[row, z] |= mask[source, z]
     return OK
 
 
@@ -714,10 +738,10 @@ class Engine:
         self.edges_v = np.zeros(0, np.int64)
 
     def identity_mask(self, mask: np.ndarray) -> None:
-        """Every square departs before itself, nothing else known."""
+        """Every square departs before itself, nothing else known (both halves: successors and predecessors)."""
         mask[:] = 0
         for u in range(self.q):
-            mask[u, u >> 6] = np.uint64(1) << np.uint64(u & 63)
+            mask[u, u >> 6] = mask[self.q + u, u >> 6] = np.uint64(1) << np.uint64(u & 63)
 
     def run_budget(self, limit: int, budget: int) -> int:
         """One call of the kernel for at most ``budget`` nodes; its result code."""
@@ -775,7 +799,7 @@ class Compiled(Engine):
         self.parent = np.zeros(q, np.int64)
         self.last_arrival = np.zeros(q, np.int64)
         self.after_count = np.zeros(q, np.int64)
-        self.mask = np.zeros((q, self.words), np.uint64)
+        self.mask = np.zeros((2 * q, self.words), np.uint64)  # successors, then predecessors (add_edge)
         self.trail_x = np.zeros(self.trail_cap, np.int64)
         self.trail_rows = np.zeros((self.trail_cap, self.words), np.uint64)
         self.edges_u = np.zeros(self.edge_cap, np.int64)
