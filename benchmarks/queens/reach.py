@@ -21,6 +21,7 @@ from pathlib import Path
 
 from node_speed import jitters  # this folder is on sys.path when run as a script
 
+from mipgames.core.files import write_text_atomic
 from mipgames.queens.generate import planted
 from mipgames.queens.geometry import geometry
 from mipgames.queens.lazy_kernel import CompiledLazy
@@ -30,13 +31,11 @@ def level_sizes(exps: list[int]) -> list[int]:
     """Tokens each level has when every level below is matched perfectly: its queens plus half the level below."""
     queens = collections.Counter(exps)
     sizes: list[int] = []
-    carried = 0
-    for level in range(max(exps) + 64):
-        size = queens[level] + carried
-        if size == 0 and level > max(exps):
-            break
-        sizes.append(size)
-        carried = size // 2
+    level, carried = 0, 0
+    while level <= max(exps) or carried:
+        sizes.append(queens[level] + carried)
+        carried = sizes[-1] // 2
+        level += 1
     return sizes
 
 
@@ -82,9 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             print(lines[-1], flush=True)
     text = "\n".join(lines) + "\n"
     if args.out:
-        tmp = args.out.with_suffix(".tmp")
-        tmp.write_text(text)
-        tmp.replace(args.out)
+        write_text_atomic(args.out, text)
     else:
         print(text)
     return 0

@@ -523,8 +523,6 @@ def run(
             m = f_m[depth]
             if depth > gst[DEEPEST]:
                 gst[DEEPEST] = depth
-            if m > gst[HIGHEST]:
-                gst[HIGHEST] = m
             fail = roots + popcount(left) > k
             if not fail:
                 _prepare(q, parent, root, level, mate, last, mask, fixed, alive, sok, at_level, below)
@@ -571,6 +569,8 @@ def run(
                 break
             if nxt >= 0:
                 f_m[depth] = nxt
+                if nxt > gst[HIGHEST]:
+                    gst[HIGHEST] = nxt
                 continue  # enter the same frame again, at the next level
             t = -1
             for i in range(q):
@@ -818,7 +818,8 @@ class CompiledLazy(Engine):
         self.pend[0, self.tokens[first]] = True
         self.fr[:] = 0
         self.fr[0, 0] = first
-        self.gst[VALID] = self.gst[LOG] = self.gst[BUF] = self.gst[DEEPEST] = self.gst[HIGHEST] = 0
+        self.gst[VALID] = self.gst[LOG] = self.gst[BUF] = self.gst[DEEPEST] = 0
+        self.gst[HIGHEST] = first  # raised where a dive enters the next level
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
 
     def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
