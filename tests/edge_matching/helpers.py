@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from mipgames.edge_matching.instance import Instance, read
@@ -95,13 +96,15 @@ def exhaustive_optimum(inst: Instance) -> int | None:
 
 def perfect_placements(inst: Instance) -> int:
     """Every perfect placement, counted by brute force: (tile id, turn) per cell, turns that show the
-    same colours counted once, frame and hints obeyed.  Written without the library's search."""
+    same colours counted once, frame and hints obeyed.  Written without the library's search.
+
+    Cells are filled in row order; the placements of the cells after i depend only on the tiles used and
+    on the colours the filled cells show them (the bottoms of the last row's worth of cells, the right
+    side of the last), so the count of each such state is kept (instances with 10^5 placements count in
+    milliseconds, not one placement at a time)."""
     n, C = inst.cells, inst.cols
     frame = any(0 in t for t in inst.tiles)
     hints = {h.row * C + h.col: (h.tile, h.turns) for h in inst.hints}
-    shown: list = [None] * n
-    used = [False] * n
-    total = [0]
 
     def turns(t):
         seen, out = set(), []
@@ -115,28 +118,29 @@ def perfect_placements(inst: Instance) -> int:
     shapes = [turns(t) for t in range(n)]
     hinted = {h[0] for h in hints.values()}
 
-    def go(i):
+    @functools.cache
+    def go(i, used, bottoms, right):
+        """Placements of cells i.. given the tiles used (bits), the bottoms of cells i-C..i-1 and the
+        right side of cell i-1."""
         if i == n:
-            total[0] += 1
-            return
+            return 1
         r, c = divmod(i, C)
         out = (r == 0, c == C - 1, r == inst.rows - 1, c == 0)
+        total = 0
         for t in range(n):
-            if used[t] or (i in hints and hints[i][0] != t) or (i not in hints and t in hinted):
+            if used >> t & 1 or (i in hints and hints[i][0] != t) or (i not in hints and t in hinted):
                 continue
             for _, s in shapes[t]:
                 if i in hints and rot(inst.tiles[t], hints[i][1]) != s:
                     continue
                 if frame and any((col == 0) != o for col, o in zip(s, out)):
                     continue
-                if (r and shown[i - C][2] != s[0]) or (c and shown[i - 1][1] != s[3]):
+                if (r and bottoms[0] != s[0]) or (c and right != s[3]):
                     continue
-                used[t], shown[i] = True, s
-                go(i + 1)
-                used[t] = False
+                total += go(i + 1, used | 1 << t, bottoms[1:] + (s[2],), s[1])
+        return total
 
-    go(0)
-    return total[0]
+    return go(0, 0, (None,) * C, None)
 
 
 def cpsat_type_count(inst: Instance, limit: float = 60.0) -> int | None:
