@@ -40,6 +40,7 @@ from mipgames.queens.instance import Queens
 from mipgames.queens.levels import (
     INTERPRETED_UP_TO,
     LevelSearch,
+    Restart,
     Restarts,
     departure_order,
     run_levels,
@@ -48,6 +49,28 @@ from mipgames.queens.levels import (
 
 FREE, STAYS = -1, -2
 """A square's entry in ``fixed``: free, or a survivor (else the square it must move into)."""
+
+JUMP_LEVELS = (4, 5)
+"""Levels whose failed tokens send a dive back to the pair that made them (``LazySearch.settle``)."""
+
+
+def jump_band(run: int, limit: int | None) -> tuple[int, int]:
+    """(lowest, highest) level of the tokens whose failure makes restart ``run`` jump; (0, 0): none.
+
+    Odd restarts with a node limit jump; even ones and unlimited searches go back one frame at a time.  A
+    dive that jumped skipped subtrees and proves nothing; the even restarts keep the restarts complete, since
+    their Luby limits grow without bound too (restart 2^k - 2 has half the limit of restart 2^k - 1), so a
+    large enough one exhausts the tree."""
+    return JUMP_LEVELS if limit is not None and limit > 0 and run % 2 == 1 else (0, 0)
+
+
+class Backjump(Exception):
+    """Token ``token`` of level ``level`` found no partner in the frame below ``frames`` pairs and survivors: back
+    to the pair that made it (``LazySearch.pair``)."""
+
+    def __init__(self, token: int, level: int, frames: int):
+        super().__init__(token, level, frames)
+        self.token, self.level, self.frames = token, level, frames
 
 
 class LazySearch(LevelSearch):
@@ -61,6 +84,9 @@ class LazySearch(LevelSearch):
         self.parent = [-1] * q
         self.last = [-1] * q  # last arrival on the square
         self.mate = [-1] * q  # the other square of a two-square token
+        self.jumps = (0, 0)  # jump_band of the dive
+        self.jumped = False  # the dive skipped frames
+        self.frames = 0  # pairs and survivors applied (the compiled kernel's frame depth)
 
     # tokens ------------------------------------------------------------------------------------------------------
     def alive(self, i: int) -> bool:
@@ -180,6 +206,22 @@ class LazySearch(LevelSearch):
             for x in self.squares(t):
                 if not self.after[x] and self.stay(t, x, m, pending):
                     return True
+        lo, hi = self.jumps
+        if lo <= m <= hi and lo > 0 and self.geo.exps[t] < m:
+            # Why jump: on large positions the tokens of the upper levels are placed by the lower levels' pairs,
+            # and when one of them finds no partner the pairs made since it (its level's last pairs) are
+            # rarely the cause; going back one frame at a time spends a dive's nodes re-pairing them
+            # (benchmarks/queens/RESULTS.md).  The jump skips subtrees, so a dive that jumped proves nothing.
+            raise Backjump(t, m, self.frames)
+        return False
+
+    def solve(self) -> bool:
+        """LevelSearch.solve; a dive that jumped and found nothing is cut short, not exhausted (a Restart)."""
+        self.jumped = False
+        if super().solve():
+            return True
+        if self.jumped:
+            raise Restart
         return False
 
     def pair(self, t: int, x: int, y: int, m: int, pending: set[int]) -> bool:
@@ -197,19 +239,29 @@ class LazySearch(LevelSearch):
                 ok = False
                 break
             edges.append(b)
+        passing: Backjump | None = None
         if ok:
             self.mate[x], self.mate[y] = y, x
             self.level[x] = self.level[y] = m + 1
             new = min(x, y)
             self.tokens.setdefault(m + 1, []).append(new)
-            if self.settle(m, pending - {t, u}):
-                return True
+            self.frames += 1
+            try:
+                if self.settle(m, pending - {t, u}):
+                    return True
+            except Backjump as jump:  # ours ends here (this pair made the token): the next option is tried
+                passing = None if (jump.token, jump.level) == (new, m + 1) else jump
+                self.jumped = self.jumped or (passing is None and jump.frames > self.frames)
+            finally:
+                self.frames -= 1
             self.tokens[m + 1].pop()
             self.level[x] = self.level[y] = m
             self.mate[x], self.mate[y] = ox, oy
         self.unstand(y, oy, ly)
         self.unstand(x, ox, lx)
         self.take_back(edges, mark)
+        if passing is not None:
+            raise passing
         return False
 
     def stay(self, t: int, x: int, m: int, pending: set[int]) -> bool:
@@ -218,15 +270,24 @@ class LazySearch(LevelSearch):
             return False
         o, last, mark = self.mate[x], self.last[x], len(self.trail)
         edges: list[int] = []
-        if self.stand(x, edges) and self.survive(x, t, m, pending):
-            return True
-        self.unstand(x, o, last)
-        self.take_back(edges, mark)
-        return False
+        found = applied = False
+        try:  # taken back on the way out of a jump too
+            if self.stand(x, edges):
+                applied = True
+                self.frames += 1
+                found = self.survive(x, t, m, pending)
+            return found
+        finally:
+            if applied:
+                self.frames -= 1
+            if not found:
+                self.unstand(x, o, last)
+                self.take_back(edges, mark)
 
     def restart(self, jitter: list[int], run: int, limit: int) -> None:
-        """Sets up a restart (levels.Restarts); every restart searches the same way."""
-        self.jitter, self.limit = jitter, limit
+        """Sets up a restart (levels.Restarts); every restart searches the same way, the odd ones jumping
+        (``jump_band``)."""
+        self.jitter, self.limit, self.jumps = jitter, limit, jump_band(run, limit)
 
     def moves(self) -> list[tuple[int, int]]:
         return departure_order([p if p >= 0 else None for p in self.parent], self.after)

@@ -26,7 +26,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: numba has no public name for it
 
 from mipgames.core.kernel_cache import drop_stale, leaf
-from mipgames.queens.lazy import FREE
+from mipgames.queens.lazy import FREE, jump_band
 from mipgames.queens.levels_kernel import (
     ALL_SETTLED,
     BUDGET,
@@ -120,7 +120,7 @@ def _unstand(x, o, before, parent, last):
 
 
 # graph state scalars (gst)
-VALID, LOG, BUF, UPDATE, SCAN, CHECK, DEEPEST, HIGHEST = 0, 1, 2, 3, 4, 5, 6, 7
+VALID, LOG, BUF, UPDATE, SCAN, CHECK, DEEPEST, HIGHEST, JUMP_LO, JUMP_HI, JUMPED = range(11)
 UNSYNCED, REBUILT = 0, 1
 """Frame row 14 (graph): how the child's graph was made: not yet, rebuilt, or 2 + the log mark of an update."""
 MISMATCH = 5
@@ -421,6 +421,22 @@ def _same_graph(q, mate, alive, adjm, adj_len, low, adj2, len2, low2, mark):
     return True
 
 
+@leaf()
+def _jump_target(depth, f_t, f_m, f_app, f_x, f_y, gst):
+    """The frame to go back to when frame ``depth`` failed: its parent, or, when the dive jumps and the frame's
+    token (of a level in gst's jump band) was made by a pair of this dive, the frame that made it
+    (lazy.LazySearch.settle says why)."""
+    t, m = f_t[depth], f_m[depth]
+    if gst[JUMP_LO] <= 0 or t < 0 or m < gst[JUMP_LO] or m > gst[JUMP_HI]:
+        return depth - 1
+    for p in range(depth - 1, -1, -1):
+        if f_app[p] == PAIR and f_m[p] == m - 1 and min(f_x[p], f_y[p]) == t:
+            if p < depth - 1:
+                gst[JUMPED] = 1
+            return p
+    return depth - 1
+
+
 @njit(cache=True)
 def run(
     q,
@@ -558,6 +574,7 @@ def run(
                 if needed < 0 or roots + needed > k:
                     fail = True
             if fail:
+                f_t[depth] = -1  # no token chosen: nothing to jump back for
                 mode = NEXT
                 f_phase[depth] = DONE
                 f_len[depth] = 0
@@ -725,36 +742,41 @@ def run(
         if pushed:
             mode = ENTER
             continue
-        # frame ``depth`` failed: back to its parent, undoing what the parent applied
+        # frame ``depth`` failed: back to its parent (or, jumping, to the frame that made its token), undoing
+        # what each frame on the way applied
         if depth == 0:
-            result = EXHAUSTED
+            result = RESTART if gst[JUMPED] != 0 else EXHAUSTED  # a dive that jumped proves nothing
             break
-        depth -= 1
-        m = f_m[depth]
-        x = f_x[depth]
-        if f_app[depth] == PAIR:
-            y = f_y[depth]
-            tok_len[m + 1] -= 1
-            level[x] = m
-            level[y] = m
-            mate[x], mate[y] = f_ox[depth], f_oy[depth]
-            _unstand(y, f_oy[depth], f_ly[depth], parent, last)
-            _unstand(x, f_ox[depth], f_lx[depth], parent, last)
-        elif f_app[depth] == ROOT:
-            root[x] = False
-            roots -= 1
-            left += np.int64(1) << m
-            _unstand(x, f_ox[depth], f_lx[depth], parent, last)
-        cnt[0], cnt[1] = _undo(f_e[depth], f_tr[depth], cnt[0], cnt[1], edges_u, after_count, mask, trail_x, trail_rows)
-        g = f_g[depth]
-        if g >= 2 and gst[VALID] != 0:
-            _restore(g - 2, graph, log)
-        elif g >= 2:
-            _drop(g - 2, gst, glog)
-        elif g == REBUILT:
-            gst[VALID] = 0
-        f_g[depth] = UNSYNCED
-        f_app[depth] = NONE
+        target = _jump_target(depth, f_t, f_m, f_app, f_x, f_y, gst)
+        while depth > target:
+            depth -= 1
+            m = f_m[depth]
+            x = f_x[depth]
+            if f_app[depth] == PAIR:
+                y = f_y[depth]
+                tok_len[m + 1] -= 1
+                level[x] = m
+                level[y] = m
+                mate[x], mate[y] = f_ox[depth], f_oy[depth]
+                _unstand(y, f_oy[depth], f_ly[depth], parent, last)
+                _unstand(x, f_ox[depth], f_lx[depth], parent, last)
+            elif f_app[depth] == ROOT:
+                root[x] = False
+                roots -= 1
+                left += np.int64(1) << m
+                _unstand(x, f_ox[depth], f_lx[depth], parent, last)
+            cnt[0], cnt[1] = _undo(
+                f_e[depth], f_tr[depth], cnt[0], cnt[1], edges_u, after_count, mask, trail_x, trail_rows
+            )
+            g = f_g[depth]
+            if g >= 2 and gst[VALID] != 0:
+                _restore(g - 2, graph, log)
+            elif g >= 2:
+                _drop(g - 2, gst, glog)
+            elif g == REBUILT:
+                gst[VALID] = 0
+            f_g[depth] = UNSYNCED
+            f_app[depth] = NONE
         mode = NEXT
     scalars[0], scalars[1], scalars[2], scalars[3] = depth, nodes, roots, left
     scalars[4], scalars[5], scalars[6] = cnt[0], cnt[1], mode
@@ -792,9 +814,10 @@ class CompiledLazy(Engine):
         """Lines of sight as bit rows: bit j of row i when squares i and j share a line."""
         self.low = np.zeros(q, np.bool_)
         self.wit = np.zeros(q, np.int64)
-        self.gst = np.zeros(8, np.int64)
+        self.gst = np.zeros(11, np.int64)
         """The kept token graph: valid, log entries and words in use, update and scan counters, checking mode;
-        then how far the dive got: its deepest frame and the highest level it settled tokens of (``reach``)."""
+        then how far the dive got: its deepest frame and the highest level it settled tokens of (``reach``); last
+        the dive's jump band (``lazy.jump_band``) and whether it jumped."""
         self.glog = np.zeros((5, 64 * q + 4096), np.int64)
         self.gbuf = np.zeros(8 * (64 * q + 4096), np.int64)
         self.gst[CHECK] = int(check)
@@ -820,18 +843,21 @@ class CompiledLazy(Engine):
         self.fr[0, 0] = first
         self.gst[VALID] = self.gst[LOG] = self.gst[BUF] = self.gst[DEEPEST] = 0
         self.gst[HIGHEST] = first  # raised where a dive enters the next level
+        self.gst[JUMPED] = 0
         self.scalars[:] = (0, 0, 0, self.total, 0, 0, ENTER)
 
     def restart(self, jitter, run: int, limit: int, deadline: float | None) -> str | None:
-        """A restart of levels.Restarts (every restart searches the same way)."""
-        return self.dive(jitter, limit, deadline)
+        """A restart of levels.Restarts (every restart searches the same way, the odd ones jumping)."""
+        return self.dive(jitter, limit, deadline, jump_band(run, limit))
 
-    def dive(self, jitter, limit: int, deadline: float | None) -> str | None:
+    def dive(self, jitter, limit: int, deadline: float | None, jumps: tuple[int, int] = (0, 0)) -> str | None:
         """One restart: "found", "exhausted", "restart", "stop" (deadline) or None (overflow).  ``jitter`` is a
-        permutation of the squares (the kept token graph relies on it: see the module's docstring)."""
+        permutation of the squares (the kept token graph relies on it: see the module's docstring); ``jumps``
+        the levels whose failed tokens send the dive back to the pair that made them (``lazy.jump_band``)."""
         if len(jitter) != self.q or len(set(jitter)) != self.q:
             raise ValueError("the tie-breaks must be a permutation of the squares")
         self.reset()
+        self.gst[JUMP_LO], self.gst[JUMP_HI] = jumps
         self.jit = np.array(jitter, dtype=np.int64)
         return self.loop(limit, deadline)
 

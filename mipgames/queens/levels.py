@@ -122,12 +122,15 @@ class LevelSearch:
         self.root[x] = True
         self.roots += 1
         self.left -= 1 << m
-        if self.settle(m, pending - {t}):
-            return True
-        self.root[x] = False
-        self.roots -= 1
-        self.left += 1 << m
-        return False
+        found = False
+        try:  # taken back on the way out of a jump too (lazy.Backjump)
+            found = self.settle(m, pending - {t})
+            return found
+        finally:
+            if not found:
+                self.root[x] = False
+                self.roots -= 1
+                self.left += 1 << m
 
     def enter(self) -> bool:
         """Counts a node (Stop at the deadline, Restart past the limit); False when the survivors fixed so far and

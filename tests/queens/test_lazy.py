@@ -1,6 +1,7 @@
 """The lazy level search against brute force and the eager level search; its kernel against its reference."""
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -33,19 +34,20 @@ def test_lazy_search_reaches_the_exhaustive_minimum_and_proves_one_less_unreacha
             assert search_lazy(geo, minimum - 1, None, seed=3, first_limit=1, compiled=compiled) == (None, True)
 
 
-def dive_both(instance, k, jitter, limit, fixed=None):
-    """One dive of the lazy search in Python (the reference) and compiled: (outcome, nodes, moves) of each."""
+def dive_both(instance, k, jitter, limit, fixed=None, run=1):
+    """One dive (restart ``run``: the odd ones jump) of the lazy search in Python (the reference) and compiled:
+    (outcome, nodes, moves) of each."""
     from mipgames.queens.lazy_kernel import CompiledLazy
 
     geo = geometry(instance)
     search = LazySearch(geo, k, None, fixed)
-    search.jitter, search.limit = list(jitter), limit
+    search.restart(list(jitter), run, limit)
     try:
         outcome = "found" if search.solve() else "exhausted"
     except Restart:
         outcome = "restart"
     compiled = CompiledLazy(geo, k, fixed, check=True)
-    got = compiled.dive(list(jitter), limit or 0, None)
+    got = compiled.restart(list(jitter), run, limit or 0, None)
     return (
         (outcome, search.nodes, search.moves() if outcome == "found" else None),
         (got, compiled.nodes, compiled.moves() if got == "found" else None),
@@ -62,15 +64,34 @@ def test_compiled_lazy_search_makes_the_reference_nodes(instance, seed, limit):
         assert python == compiled
 
 
+@pytest.mark.parametrize("run", [1, 2])
 @pytest.mark.parametrize("n, k, moves, seed", [(8, 2, 20, 1), (12, 1, 24, 0), (16, 1, 39, 5), (24, 2, 60, 3)])
-def test_compiled_lazy_search_on_planted_positions(n, k, moves, seed):
+def test_compiled_lazy_search_on_planted_positions(n, k, moves, seed, run):
     instance = planted(n, k, moves, seed).instance
     jitter = list(range(len(instance.queens)))
     random.Random(seed).shuffle(jitter)
-    python, compiled = dive_both(instance, k, jitter, 3000)
+    python, compiled = dive_both(instance, k, jitter, 3000, run=run)
     assert python == compiled
     assert compiled[0] == "found"
     assert evaluate(instance, {}, to_moves(geometry(instance), compiled[2])).legal
+
+
+def test_a_dive_that_jumped_proves_nothing_and_the_restarts_still_prove():
+    """On this unsolvable position a jumping dive (odd restart) skips subtrees and ends as a restart, never
+    "exhausted"; the even restarts go back one frame at a time and exhaust the tree; reference and kernel agree
+    node for node on both, and the restarts prove K unreachable."""
+    from mipgames.queens.lazy_kernel import JUMPED, CompiledLazy
+
+    instance = read(Path(__file__).resolve().parents[2] / "instances/queens/unsolvable_n12_k1_q20_s3.txt")
+    jitter = list(range(len(instance.queens)))
+    jumping, plain = dive_both(instance, 1, jitter, 3000, run=1), dive_both(instance, 1, jitter, 3000, run=2)
+    assert jumping[0] == jumping[1] and jumping[0][0] == "restart" and jumping[0][1] < 3000
+    assert plain[0] == plain[1] and plain[0][0] == "exhausted"
+    engine = CompiledLazy(geometry(instance), 1)
+    assert engine.restart(jitter, 1, 3000, None) == "restart" and engine.gst[JUMPED] == 1
+    assert engine.restart(jitter, 1, 0, None) == "exhausted" and engine.gst[JUMPED] == 0  # no limit: no jumps
+    for compiled in (False, True):
+        assert search_lazy(geometry(instance), 1, None, seed=3, first_limit=100, compiled=compiled) == (None, True)
 
 
 @pytest.mark.parametrize("n, moves, seed", [(32, 128, 1), (40, 148, 0)])
