@@ -60,12 +60,14 @@ def small_instances(draw, max_cells=9):
     return Instance(rows, cols, tuple(tuple(t) for t in tiles), hints)
 
 
-def _kernel_and_twin(inst, order_kind, **kw):
+def _kernel_and_twin(inst, order_kind, twin_up_to=None, **kw):
+    """The kernel's search and its twin's; the twin only when the kernel made at most ``twin_up_to`` nodes
+    (else None)."""
     pieces = prepare(inst, "exact")
     order = fill_order(inst, order_kind, pieces.fixed)
     s = Search(pieces, order, **kw)
     s.run()
-    ref = fill_reference(pieces, order, **kw)
+    ref = fill_reference(pieces, order, **kw) if twin_up_to is None or s.nodes <= twin_up_to else None
     return pieces, order, s, ref
 
 
@@ -77,12 +79,8 @@ took most of the test's minute in pure Python; their counts are still checked ag
 @settings(max_examples=120, deadline=None, derandomize=True)
 @given(small_instances(), st.sampled_from(ORDERS), st.booleans())
 def test_kernel_counts_like_its_twin_and_brute_force(inst, order_kind, look):
-    pieces = prepare(inst, "exact")
-    order = fill_order(inst, order_kind, pieces.fixed)
-    s = Search(pieces, order, count=True, look=look)
-    s.run()
-    if s.nodes <= TWIN_NODES:
-        ref = fill_reference(pieces, order, count=True, look=look)
+    pieces, _, s, ref = _kernel_and_twin(inst, order_kind, twin_up_to=TWIN_NODES, count=True, look=look)
+    if ref is not None:
         assert (s.solutions, s.nodes) == (ref.solutions, ref.nodes)
     if not pieces.conflict:
         assert s.solutions * pieces.symmetry * pieces.copies_factor() == perfect_placements(inst)
