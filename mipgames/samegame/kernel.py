@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.instance import EMPTY, MAX_COLOURS, Board
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
@@ -131,7 +131,7 @@ class Scratch:
 
 
 # ------------------------------------------------------------------ kernels
-@njit(cache=True)
+@leaf()
 def clear_labels(board, cols, stride, label):
     """Set the label of every tile to -1 (other cells are never read)."""
     for x in range(cols):
@@ -144,7 +144,7 @@ def clear_labels(board, cols, stride, label):
             i += 1
 
 
-@njit(cache=True)
+@leaf()
 def flood(board, stride, start, label, stack, mark):
     """Label the group of ``start`` with ``mark`` (its tiles must not hold ``mark``).
 
@@ -188,7 +188,7 @@ def flood(board, stride, start, label, stack, mark):
     return size, lo, hi
 
 
-@njit(cache=True)
+@leaf()
 def find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast):
     """Label every tile with its group (singletons included); returns the number of groups.
 
@@ -222,7 +222,7 @@ def find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
     return ng
 
 
-@njit(cache=True)
+@leaf()
 def has_move(board, cols, stride):
     """True when some tile has a same-coloured neighbour (right or above suffices)."""
     for x in range(cols):
@@ -238,7 +238,7 @@ def has_move(board, cols, stride):
     return False
 
 
-@njit(cache=True)
+@leaf()
 def _compact(board, out, cols, stride, label, group, first, last, zobrist, h1, h2, hashing):
     """Remove the tiles labelled ``group`` from ``out`` (a copy of ``board``, or ``board`` itself).
 
@@ -300,10 +300,14 @@ def _compact(board, out, cols, stride, label, group, first, last, zobrist, h1, h
     return h1, h2
 
 
-@njit(cache=True)
+@leaf()
 def copy_board(board, out):
-    """``out[:] = board`` as 64-bit words (eight times fewer moves than bytes)."""
-    out.view(np.int64)[:] = board.view(np.int64)
+    """``out[:] = board`` as 64-bit words (eight times fewer moves than bytes), in a loop: a slice
+    assignment may allocate, which a ``leaf`` cannot."""
+    dst = out.view(np.int64)
+    src = board.view(np.int64)
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
 
 
 @njit(cache=True)
@@ -318,7 +322,7 @@ def remove(board, out, cols, stride, label, group, first, last):
     _compact(board, out, cols, stride, label, group, first, last, _NO_TABLE, np.int64(0), np.int64(0), False)
 
 
-@njit(cache=True)
+@leaf()
 def remove_inplace(board, cols, stride, label, group, first, last):
     """``remove`` with the board as its own output (playouts need no copy and no hash)."""
     _compact(board, board, cols, stride, label, group, first, last, _NO_TABLE, np.int64(0), np.int64(0), False)
@@ -387,7 +391,7 @@ def click(board, out, cols, stride, cell, label, stack):
 
 
 # ------------------------------------------------------------------ random numbers
-@njit(cache=True)
+@leaf()
 def rand_next(state):
     """xorshift64*: the next 64-bit value of the generator whose state is ``state[0]`` (never 0)."""
     x = state[0]
@@ -398,19 +402,19 @@ def rand_next(state):
     return x * np.int64(0x2545F4914F6CDD1D)
 
 
-@njit(cache=True)
+@leaf()
 def rand_bits53(state):
     """The top 53 bits of the next value, as a non-negative integer (a logical shift of the signed word)."""
     return (rand_next(state) >> np.int64(11)) & np.int64(0x1FFFFFFFFFFFFF)
 
 
-@njit(cache=True)
+@leaf()
 def rand_below(state, n):
     """A uniform integer in [0, n) (bias below 2^-40 for the n a board has)."""
     return rand_bits53(state) % n
 
 
-@njit(cache=True)
+@leaf()
 def rand_unit(state):
     """A uniform float in [0, 1)."""
     return rand_bits53(state) * (1.0 / 9007199254740992.0)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, copy_board, rand_unit, rng_state
@@ -71,7 +71,7 @@ def move_code(cell, last, size, colour):
     return np.int32((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - CODE_BITS))
 
 
-@njit(cache=True)
+@leaf()
 def policy_playout(
     board,
     work,
@@ -93,15 +93,16 @@ def policy_playout(
     chosen,
     codes,
     offsets,
+    book,
 ):
     """One game drawn from the policy (``weights[code]`` = exp of the code's log-weight); returns
     (value, moves played).
 
     ``seq`` gets the click cells, ``chosen`` the codes played, ``codes``
-    the legal codes of every step (step t's are ``codes[offsets[t]:offsets[t + 1]]``).
+    the legal codes of every step (step t's are ``codes[offsets[t]:offsets[t + 1]]``); ``book`` is the
+    playout's group book (``playout.new_book``).
     """
     copy_board(board, work)
-    book = new_book(gsize.shape[0])
     ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book)
     mark = ng
     free = 0
@@ -267,6 +268,7 @@ def nrpa_level(
     cur_chosen = np.zeros(depth_max, dtype=np.int32)
     cur_codes = np.zeros(codes.shape[0], dtype=np.int32)
     cur_offsets = np.zeros(depth_max + 1, dtype=np.int32)
+    book = new_book(gsize.shape[0])
     best = np.int64(-(2**62))
     best_len = 0
     pol = pol.copy()  # this level's own policy, adapted in place
@@ -294,6 +296,7 @@ def nrpa_level(
                 cur_chosen,
                 cur_codes,
                 cur_offsets,
+                book,
             )
         else:
             value, length = nrpa_level(
@@ -402,6 +405,7 @@ class _TopLevel:
                 s.chosen,
                 s.codes,
                 s.offsets,
+                s.book,
             ]
             value, length = policy_playout(*args)
         else:
@@ -455,6 +459,7 @@ class _Search:
         self.chosen = np.zeros(self.depth_max, dtype=np.int32)
         self.codes = np.zeros(self.ncodes, dtype=np.int32)
         self.offsets = np.zeros(self.depth_max + 1, dtype=np.int32)
+        self.book = new_book(shape.size)
         self.note = f"NRPA level {level}"
 
 

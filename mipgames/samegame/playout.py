@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.kernel import copy_board, flood, rand_below, remove_inplace
 from mipgames.samegame.simulate import CLEAR_BONUS
 
@@ -26,7 +26,7 @@ drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 NOT_FINAL = -(2**62)
 
 
-@njit(cache=True)
+@leaf()
 def final_value(tiles, score, score_mode):
     """The game's value when no move is left: points (+ the clear bonus) or minus the tiles left."""
     if score_mode:
@@ -46,7 +46,7 @@ def new_book(capacity):
     return np.empty((BOOK_ROWS, capacity), dtype=np.int32)
 
 
-@njit(cache=True)
+@leaf()
 def _flood_group(board, stride, i, mark, slot, label, stack, gsize, gcolour, gcell, glast, book):
     """Label the group of tile ``i`` with ``mark`` and describe it in ``slot``."""
     size, lo, hi = flood(board, stride, i, label, stack, mark)
@@ -57,7 +57,7 @@ def _flood_group(board, stride, i, mark, slot, label, stack, gsize, gcolour, gce
     book[LABEL, slot] = mark
 
 
-@njit(cache=True)
+@leaf()
 def all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book):
     """Every group of >= 2 of ``board``, labels reset first; the k-th in scan order (x, then y from the
     bottom) is slot k, with mark k.  Returns (groups, tiles on the board, non-empty columns).
@@ -66,7 +66,8 @@ def all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book):
     differ from it (its lower and left ones were scanned already) is a
     group of one.
     """
-    label[:] = -1
+    for i in range(label.shape[0]):
+        label[i] = -1
     ng = 0
     tiles = 0
     ncols = 0
@@ -87,7 +88,7 @@ def all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book):
     return ng, tiles, ncols
 
 
-@njit(cache=True)
+@leaf()
 def select_moves(tabu, ng, gcolour, book, moves):
     """The groups a tabu-colour game may click into ``moves`` (slots, scan order): every group not of the
     tabu colour, or the tabu colour's groups when nothing else is left.  Returns how many."""
@@ -109,7 +110,7 @@ def select_moves(tabu, ng, gcolour, book, moves):
     return n
 
 
-@njit(cache=True)
+@leaf()
 def take_group(board, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book):
     """Remove the group in slot ``g`` from ``board`` in place and bring the book up to date.
 
