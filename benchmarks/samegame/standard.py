@@ -99,7 +99,7 @@ def kernel_speed(boards, positions: int = 300, seed: int = 0) -> dict[str, tuple
     from numba import njit
 
     from mipgames.samegame import kernel as K
-    from mipgames.samegame.playout import playout
+    from mipgames.samegame.playout import new_book, playout
 
     rng = random.Random(seed)
     states, arrays = [], []
@@ -156,10 +156,11 @@ def kernel_speed(boards, positions: int = 300, seed: int = 0) -> dict[str, tuple
     seq = np.zeros(shape.size, dtype=np.int32)
     moves = np.zeros(shape.size, dtype=np.int32)
     state = K.rng_state(seed)
-    playout(roots[0], work, shape.cols, shape.stride, 0, 0, True, state, *scratch, moves, seq, 0)
+    book = new_book(shape.size)
+    playout(roots[0], work, shape.cols, shape.stride, 0, 0, True, state, *scratch, moves, seq, 0, book)
     began = time.perf_counter()
     for k in range(50 * games):
-        playout(roots[k % len(roots)], work, shape.cols, shape.stride, 0, 0, True, state, *scratch, moves, seq, 0)
+        playout(roots[k % len(roots)], work, shape.cols, shape.stride, 0, 0, True, state, *scratch, moves, seq, 0, book)
     out["random playout (games/s)"] = (python_rate, 50 * games / (time.perf_counter() - began))
     return out
 

@@ -5,7 +5,7 @@ unchanged but ``playout.py``, whose functions it compiles in, has changed
 (an update, a local edit), numba would load the old machine code, old
 playouts and all.  So the first kernel module of a folder to be imported
 fingerprints every source file of that folder that numba compiles (the files
-that mention ``njit``) and, when the fingerprint differs from the one stamped
+that mention ``njit`` or ``@leaf(``) and, when the fingerprint differs from the one stamped
 beside the caches, deletes the folder's ``.nbi``/``.nbc`` files first: numba
 then compiles afresh (``mipgames warmup`` pays for it ahead of a solve).  This file is part of every
 fingerprint, since the options of its ``leaf`` are compiled into every folder's kernels.
@@ -45,12 +45,21 @@ def leaf(inline: bool = False) -> Callable[[F], F]:
 _checked: set[Path] = set()
 
 
+COMPILED_MARKS = (b"njit", b"@leaf(")
+"""A source mentioning one of these is compiled by numba (a module may hold only ``leaf`` helpers)."""
+
+
+def compiles(text: bytes) -> bool:
+    """Whether a source's text holds functions numba compiles."""
+    return any(mark in text for mark in COMPILED_MARKS)
+
+
 def fingerprint(folder: Path) -> str:
     """SHA-256 over the names and contents of the folder's sources that numba compiles."""
     digest = hashlib.sha256(Path(__file__).read_bytes())
     for path in sorted(folder.glob("*.py")):
         text = path.read_bytes()
-        if b"njit" in text:
+        if compiles(text):
             digest.update(path.name.encode() + b"\0" + text + b"\0")
     return digest.hexdigest()
 

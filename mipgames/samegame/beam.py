@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.kernel import (
     MAX_CODES,
     Scratch,
@@ -107,7 +107,7 @@ def weights_for(score_mode: bool, worker: int) -> Weights:
 
 
 # ------------------------------------------------------------------ compiled layer
-@njit(cache=True)
+@leaf()
 def evaluate_position(
     board, cols, stride, score, cw, weights, score_mode, label, stack, gsize, gcolour, gcell, glast, counts, pieces
 ):
@@ -116,8 +116,9 @@ def evaluate_position(
     ``cw[code]`` weighs each colour's (n - 2)^2; ``weights`` is ``Weights.array()``.
     """
     ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
-    counts[:] = 0
-    pieces[:] = 0
+    for k in range(counts.shape[0]):
+        counts[k] = 0
+        pieces[k] = 0
     tiles = 0
     lonely = 0
     moves = 0
@@ -151,7 +152,7 @@ def evaluate_position(
     return -(tiles + weights[LONELY] * lonely + weights[SPLIT] * singles), NOT_FINAL
 
 
-@njit(cache=True)
+@leaf()
 def expand(
     boards,
     scores,

@@ -23,9 +23,8 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from mipgames.core.kernel_cache import drop_stale
+from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.kernel import (
     MAX_CODES,
     Scratch,
@@ -46,7 +45,7 @@ ABORT = np.int64(-(2**62))
 MINUS_INF = np.int64(-(2**61))
 
 
-@njit(cache=True)
+@leaf()
 def colour_bound(counts, score_mode):
     """Best future value reachable from a position with these colour counts."""
     singles = 0
@@ -62,13 +61,13 @@ def colour_bound(counts, score_mode):
     return -singles
 
 
-@njit(cache=True)
+@leaf()
 def _probe(keys, h1, h2):
     mask = keys.shape[0] - 1
     return (h1 ^ (h2 >> np.int64(7))) & mask
 
 
-@njit(cache=True)
+@leaf()
 def search(
     board,
     h1,
@@ -124,7 +123,8 @@ def search(
         if s < 2:
             continue
         c = gcolour[g]
-        child_counts[:] = counts[depth]
+        for k in range(child_counts.shape[0]):
+            child_counts[k] = counts[depth, k]
         child_counts[c] -= s
         gain = (s - 2) * (s - 2) if score_mode else 0
         opt = gain + colour_bound(child_counts, score_mode)

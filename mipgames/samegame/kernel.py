@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.instance import EMPTY, MAX_COLOURS, Board
@@ -310,7 +309,7 @@ def copy_board(board, out):
         dst[i] = src[i]
 
 
-@njit(cache=True)
+@leaf()
 def remove(board, out, cols, stride, label, group, first, last):
     """Write into ``out`` the board without the tiles labelled ``group`` (gravity, then columns close left).
 
@@ -328,14 +327,14 @@ def remove_inplace(board, cols, stride, label, group, first, last):
     _compact(board, board, cols, stride, label, group, first, last, _NO_TABLE, np.int64(0), np.int64(0), False)
 
 
-@njit(cache=True)
+@leaf()
 def remove_hashed(board, out, cols, stride, label, group, first, last, zobrist, h1, h2):
     """``remove`` that also turns the hash words ``h1, h2`` of ``board`` into those of ``out``."""
     copy_board(board, out)
     return _compact(board, out, cols, stride, label, group, first, last, zobrist, h1, h2, True)
 
 
-@njit(cache=True)
+@leaf()
 def board_hash(board, cols, stride, zobrist):
     """The two hash words of a board (as ``remove_hashed`` keeps them up to date)."""
     h = HASH_BASE[0]
@@ -352,10 +351,11 @@ def board_hash(board, cols, stride, zobrist):
     return h, h2
 
 
-@njit(cache=True)
+@leaf()
 def count_colours(board, cols, stride, counts):
     """Fill ``counts[code]`` with the tiles of each colour code; returns the number of tiles."""
-    counts[:] = 0
+    for k in range(counts.shape[0]):
+        counts[k] = 0
     n = 0
     for x in range(cols):
         base = (x + 1) * stride
@@ -369,7 +369,7 @@ def count_colours(board, cols, stride, counts):
     return n
 
 
-@njit(cache=True)
+@leaf()
 def click_hashed(board, out, cols, stride, cell, label, stack, zobrist, h1, h2):
     """``click`` that also turns the hash words ``h1, h2`` of ``board`` into those of ``out``: (size, h1, h2)."""
     clear_labels(board, cols, stride, label)
@@ -378,7 +378,7 @@ def click_hashed(board, out, cols, stride, cell, label, stack, zobrist, h1, h2):
     return size, h1, h2
 
 
-@njit(cache=True)
+@leaf()
 def click(board, out, cols, stride, cell, label, stack):
     """Play the click on ``cell`` (any tile of a group of >= 2) into ``out``; the tiles removed.
 

@@ -20,7 +20,7 @@ from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, click, copy_board, rng_state
-from mipgames.samegame.playout import final_value, legal_groups, playout
+from mipgames.samegame.playout import final_value, legal_groups, new_book, playout
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
@@ -65,6 +65,7 @@ def nmcs(
     """
     size = board.shape[0]
     work = np.zeros(size, dtype=np.int8)
+    book = new_book(gsize.shape[0])
     if level == 0:
         budget[0] -= 1
         return playout(
@@ -85,6 +86,7 @@ def nmcs(
             moves,
             best_seq,
             0,
+            book,
         )
     cur = board.copy()
     child = np.zeros(size, dtype=np.int8)
@@ -126,6 +128,7 @@ def nmcs(
                         moves,
                         sub,
                         0,
+                        book,
                     )
                 else:
                     value, length = nmcs(
@@ -174,6 +177,7 @@ def nmcs(
                 moves,
                 sub,
                 0,
+                book,
             )
             best_seq[depth : depth + length] = sub[:length]
             return value, depth + length

@@ -211,7 +211,7 @@ def legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell,
     return select_moves(tabu, ng, gcolour, book, moves), tiles
 
 
-@njit(cache=True)
+@leaf()
 def playout(
     board,
     work,
@@ -230,13 +230,14 @@ def playout(
     moves,
     out,
     out_start,
+    book,
 ):
     """Play random tabu-colour moves from ``board`` (left untouched; ``work`` is the game board) to the end.
 
-    Writes the click cells into ``out`` from ``out_start``; returns (value, moves played).
+    Writes the click cells into ``out`` from ``out_start``; returns (value, moves played).  ``book`` is the
+    playout's group book (``new_book``), handed in so that the playout allocates nothing.
     """
     copy_board(board, work)
-    book = new_book(gsize.shape[0])
     ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book)
     mark = ng
     free = 0

@@ -23,15 +23,21 @@ from mipgames.core.kernel_cache import drop_stale
 def g():
     return {value}
 """
+LEAF_CALLEE = """from mipgames.core.kernel_cache import drop_stale, leaf
+{guard}
+@leaf()
+def g():
+    return {value}
+"""
 
 
-def _package(root: Path, value: int, guard: bool) -> None:
+def _package(root: Path, value: int, guard: bool, callee: str = CALLEE) -> None:
     pkg = root / "pkg"
     pkg.mkdir(exist_ok=True)
     (pkg / "__init__.py").write_text("")
     line = "drop_stale(__file__)" if guard else ""
     (pkg / "caller.py").write_text(CALLER.format(guard=line))
-    (pkg / "callee.py").write_text(CALLEE.format(guard=line, value=value))
+    (pkg / "callee.py").write_text(callee.format(guard=line, value=value))
 
 
 def _run(root: Path) -> int:
@@ -54,6 +60,15 @@ def test_a_changed_callee_is_compiled_afresh(tmp_path):
     assert _run(tmp_path) == 101
     assert list((tmp_path / "pkg" / "__pycache__").glob("caller.f-*.nbi"))
     _package(tmp_path, 2, guard=True)
+    assert _run(tmp_path) == 102
+
+
+def test_a_changed_leaf_only_callee_is_compiled_afresh(tmp_path):
+    """A module whose only compiled functions are ``leaf`` helpers (no ``njit`` in its text) is fingerprinted too."""
+    _package(tmp_path, 1, guard=True, callee=LEAF_CALLEE)
+    assert "njit" not in (tmp_path / "pkg" / "callee.py").read_text()
+    assert _run(tmp_path) == 101
+    _package(tmp_path, 2, guard=True, callee=LEAF_CALLEE)
     assert _run(tmp_path) == 102
 
 
@@ -81,7 +96,9 @@ def test_an_unchanged_folder_keeps_its_caches(tmp_path, monkeypatch):
 
 def test_every_compiled_module_of_the_package_has_the_guard():
     package = Path(kernel_cache.__file__).resolve().parents[1]
-    compiled = [p for p in package.rglob("*.py") if "@njit" in p.read_text()]
+    defining = Path(kernel_cache.__file__).resolve()  # names the marks, compiles nothing
+    compiled = [p for p in package.rglob("*.py") if p.resolve() != defining and kernel_cache.compiles(p.read_bytes())]
+    assert any("@njit" not in p.read_text() for p in compiled)  # leaf-only modules are among them
     assert compiled
     missing = [str(p.relative_to(package)) for p in compiled if "drop_stale(__file__)" not in p.read_text()]
     assert not missing, missing
