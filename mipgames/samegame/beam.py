@@ -47,6 +47,7 @@ from mipgames.samegame.kernel import (
     board_hash,
     click,
     count_colours,
+    fill,
     find_groups,
     remove_hashed,
     zobrist_table,
@@ -116,9 +117,8 @@ def evaluate_position(
     ``cw[code]`` weighs each colour's (n - 2)^2; ``weights`` is ``Weights.array()``.
     """
     ng = find_groups(board, cols, stride, label, stack, gsize, gcolour, gcell, glast)
-    for k in range(counts.shape[0]):
-        counts[k] = 0
-        pieces[k] = 0
+    fill(counts, 0)
+    fill(pieces, 0)
     tiles = 0
     lonely = 0
     moves = 0

@@ -131,6 +131,13 @@ class Scratch:
 
 # ------------------------------------------------------------------ kernels
 @leaf()
+def fill(array, value):
+    """``array[:] = value`` in a loop: a slice assignment may allocate, which a ``leaf`` cannot."""
+    for i in range(array.shape[0]):
+        array[i] = value
+
+
+@leaf()
 def clear_labels(board, cols, stride, label):
     """Set the label of every tile to -1 (other cells are never read)."""
     for x in range(cols):
@@ -354,8 +361,7 @@ def board_hash(board, cols, stride, zobrist):
 @leaf()
 def count_colours(board, cols, stride, counts):
     """Fill ``counts[code]`` with the tiles of each colour code; returns the number of tiles."""
-    for k in range(counts.shape[0]):
-        counts[k] = 0
+    fill(counts, 0)
     n = 0
     for x in range(cols):
         base = (x + 1) * stride

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from mipgames.core.kernel_cache import drop_stale, leaf
-from mipgames.samegame.kernel import copy_board, flood, rand_below, remove_inplace
+from mipgames.samegame.kernel import copy_board, fill, flood, rand_below, remove_inplace
 from mipgames.samegame.simulate import CLEAR_BONUS
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
@@ -66,8 +66,7 @@ def all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book):
     differ from it (its lower and left ones were scanned already) is a
     group of one.
     """
-    for i in range(label.shape[0]):
-        label[i] = -1
+    fill(label, -1)
     ng = 0
     tiles = 0
     ncols = 0
