@@ -35,6 +35,12 @@ COUNT_EVERY_S = 1.0
 RESTART_UNIT = 100_000
 """Nodes of the shortest shuffled restart (Luby multiples of it); em_14_7_3 falls in about a second with it."""
 PROVER = "backtrack (mipgames kernel)"
+PINS = 4
+"""Trees the guided worker of a split decision searches: the first pinned tile's (the complete search, half
+its time, the only tree whose exhaustion is a proof) and PINS - 1 others (``prepare(pin=k)``), which share the
+other half with its restarts.  Where the first placement lies is luck of the tree: on planted 9x9 frame puzzles
+one pin finds it in 1-3 s where another needs 12-21 s (RESULTS.md, stop 44).  The plain worker keeps its
+restarts' whole share: em_11_3_4 is found by them, and took up to 1.7x longer when they had half."""
 
 
 @dataclass
@@ -153,6 +159,7 @@ def _search(
     on_count: Callable[[int, int], None] | None = None,
     pieces: Any = None,
     guided: tuple[bool, ...] = (False,),
+    pins: int = 1,
 ) -> Outcome:
     """One (part of an) exact search in this process, sliced against the deadline.
 
@@ -164,6 +171,10 @@ def _search(
     ``on_count(solutions, nodes)`` hears a count's progress after every slice.
     ``pieces``: ``prepare(inst, symmetry)`` when the caller has it already;
     ``guided``: the kinds of the shuffled restarts in turn (``Restarts``).
+    A decision with ``pins`` > 1 also searches the trees of up to ``pins`` - 1
+    other pinned tiles, taking turns with the restarts; only the first tree's
+    exhaustion is a proof (so a split search's workers prove on the same
+    tree), and a tree whose part is exhausted leaves the turns.
     """
     from mipgames.edge_matching import kernel
     from mipgames.edge_matching.search import Search, fill_order, prepare
@@ -174,8 +185,14 @@ def _search(
     budget = [cap] * len(cells) if optimise else None
     decide = not count and not optimise
     s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split, look=look, rare_first=decide)
+    pins = min(pins, pieces.pins) if decide and cells else 1
+    others = [
+        Search(prepare(inst, symmetry, pin=k), cells, split=split, look=look, rare_first=True) for k in range(1, pins)
+    ]
+    trees = [s, *others]
     shuffled = Restarts(pieces, cells, seed, guided) if restarts and decide and cells else None
     best_seen = None
+    turn = pin_turn = 0
     while True:
         status = s.run(SLICE)
         if on_count is not None:
@@ -190,24 +207,36 @@ def _search(
                 s.placement(),
                 pieces.fixed_breaks,
                 1,
-                s.nodes,
+                sum(t.nodes for t in trees),
                 time.monotonic() - start,
             )
-        if shuffled is not None and status != kernel.EXHAUSTED:
-            found = shuffled.run(SLICE)
+        if status != kernel.EXHAUSTED:
+            # the other half of the time: shuffled restarts and the other pins' trees take turns
+            turn += 1
+            found = None
+            if others and (shuffled is None or turn % 2 == 0):
+                other = others[pin_turn % len(others)]
+                pin_turn += 1
+                state = other.run(SLICE)
+                if state == kernel.FOUND:
+                    found = other.placement()
+                elif state == kernel.EXHAUSTED:
+                    others.remove(other)  # no placement in this pin's part; proofs stay with the first tree
+            elif shuffled is not None:
+                found = shuffled.run(SLICE)
             if found is not None:
                 return Outcome(
                     False,
                     found,
                     pieces.fixed_breaks,
                     1,
-                    s.nodes + shuffled.nodes,
+                    sum(t.nodes for t in trees) + (shuffled.nodes if shuffled is not None else 0),
                     time.monotonic() - start,
                 )
         if status == kernel.EXHAUSTED or (deadline is not None and time.monotonic() >= deadline):
             done = status == kernel.EXHAUSTED
             best_breaks = s.best_breaks
-            nodes = s.nodes + (shuffled.nodes if shuffled is not None else 0)
+            nodes = sum(t.nodes for t in trees) + (shuffled.nodes if shuffled is not None else 0)
             return Outcome(
                 done,
                 s.placement(best=True) if best_breaks is not None else None,
@@ -262,11 +291,12 @@ def exact(
     Brendan's and planted frame puzzles 2.3-3.4x fewer nodes and 1.2-1.5x
     less time from 7x7 up (``bench_look.py``), the same counts.  A decision's
     shuffled restarts are plain ones on one thread and on even workers,
-    guided ones on odd workers (``Restarts``): each kind keeps a core's
-    full share.  One thread keeps the plain ones: guided restarts cost
-    puzzles such as em_11_3_4, which plain ones find in seconds, and the
-    boards above ``portfolio.SMALL`` cells, where the backtracker has one
-    thread beside CP-SAT, are such puzzles.
+    guided ones on odd workers (``Restarts``), which also search the trees
+    of ``PINS`` - 1 other pinned tiles in turn with their restarts.  One
+    thread keeps the plain ones and one tree: guided restarts cost puzzles
+    such as em_11_3_4, which plain ones find in seconds, and the boards above
+    ``portfolio.SMALL`` cells, where the backtracker has one thread beside
+    CP-SAT, are such puzzles.
     """
     from mipgames.edge_matching.search import fill_order, prepare
 
@@ -329,6 +359,7 @@ def exact(
                 seed * 1000 + part,
                 look,
                 (part % 2 == 1,),
+                PINS if part % 2 == 1 else 1,
             )
         for worker, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
             if kind == "error":
@@ -371,6 +402,7 @@ def _part(
     seed: int,
     look: bool = True,
     guided: tuple[bool, ...] = (False,),
+    pins: int = 1,
 ) -> None:
     def found(breaks: int, placement: Any) -> None:
         out.send("found", (breaks, placement))
@@ -398,6 +430,7 @@ def _part(
             look=look,
             on_count=counted if count else None,
             guided=guided,
+            pins=pins,
         ),
     )
 

@@ -57,6 +57,8 @@ class Pieces:
     symmetry: int = 1
     """Whole-board turns folded away by the allowed sets: every counted solution stands for this many."""
     symmetry_note: str = ""
+    pins: int = 1
+    """Tiles the fold could pin instead (``prepare(pin=k)`` for k below this): each gives another tree."""
 
     @property
     def any(self) -> int:
@@ -87,13 +89,15 @@ def tile_types(inst: Instance, separate: Sequence[int] = ()) -> list[list[int]]:
     return out
 
 
-def prepare(inst: Instance, symmetry: str = "exact") -> Pieces:
+def prepare(inst: Instance, symmetry: str = "exact", pin: int = 0) -> Pieces:
     """Types, entries, allowed cells and fixed hints of a (frame-normalised) instance.
 
     ``symmetry``: "none" keeps every whole-board turn; "exact" folds them away
     only where each solution then stands for exactly ``Pieces.symmetry``
     solutions (counting stays exact); "any" also pins a tile type with copies
-    (fine for finding a placement, not for counting).
+    (fine for finding a placement, not for counting).  ``pin`` chooses which
+    of the ``Pieces.pins`` candidate tiles the fold pins (modulo their number):
+    every choice keeps a turned copy of every solution, in a different tree.
     """
     n = inst.cells
     hinted = sorted({h.tile for h in inst.hints})
@@ -128,7 +132,7 @@ def prepare(inst: Instance, symmetry: str = "exact") -> Pieces:
     )
     _fix_hints(pieces)
     if not inst.hints and symmetry != "none":
-        _fold_symmetry(pieces, exact=symmetry == "exact")
+        _fold_symmetry(pieces, exact=symmetry == "exact", pin=pin)
     return pieces
 
 
@@ -168,7 +172,7 @@ def _fix_hints(p: Pieces) -> None:
             p.fixed_breaks += 1
 
 
-def _fold_symmetry(p: Pieces, exact: bool) -> None:
+def _fold_symmetry(p: Pieces, exact: bool, pin: int = 0) -> None:
     """Pin one tile so that only one of the board's turned copies of each solution stays.
 
     A square board's quarter turn (a rectangle's half turn) maps solutions to
@@ -195,17 +199,19 @@ def _fold_symmetry(p: Pieces, exact: bool) -> None:
         if not pick:
             p.symmetry_note = "no corner tile without copies: every turned copy of a solution is counted"
             return
-        mask = p.ent_type == pick[0]
+        p.pins = len(pick)
+        chosen = pick[pin % len(pick)]
+        mask = p.ent_type == chosen
         if square:
             p.allowed[0, ~mask] = 0
         else:
             for i in (R * C - C, R * C - 1):
                 p.allowed[i, mask] = 0
-        p.symmetry = folds if pick[0] in single else 1
+        p.symmetry = folds if chosen in single else 1
         p.symmetry_note = (
-            f"tile {p.types[pick[0]][0]} pinned to the top-left corner"
+            f"tile {p.types[chosen][0]} pinned to the top-left corner"
             + ("" if square else " or top-right")
-            + (f": each solution found stands for {folds}" if pick[0] in single else "")
+            + (f": each solution found stands for {folds}" if chosen in single else "")
         )
         return
     four = [ti for ti in single if int(np.count_nonzero(p.ent_type == ti)) == 4]
@@ -213,12 +219,14 @@ def _fold_symmetry(p: Pieces, exact: bool) -> None:
         p.symmetry_note = "no tile with four distinct turns and no copies: every turned copy of a solution is counted"
         return
     keep_turns = {0} if square else {0, 1}
-    for e in np.nonzero(p.ent_type == four[0])[0]:
+    p.pins = len(four)
+    chosen = four[pin % len(four)]
+    for e in np.nonzero(p.ent_type == chosen)[0]:
         if int(p.ent_turn[e]) not in keep_turns:
             p.allowed[:, e] = 0
     p.symmetry = folds
     p.symmetry_note = (
-        f"tile {p.types[four[0]][0]} kept at turns "
+        f"tile {p.types[chosen][0]} kept at turns "
         + ("0" if square else "0 or 1")
         + f": each solution found stands for {folds}"
     )
