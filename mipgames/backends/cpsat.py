@@ -131,11 +131,21 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         stats={
             "branches": solver.num_branches,
             "conflicts": solver.num_conflicts,
-            "solver_parameters": {
-                k: list(v) if isinstance(v, (list, tuple)) else v for k, v in (built.cpsat_parameters or {}).items()
-            },
+            "solver_parameters": {k: _recorded(v) for k, v in (built.cpsat_parameters or {}).items()},
         },
     )
+
+
+def _recorded(value: Any) -> Any:
+    """A SatParameters value as the certificate records it: lists as lists, enum members by name.
+
+    Why: OR-Tools 9.15 gives enum fields (``search_branching``) as pybind objects, which JSON cannot
+    write; the name is what the parameters' text format uses, so a reader can set it again."""
+    if isinstance(value, (list, tuple)):
+        return [_recorded(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return getattr(value, "name", str(value))
 
 
 def _stop(solver: Any, options: SolveOptions) -> str:

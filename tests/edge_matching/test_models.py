@@ -196,3 +196,23 @@ def test_tiny_time_limit_is_never_optimal():
         assert r.status in ("feasible", "unknown"), (formulation, r.status)
         if r.status == "feasible":
             assert r.objective == score(inst, r.solution) and r.objective > 0
+
+
+def test_cpsat_decision_writes_a_certificate_that_verifies(tmp_path, capsys):
+    """OR-Tools 9.15 gives the decision model's search_branching as an enum object; writing the certificate
+    failed with "internal error: TypeError" on every `--solver cpsat --mode decision` solve."""
+    import json
+
+    from mipgames.cli import main
+    from mipgames.edge_matching.instance import write
+
+    inst, _ = planted(3, 4, True, 2, 2, seed=7)
+    path, cert = tmp_path / "p.txt", tmp_path / "c.json"
+    write(inst, path)
+    args = ["solve", str(path), "--problem", "edge-matching", "--solver", "cpsat", "--mode", "decision"]
+    assert main([*args, "--threads", "1", "--quiet", "--out", str(cert)]) == 0
+    data = json.loads(cert.read_text())
+    assert data["status"] == "optimal" and data["objective"] == 0
+    assert data["solver_parameters"]["search_branching"] == "FIXED_SEARCH"
+    assert main(["verify", str(cert)]) == 0
+    assert "Traceback" not in capsys.readouterr().err
