@@ -35,6 +35,14 @@ COUNT_EVERY_S = 1.0
 RESTART_UNIT = 100_000
 """Nodes of the shortest shuffled restart (Luby multiples of it); em_14_7_3 falls in about a second with it."""
 PROVER = "backtrack (mipgames kernel)"
+LARGE = 100
+"""Above this many cells a decision's complete search takes one slice for every ``TREE_EVERY`` slices of
+its shuffled restarts (elsewhere one for one), and no other pinned tree is searched: the complete search
+does not exhaust boards this size, and the em_* puzzles above it, which have many solutions, are found by
+restarts.  em_14_7_3 shuffled with 40 seeds, one core: restarts alone found each in at most 1.8-3.1 s, a
+worker with half its time on the complete search and a quarter on pins took up to 12 s
+(benchmarks/edge_matching/RESULTS.md, 2026-11-28)."""
+TREE_EVERY = 4
 PINS = 4
 """Trees the guided worker of a split decision searches: the first pinned tile's (the complete search, half
 its time, the only tree whose exhaustion is a proof) and PINS - 1 others (``prepare(pin=k)``), which share the
@@ -185,16 +193,17 @@ def _search(
     budget = [cap] * len(cells) if optimise else None
     decide = not count and not optimise
     s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split, look=look, rare_first=decide)
-    pins = min(pins, pieces.pins) if decide and cells else 1
+    pins = min(pins, pieces.pins) if decide and cells and len(cells) <= LARGE else 1
     others = [
         Search(prepare(inst, symmetry, pin=k), cells, split=split, look=look, rare_first=True) for k in range(1, pins)
     ]
-    trees = [s, *others]
     shuffled = Restarts(pieces, cells, seed, guided) if restarts and decide and cells else None
+    every = TREE_EVERY if shuffled is not None and len(cells) > LARGE else 1
+    trees = [s, *others]
     best_seen = None
     turn = pin_turn = 0
     while True:
-        status = s.run(SLICE)
+        status = s.run(SLICE) if turn % every == 0 else kernel.RUNNING
         if on_count is not None:
             on_count(s.solutions, s.nodes)
         if optimise and s.best_breaks is not None and s.best_breaks != best_seen:
@@ -294,9 +303,9 @@ def exact(
     guided ones on odd workers (``Restarts``), which also search the trees
     of ``PINS`` - 1 other pinned tiles in turn with their restarts.  One
     thread keeps the plain ones and one tree: guided restarts cost puzzles
-    such as em_11_3_4, which plain ones find in seconds, and the boards above
-    ``portfolio.SMALL`` cells, where the backtracker has one thread beside
-    CP-SAT, are such puzzles.
+    such as em_11_3_4, which plain ones find in seconds (the portfolio's
+    one-thread turns on boards above ``portfolio.SMALL`` cells meet such
+    puzzles).
     """
     from mipgames.edge_matching.search import fill_order, prepare
 

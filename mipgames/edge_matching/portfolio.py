@@ -7,10 +7,11 @@ verified placement meets the best proved bound.
 
 Phase 1, a perfect placement (decision mode, or when the colour-count bound
 allows zero): the exact backtracker (complete search interleaved with
-shuffled restarts; it proves that none exists when it exhausts), on boards
-of up to ``SMALL`` cells on every thread, on larger ones beside CP-SAT's
-decision model (scan-order search with clause learning).  A proof
-that none exists raises the bound to 1.
+shuffled restarts; it proves that none exists when it exhausts) on every
+thread.  In decision mode on boards above ``SMALL`` cells, where it cannot
+hope to exhaust, CP-SAT's decision model (scan-order search with clause
+learning) joins it a quarter of the way in, as the member that can prove
+that none exists.  A proof that none exists raises the bound to 1.
 
 Phase 2, the fewest mismatches: the compiled local search (``lns.py``) and,
 once it has a first placement, CP-SAT's optimise model hinted with it; the
@@ -48,11 +49,19 @@ FIRST_SLICE = 1.0
 SMALL = 100
 """Boards of at most this many cells give phase 1 half the time; larger ones a fifth, at most a minute.
 
-On these boards phase 1 is the backtracker's alone, on every thread (its tree split between the
-workers): on 24 planted puzzles (frame and free, 7x7-10x10, seeds 1-3; one thread each, 20 s) CP-SAT's
-decision model solved 15, the backtracker 19, each of the 15 sooner; on Brendan's pieces_04-07 and
-Heule's em_* too the backtracker was first (``benchmarks/edge_matching/RESULTS.md``), so CP-SAT's
-thread is worth more to the backtracker."""
+Phase 1 is the backtracker's alone, on every thread (its tree split between the workers): on 24
+planted puzzles (frame and free, 7x7-10x10, seeds 1-3; one thread each, 20 s) CP-SAT's decision model
+solved 15, the backtracker 19, each of the 15 sooner; on Brendan's pieces_04-07 and Heule's em_* too
+the backtracker was first.  Larger boards gave CP-SAT one of two threads until the em_* puzzles above
+100 cells were shuffled with 40 seeds: em_14_7_3 then took up to 7.4 s (found by the backtracker's one
+thread in 1-4 s, else by CP-SAT in 4-5.6 s or by phase 2), against at most 5.4 s, median 1.0 s, with
+the backtracker on both (``benchmarks/edge_matching/RESULTS.md``, 2026-11-28).  Above this size
+CP-SAT's decision model only joins in decision mode (``CPSAT_JOINS``)."""
+CPSAT_JOINS = 0.25
+"""Share of a decision's time after which CP-SAT's decision model joins the backtracker on boards above
+``SMALL`` cells (with no time limit, after ``CPSAT_JOINS_S`` seconds): there the backtracker finds
+placements but will not exhaust its tree, and CP-SAT can prove that no placement exists."""
+CPSAT_JOINS_S = 15.0
 
 
 @dataclass
@@ -212,6 +221,7 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
             options.seed,
             None if share is None else start + share,
             decision=True,
+            prove=decision,
         )
         if best.objective == 0:
             return _answer(best, decision)
@@ -248,8 +258,11 @@ def _phase(
     seed: int,
     until: float | None,
     decision: bool,
+    prove: bool = False,
 ) -> None:
-    """Run one phase's members until ``until``, the bound meets the incumbent, or every member is done."""
+    """Run one phase's members until ``until``, the bound meets the incumbent, or every member is done.
+
+    ``prove``: the user asked for a decision, so a proof that no placement exists is an answer too."""
     from mipgames.run.workers import Workers
 
     params = {**params, "mode": "decision" if decision else "optimise"}
@@ -261,15 +274,18 @@ def _phase(
         _turns(best, inst, params, seed, until, decision, target, use_cpsat)
         return
     with Workers() as pool:
-        if decision:
-            pool.start(_kernel_decision, inst, until, seed, 1 if use_cpsat else threads)
-            if use_cpsat:
-                pool.start(_cpsat, inst, params, until, seed, threads - 1, None)
+        if decision:  # the backtracker on every thread (see SMALL); CP-SAT later, beside it (CPSAT_JOINS)
+            pool.start(_kernel_decision, inst, until, seed, threads)
+            use_cpsat = use_cpsat and prove
         else:
             for w in range(threads - 1 if use_cpsat else threads):
                 pool.start(_lns, inst, until, seed * 1000 + w, target)
-        started_cpsat = decision or not use_cpsat
-        first_wait = None if until is None else time.monotonic() + 0.1 * (until - time.monotonic())
+        started_cpsat = not use_cpsat
+        now = time.monotonic()
+        if until is not None:
+            first_wait: float | None = now + (CPSAT_JOINS if decision else 0.1) * (until - now)
+        else:
+            first_wait = now + CPSAT_JOINS_S if decision else None
         for kind, payload, wait_over in _listen(pool, until):
             if kind is not None:
                 _take(best, inst, kind, payload, decision)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
-from mipgames.edge_matching.backtrack import PINS, SLICE, Restarts, _search, exact, luby
+from mipgames.edge_matching.backtrack import LARGE, PINS, SLICE, TREE_EVERY, Restarts, _search, exact, luby
 from mipgames.edge_matching.generate import planted
 from mipgames.edge_matching.instance import Hint, Instance, read
 from mipgames.edge_matching.lns import score_search
@@ -190,6 +190,55 @@ def test_a_decision_searches_another_pinned_tree_beside_the_first():
     )
     assert not out.exhausted and out.nodes == SLICE + 1_607_553
     assert PROBLEM.evaluate(inst, {"mode": "decision"}, out.placement).objective == 0
+
+
+@pytest.mark.parametrize("rows,others_per_slice", [(10, 1), (11, TREE_EVERY)])
+def test_large_decisions_give_the_restarts_most_slices_and_search_one_tree(rows, others_per_slice, monkeypatch):
+    """Above LARGE cells the complete search takes one slice for every TREE_EVERY of the restarts and no other
+    pin's tree is searched (em_14_7_3's placements come from restarts); up to it, one for one, the restarts
+    and the other pins' trees taking turns in the second half."""
+    from mipgames.edge_matching import kernel, search
+
+    slices: dict[int, int] = {}
+    built: list[int] = []
+    restarts = [0]
+    init = search.Search.__init__
+
+    def counted_init(self, *args, **kwargs):
+        built.append(id(self))
+        init(self, *args, **kwargs)
+
+    def tree_run(self, nodes):
+        slices[id(self)] = slices.get(id(self), 0) + 1
+        return kernel.RUNNING
+
+    def restarts_run(self, nodes):
+        restarts[0] += 1
+        return None
+
+    monkeypatch.setattr(search.Search, "__init__", counted_init)
+    monkeypatch.setattr(search.Search, "run", tree_run)
+    monkeypatch.setattr(Restarts, "run", restarts_run)
+    inst = planted(rows, rows, True, 3, 6, 1)[0]
+    assert (inst.cells > LARGE) == (others_per_slice > 1)
+    out = _search(
+        inst,
+        count=False,
+        optimise=False,
+        cap=0,
+        symmetry="any",
+        order="rows",
+        split=(-1, 1, 0),
+        deadline=time.monotonic() + 0.3,
+        pins=PINS,
+    )
+    assert out.placement is None and not out.exhausted
+    first = slices[built[0]]
+    pins = sum(slices.get(i, 0) for i in built[1:])
+    assert len(built) == (1 if others_per_slice > 1 else PINS) and first >= 10
+    assert abs((restarts[0] + pins) / first - others_per_slice) < 0.01
+    if pins:
+        assert abs(pins - restarts[0]) <= 1
 
 
 def test_luby_sequence():

@@ -216,3 +216,39 @@ def test_cpsat_decision_writes_a_certificate_that_verifies(tmp_path, capsys):
     assert data["solver_parameters"]["search_branching"] == "FIXED_SEARCH"
     assert main(["verify", str(cert)]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rows,prove,joins", [(11, True, True), (11, False, False), (6, True, False)])
+def test_phase_one_gives_the_backtracker_every_thread_and_cpsat_joins_only_large_decisions(
+    rows, prove, joins, monkeypatch, tmp_path
+):
+    """Phase 1 is the backtracker's on every thread; on boards above SMALL cells, in decision mode only,
+    CP-SAT's decision model joins a quarter of the way in (it can prove what the backtracker cannot)."""
+    import time
+
+    from mipgames.edge_matching import portfolio
+
+    log = tmp_path / "members.txt"
+
+    def kernel(out, inst, deadline, seed, threads=1):  # finds nothing, like a backtracker on a hard board
+        with log.open("a") as f:
+            f.write(f"kernel {threads} {time.monotonic()}\n")
+        time.sleep(max(0.0, deadline - time.monotonic()))
+
+    def cpsat(out, inst, params, deadline, seed, threads, hint):
+        with log.open("a") as f:
+            f.write(f"cpsat {threads} {time.monotonic()}\n")
+        out.send("no_perfect", "fake cpsat")
+
+    monkeypatch.setattr(portfolio, "_kernel_decision", kernel)
+    monkeypatch.setattr(portfolio, "_cpsat", cpsat)
+    inst, _ = planted(rows, rows, True, 2, 3, seed=1)
+    best = portfolio.Best({"mode": "decision"}, 0, lambda *a, **k: None)
+    start = time.monotonic()
+    portfolio._phase(best, inst, {"mode": "decision"}, 2, 0, start + 1.6, decision=True, prove=prove)
+    members = {line.split()[0]: line.split()[1:] for line in log.read_text().splitlines()}
+    assert members["kernel"][0] == "2"
+    assert ("cpsat" in members) == joins and (best.infeasible_by == "fake cpsat") == joins
+    if joins:
+        assert members["cpsat"][0] == "1"
+        assert float(members["cpsat"][1]) >= start + portfolio.CPSAT_JOINS * 1.6 - 0.05
