@@ -54,8 +54,12 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def rerun_command(result: Result, instance_path: str | None) -> str:
-    """The command line that repeats this solve (what a reader needs to re-run the claim)."""
+def rerun_command(result: Result, instance_path: str | None, problem: Problem | None = None) -> str:
+    """The command line that repeats this solve (what a reader needs to re-run the claim).
+
+    A nullable parameter (``Param.nullable``) set to None where its default is not is spelt ``none``, as
+    ``--frame-colour none``; without it the rerun would solve another puzzle."""
+    nullable = {p.name for p in problem.params if p.nullable and p.default is not None} if problem else set()
     options = result.options
     words = ["mipgames", "solve", instance_path or "INSTANCE", "--problem", result.problem, "--solver", result.solver]
     if result.formulation:
@@ -72,6 +76,8 @@ def rerun_command(result: Result, instance_path: str | None) -> str:
         flag = "--" + name.replace("_", "-")
         if value is True:
             words.append(flag)
+        elif value is None and name in nullable:
+            words += [flag, "none"]
         elif value not in (False, None):
             words += [flag, str(value)]
     return " ".join(shlex.quote(w) for w in words)
@@ -120,7 +126,7 @@ def build(
             "simulator": f"mipgames.{problem.folder}.simulate",
         },
         "stats": {k: v for k, v in result.stats.items() if k != "solver_parameters"},
-        "rerun": rerun_command(result, instance_path),
+        "rerun": rerun_command(result, instance_path, problem),
         "toolkit_version": VERSION,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
@@ -209,7 +215,7 @@ def _params(problem: Problem, given: dict[str, Any]) -> dict[str, Any]:
         p = known.get(name)
         if p is None:
             raise _Rejected(f"params: {str(name)[:40]!r} is not a parameter of {problem.name}")
-        if not _fits(False if p.flag else p.default, value):
+        if not (value is None and p.nullable) and not _fits(False if p.flag else p.default, value):
             raise _Rejected(f"params: {name} has a value of the wrong type ({str(value)[:40]!r})")
         if p.choices is not None and value not in p.choices:
             raise _Rejected(f"params: {name} must be one of {', '.join(map(str, p.choices))}")

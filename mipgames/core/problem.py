@@ -124,6 +124,9 @@ class Param:
     parse: Callable[[str], Any] = str
     choices: tuple[Any, ...] | None = None
     flag: bool = False
+    nullable: bool = False
+    """None (JSON null) is a value of it, spelt ``none`` on the command line (``--frame-colour none``):
+    ``verify`` takes it, and a certificate's rerun command spells it."""
 
 
 @dataclass(frozen=True)

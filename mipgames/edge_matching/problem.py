@@ -149,7 +149,10 @@ def _warmup() -> None:
     compile_kernels()
 
 
+@_framed
 def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
+    """On the framed instance: with ``--frame-colour none`` colour 0 is an ordinary colour, and counted as the
+    frame it gave a bound of 1 beside a perfect placement."""
     from mipgames.edge_matching.simulate import colour_count_bound
 
     return float(colour_count_bound(inst)), "colour-count bound on mismatched edges"
@@ -195,6 +198,7 @@ PARAMS = (
         "the colour that marks the grey frame of Eternity II-style puzzles, or none for puzzles without a frame "
         "(colours may then start at 0)",
         parse_frame_colour,
+        nullable=True,
     ),
     Param(
         "count",

@@ -252,3 +252,33 @@ def test_phase_one_gives_the_backtracker_every_thread_and_cpsat_joins_only_large
     if joins:
         assert members["cpsat"][0] == "1"
         assert float(members["cpsat"][1]) >= start + portfolio.CPSAT_JOINS * 1.6 - 0.05
+
+
+def test_frame_colour_none_solves_a_puzzle_whose_colours_start_at_zero(tmp_path, capsys):
+    """The seed notebook numbers colours from 0 with no frame.  Read with the default (0 marks a frame) such a
+    puzzle is impossible by counting, and the message names the flag; with --frame-colour none it is placed,
+    its certificate verifies and reruns with the flag.  Before, the colour-count bound ignored the flag (bound
+    1 beside a perfect placement: status error), and verify rejected the flag's null."""
+    import json
+
+    from mipgames.cli import main
+    from mipgames.edge_matching.instance import write
+
+    inst, _ = planted(3, 3, False, 0, 3, seed=2)
+    from_zero = Instance(3, 3, tuple(tuple(c - 1 for c in t) for t in inst.tiles))
+    assert any(0 in t for t in from_zero.tiles)
+    assert PROBLEM.bound(from_zero, {"frame_colour": None})[0] == 0
+    path, cert = tmp_path / "z.txt", tmp_path / "c.json"
+    write(from_zero, path)
+    args = ["solve", str(path), "--problem", "edge-matching", "--threads", "1", "--quiet", "--out", str(cert)]
+    assert main(args) == 2
+    assert "--frame-colour none" in capsys.readouterr().out
+    assert main([*args, "--frame-colour", "none"]) == 0
+    data = json.loads(cert.read_text())
+    assert (data["status"], data["objective"], data["bound"]) == ("optimal", 0, 0)
+    assert data["params"]["frame_colour"] is None and "--frame-colour none" in data["rerun"]
+    assert main(["verify", str(cert)]) == 0
+    data["params"]["mode"] = None  # only a nullable parameter may be null
+    cert.write_text(json.dumps(data))
+    assert main(["verify", str(cert)]) == 1
+    assert "Traceback" not in capsys.readouterr().err
