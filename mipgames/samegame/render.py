@@ -51,15 +51,19 @@ PALETTE = (
 BACKGROUND = "#f4f4f4"
 
 
-def _frames(board: Board, moves: Sequence[Move]) -> list[tuple[Board, frozenset[Move], str]]:
-    """(board, group about to be clicked, caption) before each move, then the final board."""
+def _frames(
+    board: Board, moves: Sequence[Move], labels: Sequence[Move] | None = None
+) -> list[tuple[Board, frozenset[Move], str]]:
+    """(board, group about to be clicked, caption) before each move, then the final board; captions name the
+    clicks as ``labels`` (the user's coordinates) when given."""
     frames = []
     current = board
     total = 0
     for i, move in enumerate(moves, 1):
         group = group_at(current, *move)
         after, removed = apply_move(current, move)
-        frames.append((current, group, f"move {i}: ({move[0]},{move[1]}) removes {removed}"))
+        x, y = labels[i - 1] if labels is not None else move
+        frames.append((current, group, f"move {i}: ({x},{y}) removes {removed}"))
         total += SCORE_RULES["standard"].move_score(removed)
         current = after
     frames.append((current, frozenset(), f"end: {current.tiles()} left, moves score {total}"))
@@ -109,9 +113,18 @@ def render_board(board: Board, path: str | Path, title: str | None = None) -> No
     plt.close(fig)
 
 
-def render_game(board: Board, moves: Sequence[Move], path: str | Path, gif: bool = False, per_row: int = 6) -> None:
-    """One frame per move (the clicked group outlined) and the final board; a grid PNG or an animated GIF."""
-    frames = _frames(board, moves)
+def render_game(
+    board: Board,
+    moves: Sequence[Move],
+    path: str | Path,
+    gif: bool = False,
+    per_row: int = 6,
+    labels: Sequence[Move] | None = None,
+) -> None:
+    """One frame per move (the clicked group outlined) and the final board; a grid PNG or an animated GIF.
+
+    ``moves`` are bottom-origin; ``labels`` the same clicks as the captions should name them."""
+    frames = _frames(board, moves, labels)
     if gif:
         _render_gif(frames, path)
         return
@@ -163,8 +176,13 @@ def _render_gif(frames: list[tuple[Board, frozenset[Move], str]], path: str | Pa
 
 
 def render(instance: Board, params: dict[str, Any], solution: Sequence[Move] | None, path: str | Path) -> None:
-    """The protocol's render: the board alone, or the game as a strip (a ``.gif`` path makes an animation)."""
+    """The protocol's render: the board alone, or the game as a strip (a ``.gif`` path makes an animation).
+
+    The solution's clicks are in the coordinates the ``origin`` param names, as the simulator reads them."""
+    from mipgames.samegame.simulate import to_bottom
+
     if solution is None:
         render_board(instance, path)
     else:
-        render_game(instance, solution, path, gif=str(path).lower().endswith(".gif"))
+        moves = to_bottom(instance, solution, params.get("origin", "bottom"))
+        render_game(instance, moves, path, gif=str(path).lower().endswith(".gif"), labels=list(solution))

@@ -7,7 +7,7 @@ from pathlib import Path
 from PIL import Image
 
 from mipgames.samegame.instance import parse_board
-from mipgames.samegame.render import render, render_board, render_game
+from mipgames.samegame.render import _frames, render, render_board, render_game
 
 BOARD = parse_board("0..\n01.\n110\n")
 MOVES = [(0, 0), (1, 0)]
@@ -34,3 +34,15 @@ def test_protocol_render(tmp_path: Path) -> None:
     render(BOARD, {}, MOVES, tmp_path / "b.gif")
     with Image.open(tmp_path / "a.png") as a, Image.open(tmp_path / "b.gif") as b:
         assert (a.format, b.format, b.n_frames) == ("PNG", "GIF", 3)
+
+
+def test_protocol_render_reads_clicks_in_the_params_origin(tmp_path: Path) -> None:
+    """A game solved with --origin top has top-origin clicks; the renderer read them from the bottom and
+    stopped with "internal error: IllegalMove" (the click at the top of column 0 is an empty square here)."""
+    top = [(x, BOARD.rows - 1 - y) for x, y in MOVES]
+    render(BOARD, {"origin": "top"}, top, tmp_path / "b.gif")
+    with Image.open(tmp_path / "b.gif") as b:
+        assert b.n_frames == len(MOVES) + 1
+    captions = [c for _, _, c in _frames(BOARD, MOVES, labels=top)]
+    assert captions[0].startswith(f"move 1: ({top[0][0]},{top[0][1]}) removes")
+    assert captions[-1].startswith("end: 0 left")
