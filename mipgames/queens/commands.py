@@ -11,12 +11,15 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from mipgames.backends import BACKENDS
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.problem import SolveOptions
 from mipgames.queens.instance import format_moves, parse, read, read_moves
 
 DEFAULT_TIME = 60.0
-SOLVERS = ("portfolio", "levels", "dfs", "coursework-dfs", "cbc", "glpk", "highs", "cpsat")
+SOLVERS = ("portfolio", "lazy-levels", "levels", "dfs", "coursework-dfs", *BACKENDS)
+"""Every queens algorithm (``baselines.ALGORITHMS``, named here so that the parser does not import them) and
+every backend."""
 
 
 def _instance(file: str | None, stdin: TextIO):
@@ -115,7 +118,7 @@ def register(subparsers: Any) -> None:
         "--solver",
         choices=SOLVERS,
         default="portfolio",
-        help="portfolio (default: level search, then the forest CP-SAT model), levels, dfs, "
+        help="portfolio (default: level search, then the forest CP-SAT model), lazy-levels, levels, dfs, "
         "coursework-dfs (the coursework's own search), or a model solver (cpsat = forest model)",
     )
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")

@@ -78,3 +78,14 @@ def test_the_python_api_uses_the_default_solver_too():
 
     r = solve(PROBLEM, read(SPEC), options=SolveOptions(time_limit=20), isolate=False)
     assert (r.solver, r.status, r.objective) == ("portfolio", "optimal", 1)
+
+
+def test_the_coursework_program_offers_every_algorithm_and_backend():
+    """It offered neither lazy-levels (the default's own search) nor scip."""
+    from mipgames.backends import BACKENDS
+    from mipgames.queens.baselines import ALGORITHMS
+    from mipgames.queens.commands import SOLVERS
+
+    assert set(SOLVERS) == set(ALGORITHMS) | set(BACKENDS)
+    code, out, _ = call(["queens", "instances/queens/spec_example.txt", "--solver", "lazy-levels"])
+    assert code == 0 and len(out.splitlines()) == 10
