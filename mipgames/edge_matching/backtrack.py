@@ -220,7 +220,8 @@ def _search(
                 time.monotonic() - start,
             )
         if status != kernel.EXHAUSTED:
-            # the other half of the time: shuffled restarts and the other pins' trees take turns
+            # the rest of the time (half; above LARGE cells TREE_EVERY slices in TREE_EVERY + 1): shuffled
+            # restarts and the other pins' trees take turns
             turn += 1
             found = None
             if others and (shuffled is None or turn % 2 == 0):

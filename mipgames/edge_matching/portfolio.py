@@ -53,10 +53,11 @@ Phase 1 is the backtracker's alone, on every thread (its tree split between the 
 planted puzzles (frame and free, 7x7-10x10, seeds 1-3; one thread each, 20 s) CP-SAT's decision model
 solved 15, the backtracker 19, each of the 15 sooner; on Brendan's pieces_04-07 and Heule's em_* too
 the backtracker was first.  Larger boards gave CP-SAT one of two threads until the em_* puzzles above
-100 cells were shuffled with 40 seeds: em_14_7_3 then took up to 7.4 s (found by the backtracker's one
-thread in 1-4 s, else by CP-SAT in 4-5.6 s or by phase 2), against at most 5.4 s, median 1.0 s, with
-the backtracker on both (``benchmarks/edge_matching/RESULTS.md``, 2026-11-28).  Above this size
-CP-SAT's decision model only joins in decision mode (``CPSAT_JOINS``)."""
+100 cells were shuffled with 40 seeds: em_14_7_3 then took up to 9.0 s (found by the backtracker's one
+thread in 1-4 s, else by CP-SAT in 4-5.6 s or by phase 2), against at most 2.5 s with the backtracker
+on both threads and its restarts given most of their time (``backtrack.LARGE``;
+``benchmarks/edge_matching/RESULTS.md``, 2026-11-28).  Above this size CP-SAT's decision model only
+joins in decision mode (``CPSAT_JOINS``)."""
 CPSAT_JOINS = 0.25
 """Share of a decision's time after which CP-SAT's decision model joins the backtracker on boards above
 ``SMALL`` cells (with no time limit, after ``CPSAT_JOINS_S`` seconds): there the backtracker finds
