@@ -170,24 +170,20 @@ def test_pins_choose_different_tiles_and_count_alike(name):
     assert len(notes) == pieces.pins and len(counts) == 1
 
 
+def _decide(inst, **kwargs):
+    """One whole (unsplit) decision search in this process, with the guided worker's PINS trees."""
+    return _search(
+        inst, count=False, optimise=False, cap=0, symmetry="any", order="rows", split=(-1, 1, 0), pins=PINS, **kwargs
+    )
+
+
 def test_a_decision_searches_another_pinned_tree_beside_the_first():
     """Planted 7x7 seed 4 has two corner tiles to pin: the first's tree reaches its first placement after
     2,935,170 nodes, the second's after 1,607,553.  With the restarts off, the second tree has every other
     slice, so its placement comes after one full slice of the first tree, and it replays with no mismatch."""
     inst = planted(7, 7, True, 3, 6, 4)[0]
     assert prepare(inst, "any").pins == 2
-    out = _search(
-        inst,
-        count=False,
-        optimise=False,
-        cap=0,
-        symmetry="any",
-        order="rows",
-        split=(-1, 1, 0),
-        deadline=None,
-        restarts=False,
-        pins=PINS,
-    )
+    out = _decide(inst, deadline=None, restarts=False)
     assert not out.exhausted and out.nodes == SLICE + 1_607_553
     assert PROBLEM.evaluate(inst, {"mode": "decision"}, out.placement).objective == 0
 
@@ -221,17 +217,7 @@ def test_large_decisions_give_the_restarts_most_slices_and_search_one_tree(rows,
     monkeypatch.setattr(Restarts, "run", restarts_run)
     inst = planted(rows, rows, True, 3, 6, 1)[0]
     assert (inst.cells > LARGE) == (others_per_slice > 1)
-    out = _search(
-        inst,
-        count=False,
-        optimise=False,
-        cap=0,
-        symmetry="any",
-        order="rows",
-        split=(-1, 1, 0),
-        deadline=time.monotonic() + 0.3,
-        pins=PINS,
-    )
+    out = _decide(inst, deadline=time.monotonic() + 0.3)
     assert out.placement is None and not out.exhausted
     first = slices[built[0]]
     pins = sum(slices.get(i, 0) for i in built[1:])
