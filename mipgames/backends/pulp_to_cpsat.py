@@ -46,7 +46,8 @@ def translate(lp: Any) -> Translation:
     for v in lp.variables():
         if v.cat != pulp.LpInteger:
             raise UsageError(
-                f"cpsat: variable {v.name} is continuous; only all-integer PuLP models translate to CP-SAT"
+                f"cpsat: variable {v.name} is continuous; only all-integer PuLP models translate to CP-SAT "
+                "(`mipgames problems` lists each problem's native CP-SAT formulations, marked [cpsat])"
             )
         if v.lowBound is None or v.upBound is None:
             raise UsageError(f"cpsat: variable {v.name} has no finite bounds; CP-SAT needs a finite domain")

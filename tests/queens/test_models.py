@@ -151,3 +151,14 @@ def test_level_search_solves_planted_positions_and_proves_a_bundled_unsolvable_o
     unsolvable = read("instances/queens/unsolvable_n8_k1_q20_s1.txt")
     assert run(unsolvable, "levels").status == "infeasible"
     assert run(unsolvable, "cpsat", "forest").status == "infeasible"
+
+
+def test_cpsat_on_a_continuous_mip_is_refused_with_the_way_out(capsys):
+    """The time-indexed MIP has continuous variables, which CP-SAT cannot take: a usage error (exit 4) that
+    says where the native CP-SAT formulations are listed, not a failure."""
+    from mipgames.cli import main
+
+    args = ["solve", "instances/queens/spec_example.txt", "--solver", "cpsat", "--formulation", "time-indexed"]
+    assert main([*args, "--quiet", "--time-limit", "20"]) == 4
+    err = capsys.readouterr().err
+    assert "is continuous" in err and "mipgames problems" in err and "Traceback" not in err
