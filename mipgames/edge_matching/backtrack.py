@@ -44,11 +44,13 @@ worker with half its time on the complete search and a quarter on pins took up t
 (benchmarks/edge_matching/RESULTS.md, 2026-11-28)."""
 TREE_EVERY = 4
 PINS = 4
-"""Trees the guided worker of a split decision searches: the first pinned tile's (the complete search, half
-its time, the only tree whose exhaustion is a proof) and PINS - 1 others (``prepare(pin=k)``), which share the
-other half with its restarts.  Where the first placement lies is luck of the tree: on planted 9x9 frame puzzles
-one pin finds it in 1-3 s where another needs 12-21 s (RESULTS.md, stop 44).  The plain worker keeps its
-restarts' whole share: em_11_3_4 is found by them, and took up to 1.7x longer when they had half."""
+"""Trees each worker of a split decision searches: the first pinned tile's (the complete search, half its time,
+the only tree whose exhaustion is a proof) and PINS - 1 others (``prepare(pin=k)``), which share the other half
+with its restarts.  Where the first placement lies is luck of the tree: on planted 9x9 frame puzzles one pin
+finds it in 1-3 s where another needs 12-21 s (RESULTS.md, stop 44).  Stop 44 gave them to the guided worker
+only, because em_11_3_4 took up to 1.7x longer when its plain restarts had half their share; boards of its size
+(above LARGE cells) search no other tree since stop 45, and with the pins on both workers planted 9x9 seeds 1-40
+were placed in 60 s 39 times instead of 37 (RESULTS.md, stop 45)."""
 
 
 @dataclass
@@ -301,9 +303,9 @@ def exact(
     Brendan's and planted frame puzzles 2.3-3.4x fewer nodes and 1.2-1.5x
     less time from 7x7 up (``bench_look.py``), the same counts.  A decision's
     shuffled restarts are plain ones on one thread and on even workers,
-    guided ones on odd workers (``Restarts``), which also search the trees
-    of ``PINS`` - 1 other pinned tiles in turn with their restarts.  One
-    thread keeps the plain ones and one tree: guided restarts cost puzzles
+    guided ones on odd workers (``Restarts``); every worker also searches
+    the trees of ``PINS`` - 1 other pinned tiles in turn with its restarts.
+    One thread keeps the plain ones and one tree: guided restarts cost puzzles
     such as em_11_3_4, which plain ones find in seconds (the portfolio's
     one-thread turns on boards above ``portfolio.SMALL`` cells meet such
     puzzles).
@@ -369,7 +371,7 @@ def exact(
                 seed * 1000 + part,
                 look,
                 (part % 2 == 1,),
-                PINS if part % 2 == 1 else 1,
+                PINS,
             )
         for worker, kind, payload in pool.messages(deadline + 1.0 if deadline is not None else None):
             if kind == "error":

@@ -227,6 +227,26 @@ def test_large_decisions_give_the_restarts_most_slices_and_search_one_tree(rows,
         assert abs(pins - restarts[0]) <= 1
 
 
+def test_every_worker_of_a_split_decision_searches_the_pinned_trees(monkeypatch, tmp_path):
+    """Both workers get PINS trees (stop 44 gave them to the guided one only); the kinds of restarts differ."""
+    import mipgames.edge_matching.backtrack as backtrack
+    from mipgames.edge_matching.backtrack import Outcome
+
+    log = tmp_path / "parts.txt"
+
+    def part(
+        out, inst, count, optimise, cap, symmetry, order, split, deadline, seed, look=True, guided=(False,), pins=1
+    ):
+        with log.open("a") as f:
+            f.write(f"{split[2]} {int(guided[0])} {pins}\n")
+        out.send("done", Outcome(True))
+
+    monkeypatch.setattr(backtrack, "_part", part)
+    out = exact(planted(6, 6, True, 2, 4, 5)[0], threads=2, deadline=time.monotonic() + 10)
+    assert out.exhausted  # both fake parts said so
+    assert sorted(log.read_text().split("\n")[:-1]) == [f"0 0 {PINS}", f"1 1 {PINS}"]
+
+
 def test_luby_sequence():
     assert [luby(i) for i in range(1, 16)] == [
         1,
