@@ -54,12 +54,12 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def rerun_command(result: Result, instance_path: str | None, problem: Problem | None = None) -> str:
+def rerun_command(result: Result, instance_path: str | None, problem: Problem) -> str:
     """The command line that repeats this solve (what a reader needs to re-run the claim).
 
     A nullable parameter (``Param.nullable``) set to None where its default is not is spelt ``none``, as
     ``--frame-colour none``; without it the rerun would solve another puzzle."""
-    nullable = {p.name for p in problem.params if p.nullable and p.default is not None} if problem else set()
+    nullable = {p.name for p in problem.params if p.nullable and p.default is not None}
     options = result.options
     words = ["mipgames", "solve", instance_path or "INSTANCE", "--problem", result.problem, "--solver", result.solver]
     if result.formulation:

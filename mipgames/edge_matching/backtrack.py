@@ -195,13 +195,19 @@ def _search(
     budget = [cap] * len(cells) if optimise else None
     decide = not count and not optimise
     s = Search(pieces, cells, budget, cap, count=count, optimise=optimise, split=split, look=look, rare_first=decide)
-    pins = min(pins, pieces.pins) if decide and cells and len(cells) <= LARGE else 1
+    large = len(cells) > LARGE
+    pins = min(pins, pieces.pins) if decide and cells and not large else 1
     others = [
         Search(prepare(inst, symmetry, pin=k), cells, split=split, look=look, rare_first=True) for k in range(1, pins)
     ]
     shuffled = Restarts(pieces, cells, seed, guided) if restarts and decide and cells else None
-    every = TREE_EVERY if shuffled is not None and len(cells) > LARGE else 1
+    every = TREE_EVERY if shuffled is not None and large else 1
     trees = [s, *others]
+
+    def searched() -> int:
+        """Nodes of every tree and of the restarts so far."""
+        return sum(t.nodes for t in trees) + (shuffled.nodes if shuffled is not None else 0)
+
     best_seen = None
     turn = pin_turn = 0
     while True:
@@ -218,7 +224,7 @@ def _search(
                 s.placement(),
                 pieces.fixed_breaks,
                 1,
-                sum(t.nodes for t in trees),
+                searched(),
                 time.monotonic() - start,
             )
         if status != kernel.EXHAUSTED:
@@ -242,13 +248,13 @@ def _search(
                     found,
                     pieces.fixed_breaks,
                     1,
-                    sum(t.nodes for t in trees) + (shuffled.nodes if shuffled is not None else 0),
+                    searched(),
                     time.monotonic() - start,
                 )
         if status == kernel.EXHAUSTED or (deadline is not None and time.monotonic() >= deadline):
             done = status == kernel.EXHAUSTED
             best_breaks = s.best_breaks
-            nodes = sum(t.nodes for t in trees) + (shuffled.nodes if shuffled is not None else 0)
+            nodes = searched()
             return Outcome(
                 done,
                 s.placement(best=True) if best_breaks is not None else None,
