@@ -25,9 +25,9 @@ from typing import Any
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.files import printable, read_json, write_json_atomic
-from mipgames.core.problem import Problem, Verdict
+from mipgames.core.problem import OWN_BOUND, Problem, Verdict, own_bound
 from mipgames.core.result import Result
-from mipgames.core.status import Status, decide, finite, same
+from mipgames.core.status import Status, decide, finite, same, tighter
 from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
@@ -256,6 +256,27 @@ def _verify(data: dict[str, Any], problem: Problem) -> Check:
         return check.reject(str(exc))
 
 
+def _is_own(prover: str, own: tuple[float, str] | None) -> bool:
+    """Whether ``prover`` names the problem's own bound, as the runner credits it or as a member names it."""
+    return own is not None and prover.removeprefix(OWN_BOUND) == own[1].removeprefix(OWN_BOUND)
+
+
+def _own_bound_forged(check: Check, own: tuple[float, str] | None) -> bool:
+    """A bound credited to the toolkit's own bound is recomputed, never trusted: it may not be tighter than that."""
+    data = check.data
+    prover = data["proved_by"]
+    if not prover.startswith(OWN_BOUND) and not _is_own(prover, own):
+        return False
+    if own is None or not _is_own(prover, own):
+        check.reject(f"proved_by {prover[:80]!r} names a bound this toolkit does not prove for {data['problem']}")
+        return True
+    recorded = finite(data["bound"])
+    if recorded is not None and not same(recorded, own[0]) and tighter(recorded, own[0], data["sense"]):
+        check.reject(f"bound {recorded:g} is credited to {prover}, which recomputes to {own[0]:g}")
+        return True
+    return False
+
+
 def _claims(check: Check, problem: Problem) -> Check:
     data, params = check.data, check.params
     status = Status(data["status"])
@@ -288,11 +309,12 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.reject(f"status {status} cannot carry an objective")
     if status.proved and not data["proved_by"].strip():
         check.reject(f"status {status} names no prover (proved_by is empty)")
+    own = _guarded("problem bound", own_bound, problem, check.instance, params)
+    if _own_bound_forged(check, own):
+        return check
     bounds: list[tuple[object, str]] = [(data["bound"], data["proved_by"])]
-    if problem.bound is not None:
-        known = _guarded("problem bound", problem.bound, check.instance, params)
-        if known is not None:
-            bounds.append((known[0], f"mipgames: {known[1]}"))
+    if own is not None:
+        bounds.append(own)
     if status is Status.ERROR:
         check.notes.append("records a failed run: it claims nothing")
         return check
@@ -305,8 +327,12 @@ def _claims(check: Check, problem: Problem) -> Check:
         else:
             detail = f" ({claim.reason})" if claim.reason else ""
             return check.reject(f"status {status} is not what the claim rule gives: {claim.status}{detail}")
-    if status is Status.OPTIMAL:
-        check.notes.append(f"optimality rests on the bound proved by {claim.proved_by}")
+    if status is Status.OPTIMAL and _is_own(claim.proved_by, own):
+        check.notes.append(f"optimality rests on the toolkit's own bound, recomputed here: {own[1]}")
+    elif status is Status.OPTIMAL:
+        check.notes.append(
+            f"optimality rests on the bound proved by {claim.proved_by} (taken on trust: --reprove checks it)"
+        )
     elif status in (Status.INFEASIBLE, Status.UNBOUNDED):
         check.notes.append(f"{status} rests on the proof of {data['proved_by']}; --reprove asks another solver")
     elif status is Status.UNKNOWN:

@@ -268,3 +268,13 @@ class Problem:
 
     def default_params(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
+
+
+OWN_BOUND = "mipgames: "
+"""Prefix of a prover that is the problem's own bound: ``verify`` recomputes such a bound instead of trusting it."""
+
+
+def own_bound(problem: Problem, instance: Any, params: dict[str, Any]) -> tuple[float, str] | None:
+    """The bound the problem proves by itself, credited under ``OWN_BOUND`` (None when it proves none)."""
+    known = None if problem.bound is None else problem.bound(instance, params)
+    return None if known is None else (known[0], OWN_BOUND + known[1])

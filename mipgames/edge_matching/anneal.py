@@ -18,7 +18,7 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.edge_matching import candidates
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import colour_count_bound, mode_of, turned
+from mipgames.edge_matching.simulate import COLOUR_COUNT_BOUND, colour_count_bound, mode_of, turned
 
 Shown = tuple[int, int, int, int]
 
@@ -184,10 +184,10 @@ def run_anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, re
         return Result(Status.UNKNOWN, message="greedy could not fill the board under the frame rules")
     if mode_of(params) == "decision":
         return (
-            Result(Status.OPTIMAL, p, 0.0, 0.0)
+            Result(Status.OPTIMAL, p, 0.0, 0.0, proved_by=COLOUR_COUNT_BOUND)
             if best == 0
             else Result(Status.UNKNOWN, message=f"best found has {best} mismatches")
         )
     if best == lb:
-        return Result(Status.OPTIMAL, p, float(best), float(lb))
-    return Result(Status.FEASIBLE, p, float(best), float(lb))
+        return Result(Status.OPTIMAL, p, float(best), float(lb), proved_by=COLOUR_COUNT_BOUND)
+    return Result(Status.FEASIBLE, p, float(best), float(lb), proved_by=COLOUR_COUNT_BOUND)

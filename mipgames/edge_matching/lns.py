@@ -32,7 +32,7 @@ from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import colour_count_bound, evaluate, mode_of
+from mipgames.edge_matching.simulate import COLOUR_COUNT_BOUND, colour_count_bound, evaluate, mode_of
 
 CONSTRUCT_NODES = 20_000_000
 """Node budget of one construction attempt (about a second)."""
@@ -226,11 +226,12 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
             bound=float(floor),
             message="no complete placement in time",
             stop="time limit",
+            proved_by=COLOUR_COUNT_BOUND,
         )
     verdict = evaluate(inst, params, placement)
     if mode_of(params) == "decision":
         if total == 0:
-            return Result(Status.OPTIMAL, placement, 0.0, 0.0, "a perfect placement")
+            return Result(Status.OPTIMAL, placement, 0.0, 0.0, "a perfect placement", proved_by=COLOUR_COUNT_BOUND)
         return Result(
             Status.UNKNOWN,
             message=f"best placement found has {total} mismatches",
@@ -243,6 +244,7 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
             float(total),
             float(floor),
             "meets the colour-count bound",
+            proved_by=COLOUR_COUNT_BOUND,
         )
     return Result(
         Status.FEASIBLE,
@@ -251,6 +253,7 @@ def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, repor
         float(floor),
         "time limit",
         stop="time limit",
+        proved_by=COLOUR_COUNT_BOUND,
     )
 
 

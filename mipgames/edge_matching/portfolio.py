@@ -35,6 +35,7 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import (
+    COLOUR_COUNT_BOUND,
     colour_count_bound,
     evaluate,
     frame_census,
@@ -76,7 +77,7 @@ class Best:
     placement: Any = None
     found_by: str = ""
     bound: int = 0
-    bound_by: str = "colour-count bound"
+    bound_by: str = COLOUR_COUNT_BOUND
     infeasible_by: str = ""
     last_report: float = 0.0
 

@@ -153,9 +153,9 @@ def _warmup() -> None:
 def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
     """On the framed instance: with ``--frame-colour none`` colour 0 is an ordinary colour, and counted as the
     frame it gave a bound of 1 beside a perfect placement."""
-    from mipgames.edge_matching.simulate import colour_count_bound
+    from mipgames.edge_matching.simulate import COLOUR_COUNT_BOUND, colour_count_bound
 
-    return float(colour_count_bound(inst)), "colour-count bound on mismatched edges"
+    return float(colour_count_bound(inst)), COLOUR_COUNT_BOUND
 
 
 def _describe(inst, params, placement, verdict: Verdict) -> str:

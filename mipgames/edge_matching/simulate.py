@@ -234,6 +234,10 @@ def evaluate(inst: Instance, params: dict[str, Any], placement: Any) -> Verdict:
     return Verdict(True, float(len(bad)), "", measured)
 
 
+COLOUR_COUNT_BOUND = "colour-count bound on mismatched edges"
+"""The bound's name wherever it is credited, so that ``verify`` recognises the toolkit's own bound and recomputes it."""
+
+
 def colour_count_bound(inst: Instance) -> int:
     """Lower bound on mismatches from colour parity: a colour seen an odd number of times on inner
     sides leaves one side unmatched.  Exact counts need the frame (which sides are inner is known

@@ -24,7 +24,7 @@ from typing import Any
 import mipgames
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import check_output_target
-from mipgames.core.problem import Problem, SolveOptions
+from mipgames.core.problem import Problem, SolveOptions, own_bound
 from mipgames.core.result import Result
 from mipgames.core.status import Status, decide, same
 from mipgames.run.execute import execute
@@ -314,10 +314,9 @@ def finish(
     bounds: list[tuple[object, str]] = []
     if data.get("has_objective", True) and data.get("bound") is not None:
         bounds.append((data["bound"], prover))
-    if problem.bound is not None:
-        known = problem.bound(instance, params)
-        if known is not None:
-            bounds.append((known[0], f"mipgames: {known[1]}"))
+    own = own_bound(problem, instance, params)
+    if own is not None:
+        bounds.append(own)
     claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover)
     result.status, result.objective, result.bound, result.proved_by = (
         claim.status,

@@ -194,3 +194,35 @@ def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path
         assert cert["status"] in ("optimal", "infeasible")
         assert main(["verify", str(tmp_path / "c.json"), "--reprove", "--quiet", "--threads", "1"]) == 0
         assert "re-proved by" in capsys.readouterr().out
+
+
+def test_a_bound_credited_to_the_toolkit_is_recomputed_not_trusted(capsys, tmp_path):
+    """A feasible certificate edited to "optimal" with its bound raised to the objective passed verify when the
+    bound was credited to the colour-count bound, which verify can recompute; only a solver's bound is trusted."""
+    code, _, cert = _solve(
+        capsys,
+        tmp_path,
+        "instances/edge_matching/planted_10x10_frame.txt",
+        *("--solver", "anneal", "--time-limit", "2", "--seed", "1", "--threads", "1"),
+    )
+    own = "colour-count bound on mismatched edges"
+    assert code == 0 and cert["status"] == "feasible" and cert["objective"] > cert["bound"] == 0
+    assert cert["proved_by"] == own  # a heuristic reports the problem's bound under the bound's name
+    path = tmp_path / "forged.json"
+    for prover, verdict in (
+        (own, "bound {} is credited to colour-count bound on mismatched edges, which recomputes to 0"),
+        (f"mipgames: {own}", "bound {} is credited to mipgames: colour-count bound on mismatched edges"),
+        ("mipgames: popcount bound", "names a bound this toolkit does not prove for edge-matching"),
+    ):
+        path.write_text(json.dumps(dict(cert, status="optimal", bound=cert["objective"], proved_by=prover)))
+        assert main(["verify", str(path)]) == 1
+        assert verdict.format(f"{cert['objective']:g}") in capsys.readouterr().err
+    path.write_text(json.dumps(dict(cert, status="optimal", bound=cert["objective"], proved_by="cpsat 9.15")))
+    assert main(["verify", str(path)]) == 0
+    assert "proved by cpsat 9.15 (taken on trust: --reprove checks it)" in capsys.readouterr().out
+    code, _, cert = _solve(
+        capsys, tmp_path, "instances/edge_matching/coursework_4x4.txt", "--solver", "anneal", "--threads", "1"
+    )
+    assert code == 0 and (cert["status"], cert["objective"], cert["proved_by"]) == ("optimal", 0, own)
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+    assert f"rests on the toolkit's own bound, recomputed here: mipgames: {own}" in capsys.readouterr().out
