@@ -25,9 +25,9 @@ from typing import Any
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.files import printable, read_json, write_json_atomic
-from mipgames.core.problem import OWN_BOUND, Problem, Verdict, own_bound
+from mipgames.core.problem import Problem, Verdict, is_own, own_bound, own_bound_misused
 from mipgames.core.result import Result
-from mipgames.core.status import Status, decide, finite, same, tighter
+from mipgames.core.status import Status, decide, finite, same
 from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
@@ -256,27 +256,6 @@ def _verify(data: dict[str, Any], problem: Problem) -> Check:
         return check.reject(str(exc))
 
 
-def _is_own(prover: str, own: tuple[float, str] | None) -> bool:
-    """Whether ``prover`` names the problem's own bound, as the runner credits it or as a member names it."""
-    return own is not None and prover.removeprefix(OWN_BOUND) == own[1].removeprefix(OWN_BOUND)
-
-
-def _own_bound_forged(check: Check, own: tuple[float, str] | None) -> bool:
-    """A bound credited to the toolkit's own bound is recomputed, never trusted: it may not be tighter than that."""
-    data = check.data
-    prover = data["proved_by"]
-    if not prover.startswith(OWN_BOUND) and not _is_own(prover, own):
-        return False
-    if own is None or not _is_own(prover, own):
-        check.reject(f"proved_by {prover[:80]!r} names a bound this toolkit does not prove for {data['problem']}")
-        return True
-    recorded = finite(data["bound"])
-    if recorded is not None and not same(recorded, own[0]) and tighter(recorded, own[0], data["sense"]):
-        check.reject(f"bound {recorded:g} is credited to {prover}, which recomputes to {own[0]:g}")
-        return True
-    return False
-
-
 def _claims(check: Check, problem: Problem) -> Check:
     data, params = check.data, check.params
     status = Status(data["status"])
@@ -310,29 +289,35 @@ def _claims(check: Check, problem: Problem) -> Check:
     if status.proved and not data["proved_by"].strip():
         check.reject(f"status {status} names no prover (proved_by is empty)")
     own = _guarded("problem bound", own_bound, problem, check.instance, params)
-    if _own_bound_forged(check, own):
-        return check
+    target = None if problem.target is None else _guarded("decision target", problem.target, check.instance, params)
+    misused = own_bound_misused(data["proved_by"], status, data["bound"], sense, own, target)
+    if misused:
+        return check.reject(misused)
     bounds: list[tuple[object, str]] = [(data["bound"], data["proved_by"])]
     if own is not None:
         bounds.append(own)
     if status is Status.ERROR:
         check.notes.append("records a failed run: it claims nothing")
         return check
-    claim = decide(status, objective, bounds, sense, integral=problem.integral, prover=data["proved_by"])
+    claim = decide(status, objective, bounds, sense, integral=problem.integral, prover=data["proved_by"], target=target)
     if claim.status is Status.ERROR:
         return check.reject(claim.reason)
     if claim.status is not status:
         if status is Status.FEASIBLE and claim.status is Status.OPTIMAL:
             check.notes.append("its bound meets the objective: it could be called optimal")
+        elif status is Status.UNKNOWN and claim.status is Status.INFEASIBLE:
+            check.notes.append(f"{claim.reason}: it could be called infeasible")
         else:
             detail = f" ({claim.reason})" if claim.reason else ""
             return check.reject(f"status {status} is not what the claim rule gives: {claim.status}{detail}")
-    if status is Status.OPTIMAL and _is_own(claim.proved_by, own):
+    if status is Status.OPTIMAL and is_own(claim.proved_by, own):
         check.notes.append(f"optimality rests on the toolkit's own bound, recomputed here: {own[1]}")
     elif status is Status.OPTIMAL:
         check.notes.append(
             f"optimality rests on the bound proved by {claim.proved_by} (taken on trust: --reprove checks it)"
         )
+    elif status is Status.INFEASIBLE and is_own(data["proved_by"], own):
+        check.notes.append(f"infeasible rests on the toolkit's own bound, recomputed here: {own[1]}")
     elif status in (Status.INFEASIBLE, Status.UNBOUNDED):
         check.notes.append(f"{status} rests on the proof of {data['proved_by']}; --reprove asks another solver")
     elif status is Status.UNKNOWN:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from mipgames.core.result import Result, Value
-from mipgames.core.status import Sense
+from mipgames.core.status import Sense, Status, finite, same, tighter
 
 Kind = Literal["mip", "cpsat"]
 
@@ -253,6 +253,9 @@ class Problem:
 
     The claim rule combines it with the solver's bound, so a decision model
     that meets it is optimal whichever solver found the solution."""
+    target: Callable[[Any, dict[str, Any]], float | None] | None = None
+    """The objective a decision must reach under these params (None when they ask to optimise): a proved bound
+    beyond it proves the decision infeasible, whichever solver ran and however it stopped."""
     optimise_params: Callable[[dict[str, Any]], dict[str, Any]] = lambda params: params
     """Params under which the formulations optimise the natural objective over every solution the given params
     allow (a decision target dropped, say): ``verify --reprove`` proves "nothing is better" under these."""
@@ -278,3 +281,28 @@ def own_bound(problem: Problem, instance: Any, params: dict[str, Any]) -> tuple[
     """The bound the problem proves by itself, credited under ``OWN_BOUND`` (None when it proves none)."""
     known = None if problem.bound is None else problem.bound(instance, params)
     return None if known is None else (known[0], OWN_BOUND + known[1])
+
+
+def is_own(prover: str, own: tuple[float, str] | None) -> bool:
+    """Whether ``prover`` names the problem's own bound, as the runner credits it or as an algorithm names it."""
+    return own is not None and prover.removeprefix(OWN_BOUND) == own[1].removeprefix(OWN_BOUND)
+
+
+def own_bound_misused(
+    prover: str, status: str, bound: object, sense: Sense, own: tuple[float, str] | None, target: float | None
+) -> str:
+    """Why a claim credited to the problem's own bound is false ("" when it holds, or rests on another prover).
+
+    Such a bound is recomputed, never trusted: the claim may not state it tighter than it is, and it proves a
+    decision infeasible only when the recomputed bound rules out the decision's target."""
+    if not prover.startswith(OWN_BOUND) and not is_own(prover, own):
+        return ""
+    if own is None or not is_own(prover, own):
+        return f"proved_by {prover[:80]!r} names a bound this toolkit does not prove here"
+    stated = finite(bound)
+    if stated is not None and not same(stated, own[0]) and tighter(stated, own[0], sense):
+        return f"bound {stated:g} is credited to {prover}, which recomputes to {own[0]:g}"
+    if status == Status.INFEASIBLE and (target is None or same(own[0], target) or tighter(target, own[0], sense)):
+        goal = "a decision" if target is None else f"the target {target:g}"
+        return f"infeasible is credited to {prover}, but its bound {own[0]:g} does not rule out {goal}"
+    return ""

@@ -119,6 +119,7 @@ def decide(
     integral: bool,
     prover: str,
     limits_valid: bool = True,
+    target: float | None = None,
 ) -> Claim:
     """The claim a report supports.
 
@@ -126,7 +127,9 @@ def decide(
     legal solution (None: no solution was replayed).  ``bounds`` are
     (value, who proved it) pairs: the solver's best bound and any bound the
     problem proves by itself; the tightest finite one counts.  ``prover``
-    names the solver or algorithm that made the report.
+    names the solver or algorithm that made the report.  ``target`` is the
+    objective a decision must reach: a bound beyond it proves the decision
+    infeasible when no solution was replayed.
     """
     reported = Status(reported)
     bound, bound_by = best_bound(bounds, sense, integral)
@@ -139,6 +142,14 @@ def decide(
             return Claim(reported, None, bound if reported is Status.INFEASIBLE else None, prover)
         if reported.has_solution:
             return Claim(Status.ERROR, None, None, prover, f"{prover} reported a solution but none was replayed")
+        if target is not None and bound is not None and not same(bound, target) and tighter(bound, target, sense):
+            return Claim(
+                Status.INFEASIBLE,
+                None,
+                bound,
+                bound_by,
+                f"bound {bound:g} ({bound_by}) rules out the target {target:g}",
+            )
         return Claim(Status.UNKNOWN, None, bound, bound_by if bound is not None else "")
     value = finite(objective)
     if value is None:

@@ -177,6 +177,11 @@ def heuristic_placement(inst: Instance, seed: int = 0, time_limit: float = 5.0) 
 
 
 def run_anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    from mipgames.edge_matching.backtrack import refusal
+
+    known = refusal(inst, params)
+    if known is not None:
+        return known
     limit = options.time_limit if options.time_limit is not None else 10.0
     lb = colour_count_bound(inst)
     best, p = anneal(inst, options.seed, limit, report, target=lb)

@@ -26,7 +26,7 @@ from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import colour_count_bound, frame_census, mode_of
+from mipgames.edge_matching.simulate import COLOUR_COUNT_BOUND, colour_count_bound, frame_census, mode_of
 
 SLICE = 2_000_000
 """Nodes between two looks at the clock (~0.1 s)."""
@@ -88,6 +88,23 @@ def impossible(inst: Instance) -> str:
     if census:
         return census
     return prepare(inst, "none").conflict
+
+
+def refusal(inst: Instance, params: dict[str, Any]) -> Result | None:
+    """The infeasible answer known without search, with what proves it: tile counts against the frame, hints
+    that conflict, or (a decision, not a count) colour counts that leave an edge mismatched."""
+    why = impossible(inst)
+    if why:
+        return Result(Status.INFEASIBLE, message=why, proved_by="counting tiles" if frame_census(inst) else "hints")
+    floor = colour_count_bound(inst)
+    if floor and mode_of(params) == "decision" and not params.get("count"):
+        return Result(
+            Status.INFEASIBLE,
+            bound=float(floor),
+            message=f"colour counts leave at least {floor} inner edges mismatched",
+            proved_by=COLOUR_COUNT_BOUND,
+        )
+    return None
 
 
 def split_depth(nk: int) -> int:
@@ -459,13 +476,9 @@ def _deadline(options: SolveOptions) -> float | None:
 
 def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     check_size(inst)
-    why = impossible(inst)
-    if why:
-        return Result(
-            Status.INFEASIBLE,
-            message=why,
-            proved_by="counting tiles" if frame_census(inst) else PROVER,
-        )
+    known = refusal(inst, params)
+    if known is not None:
+        return known
     deadline = _deadline(options)
     threads = max(1, options.threads)
     decision = mode_of(params) == "decision"

@@ -185,12 +185,12 @@ def score_search(
 
 
 def run_lns(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    from mipgames.edge_matching.backtrack import check_size, impossible
+    from mipgames.edge_matching.backtrack import check_size, refusal
 
     check_size(inst)
-    why = impossible(inst)
-    if why:
-        return Result(Status.INFEASIBLE, message=why)
+    known = refusal(inst, params)
+    if known is not None:
+        return known
     limit = options.time_limit if options.time_limit is not None else 60.0
     deadline = time.monotonic() + limit
     floor = colour_count_bound(inst)

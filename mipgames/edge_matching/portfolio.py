@@ -38,7 +38,6 @@ from mipgames.edge_matching.simulate import (
     COLOUR_COUNT_BOUND,
     colour_count_bound,
     evaluate,
-    frame_census,
     mode_of,
 )
 
@@ -189,17 +188,13 @@ def _cpsat(
 
 
 def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    from mipgames.edge_matching.backtrack import check_size, impossible, run_backtrack
+    from mipgames.edge_matching.backtrack import check_size, refusal, run_backtrack
 
     if params.get("count"):
         return run_backtrack(inst, params, options, report)
-    why = impossible(inst)
-    if why:
-        return Result(
-            Status.INFEASIBLE,
-            message=why,
-            proved_by="counting tiles" if frame_census(inst) else "hints",
-        )
+    known = refusal(inst, params)
+    if known is not None:
+        return known
     start = time.monotonic()
     limit = options.time_limit
     deadline = None if limit is None else start + max(0.1, limit - MARGIN)

@@ -149,6 +149,13 @@ def _warmup() -> None:
     compile_kernels()
 
 
+def _target(inst, params: dict[str, Any]) -> float | None:
+    """A decision asks for a placement that mismatches no edge."""
+    from mipgames.edge_matching.simulate import mode_of
+
+    return 0.0 if mode_of(params) == "decision" else None
+
+
 @_framed
 def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
     """On the framed instance: with ``--frame-colour none`` colour 0 is an ordinary colour, and counted as the
@@ -233,5 +240,6 @@ PROBLEM = Problem(
     warmup=_warmup,
     bound=_bound,
     claims=count_claims,
+    target=_target,
     optimise_params=lambda params: {**params, "mode": "optimise"},
 )

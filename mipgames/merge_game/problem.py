@@ -60,6 +60,11 @@ def _bound(instance: inst.Instance, params: dict[str, Any]) -> tuple[float, str]
     return (float(len(instance.stones)), "no more stones than the map holds")
 
 
+def _target(instance: inst.Instance, params: dict[str, Any]) -> float | None:
+    target = inst.rules(instance, params).target
+    return None if target is None else float(target)
+
+
 def _check_params(instance: inst.Instance, params: dict[str, Any]) -> None:
     for key, check in (("target", _non_negative), ("max_level", _level)):
         value = params.get(key)
@@ -110,6 +115,7 @@ PROBLEM = Problem(
     evaluate=evaluate,
     objective=_objective,
     bound=_bound,
+    target=_target,
     formulations={
         "compact": Formulation(
             "compact",

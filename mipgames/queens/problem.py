@@ -104,6 +104,7 @@ PROBLEM = Problem(
     generator=Generator(_add_generator_arguments, _generate),
     default_solver="portfolio",
     bound=_bound,
+    target=lambda instance, params: None if params.get("minimise") else float(instance.k),
     optimise_params=lambda params: {**params, "minimise": True},
     commands=lazy("mipgames.queens.commands:register"),
     warmup=lazy("mipgames.queens.baselines:compile_kernels"),

@@ -24,7 +24,7 @@ from typing import Any
 import mipgames
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import check_output_target
-from mipgames.core.problem import Problem, SolveOptions, own_bound
+from mipgames.core.problem import Problem, SolveOptions, own_bound, own_bound_misused
 from mipgames.core.result import Result
 from mipgames.core.status import Status, decide, same
 from mipgames.run.execute import execute
@@ -317,7 +317,11 @@ def finish(
     own = own_bound(problem, instance, params)
     if own is not None:
         bounds.append(own)
-    claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover)
+    target = None if problem.target is None else problem.target(instance, params)
+    misused = own_bound_misused(prover, reported, data.get("bound"), sense, own, target)
+    if misused:
+        return _error(result, misused)
+    claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover, target=target)
     result.status, result.objective, result.bound, result.proved_by = (
         claim.status,
         claim.objective,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -69,6 +70,24 @@ def test_claim_table(reported, objective, bound, expected):
 def test_non_integral_objective_needs_exact_equality():
     assert decide("optimal", 2.0, [(1.9999, "s")], "min", integral=False, prover="s").status == "feasible"
     assert decide("optimal", 2.0, [(2.0, "s")], "min", integral=False, prover="s").status == "optimal"
+
+
+@pytest.mark.parametrize(
+    "reported, bound, sense, target, expected",
+    [
+        ("unknown", 2.0, "min", 1.0, "infeasible"),  # at least 2 queens remain where K = 1 is asked
+        ("unknown", 0.4, "min", 0.0, "infeasible"),  # an integral objective: 0.4 proves 1 mismatch
+        ("unknown", 1.0, "min", 1.0, "unknown"),  # the target itself may be reached
+        ("unknown", 9.0, "max", 10.0, "infeasible"),  # at most 9 stones where 10 are asked
+        ("unknown", 10.0, "max", 10.0, "unknown"),
+        ("unknown", 2.0, "min", None, "unknown"),  # optimising: a bound is not a verdict
+        ("unknown", math.nan, "min", 0.0, "unknown"),
+    ],
+)
+def test_a_bound_beyond_the_decisions_target_proves_it_infeasible(reported, bound, sense, target, expected):
+    claim = decide(reported, None, [(bound, "mipgames: b")], sense, integral=True, prover="cbc", target=target)
+    assert claim.status == expected
+    assert claim.proved_by == ("mipgames: b" if expected == "infeasible" else claim.proved_by)
 
 
 def test_the_tightest_bound_and_its_prover_count():
@@ -212,7 +231,7 @@ def test_a_bound_credited_to_the_toolkit_is_recomputed_not_trusted(capsys, tmp_p
     for prover, verdict in (
         (own, "bound {} is credited to colour-count bound on mismatched edges, which recomputes to 0"),
         (f"mipgames: {own}", "bound {} is credited to mipgames: colour-count bound on mismatched edges"),
-        ("mipgames: popcount bound", "names a bound this toolkit does not prove for edge-matching"),
+        ("mipgames: popcount bound", "names a bound this toolkit does not prove here"),
     ):
         path.write_text(json.dumps(dict(cert, status="optimal", bound=cert["objective"], proved_by=prover)))
         assert main(["verify", str(path)]) == 1
@@ -226,3 +245,29 @@ def test_a_bound_credited_to_the_toolkit_is_recomputed_not_trusted(capsys, tmp_p
     assert code == 0 and (cert["status"], cert["objective"], cert["proved_by"]) == ("optimal", 0, own)
     assert main(["verify", str(tmp_path / "c.json")]) == 0
     assert f"rests on the toolkit's own bound, recomputed here: mipgames: {own}" in capsys.readouterr().out
+
+
+def test_a_decision_the_colour_counts_rule_out_is_infeasible_on_every_route(capsys, tmp_path):
+    """CBC cannot see colour parity and stopped "unknown" on a 5x5 decision that colour counts rule out; the
+    problem's own bound now proves it infeasible, verify recomputes that, and a forged such proof is rejected."""
+    lines = Path("instances/edge_matching/planted_5x5_frame.txt").read_text().splitlines()
+    assert lines[6] == "4 3 4 5"  # a tile with inner colours 3 and 4 (and 5)
+    lines[6] = "3 3 4 5"  # one more side of colour 3 and one fewer of 4: both counts are odd
+    odd = tmp_path / "odd.txt"
+    odd.write_text("\n".join(lines) + "\n")
+    args = ("--problem", "edge-matching", "--mode", "decision", "--threads", "1", "--time-limit")
+    code, out, cert = _solve(capsys, tmp_path, str(odd), *args, "3", "--solver", "cbc")
+    own = "mipgames: colour-count bound on mismatched edges"
+    assert code == 2 and (cert["status"], cert["proved_by"]) == ("infeasible", own)
+    assert "rules out the target 0" in out
+    unverified = cert["verified"]
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+    assert f"infeasible rests on the toolkit's own bound, recomputed here: {own}" in capsys.readouterr().out
+    code, _, cert = _solve(capsys, tmp_path, "instances/edge_matching/planted_5x5_frame.txt", *args, "20")
+    assert code == 0 and cert["status"] == "optimal"
+    forged = dict(cert, status="infeasible", solution=None, objective=None, bound=None, proved_by=own)
+    forged["verified"] = unverified
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    assert main(["verify", str(path)]) == 1
+    assert "its bound 0 does not rule out the target 0" in capsys.readouterr().err
