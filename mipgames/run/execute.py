@@ -18,6 +18,7 @@ from typing import Any
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Built, Problem, SolveOptions
 from mipgames.core.status import Status
+from mipgames.run.alarm import DeadlinePassed, interrupt_at
 from mipgames.run.plan import Plan
 
 Notify = Callable[[Any], None]
@@ -170,6 +171,21 @@ def _run_algorithm(
     }
 
 
+def _out_of_time(build_time: float, version: str, stats: dict[str, Any]) -> dict[str, Any]:
+    """The report of a solve whose time ran out before the solver started: no answer, no bound."""
+    return {
+        "status": str(Status.UNKNOWN),
+        "objective": None,
+        "bound": None,
+        "solution_json": None,
+        "wall_time_s": build_time,
+        "version": version,
+        "message": "the time limit passed while the model was being built",
+        "stop": "time limit",
+        "stats": stats,
+    }
+
+
 def _run_model(
     problem: Problem,
     instance: Any,
@@ -193,7 +209,11 @@ def _run_model(
         raise UsageError(f"solver {run.solver} is not available: {why}")
     notify(("phase", "building the model"))
     start = time.perf_counter()
-    built = form.build(instance, params, replace(options, time_limit=remaining(deadline)))
+    try:
+        with interrupt_at(deadline):
+            built = form.build(instance, params, replace(options, time_limit=remaining(deadline)))
+    except DeadlinePassed:
+        return _out_of_time(time.perf_counter() - start, backend.version(), {})
     build_time = time.perf_counter() - start
     sense = sense_of(built, form.kind)
     affine = built.affine() if built.has_objective else None
@@ -213,18 +233,7 @@ def _run_model(
 
         add_cut(built, form.kind, cut)
     if deadline is not None and time.monotonic() >= deadline - SOLVER_RESERVE_S:
-        return {
-            "status": str(Status.UNKNOWN),
-            "objective": None,
-            "bound": None,
-            "solution_json": None,
-            "wall_time_s": build_time,
-            "version": backend.version(),
-            "has_objective": built.has_objective,
-            "message": "the time limit passed while the model was being built",
-            "stop": "time limit",
-            "stats": stats,
-        }
+        return _out_of_time(build_time, backend.version(), stats)
     notify(("phase", "solving"))
     listener = ModelListener(problem, instance, params, built, form.decode, notify)
     res = backend.solve(

@@ -159,3 +159,49 @@ def test_user_error_inside_the_child_surfaces_as_the_same_message():
     inst = random_split(rows=1, items=3, seed=0)
     with pytest.raises(MipgamesError, match="cpsat: variable .* continuous"):
         solve(PROBLEM, inst, solver="cpsat", formulation="continuous", isolate=True)
+
+
+@pytest.mark.parametrize("isolate", [True, False])
+def test_a_build_still_running_at_the_deadline_stops_there(isolate):
+    """A model still being built at the deadline ran on until the supervisor killed the process 2.5 s later
+    ("stopped at the 1 s deadline while building the model"); in-process it ran on to its end."""
+    inst = random_split(rows=2, items=6, seed=1, high=20)
+    options = SolveOptions(time_limit=1)
+    result = solve(PROBLEM, inst, solver="cbc", formulation="slow-build", isolate=isolate, options=options)
+    assert result.status == "unknown"
+    assert "the time limit passed while the model was being built" in result.message
+
+
+def test_the_build_alarm_is_armed_only_where_it_is_safe_and_always_disarmed():
+    import signal
+    import threading
+    import time
+
+    from mipgames.run.alarm import DeadlinePassed, interrupt_at
+
+    with pytest.raises(DeadlinePassed):
+        with interrupt_at(time.monotonic() + 0.05):
+            time.sleep(5)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    with interrupt_at(time.monotonic() + 5):
+        pass
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    ran: list[bool] = []
+
+    def in_a_thread() -> None:  # signals reach only the main thread: the block runs on, unarmed
+        with interrupt_at(time.monotonic() + 0.01):
+            time.sleep(0.05)
+        ran.append(True)
+
+    worker = threading.Thread(target=in_a_thread)
+    worker.start()
+    worker.join()
+    assert ran == [True]
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: None)
+    try:  # an application's own SIGALRM handler is left alone
+        with interrupt_at(time.monotonic() + 0.01):
+            time.sleep(0.05)
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)

@@ -185,3 +185,16 @@ def build_presolve_only(inst: Split, params: dict, options: SolveOptions) -> Bui
 
 
 PROBLEM.formulations["presolve-only"] = Formulation("presolve-only", "cpsat", build_presolve_only, decode)
+
+
+def build_slowly(inst: Split, params: dict, options: SolveOptions) -> Built:
+    """A build that takes 30 s of Python: the deadline must stop it, not the supervisor's kill."""
+    import time
+
+    ends = time.monotonic() + 30.0
+    while time.monotonic() < ends:
+        time.sleep(0.01)
+    return build_mip(inst, params, options)
+
+
+PROBLEM.formulations["slow-build"] = Formulation("slow-build", "mip", build_slowly, decode)
