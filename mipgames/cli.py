@@ -26,6 +26,7 @@ from typing import Any
 from mipgames import __version__, registry
 from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, UsageError
+from mipgames.core.figures import check_figure_path
 from mipgames.core.files import write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions
 
@@ -270,9 +271,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         memory_limit=memory,
     )
     out = args.out
+    _distinct_outputs(args.instance, out, args.render, args.export_model, args.solver_log)
     for target in (out, args.render, args.export_model, args.solver_log):
         if target is not None:
             check_output_target(target)
+    if args.render is not None:
+        check_figure_path(args.render, problem.render_formats)
     quiet = args.quiet or args.json
     instance, text_sha = read_instance(problem, args.instance)
     label = f"{problem.name}: {args.solver or problem.default_solver}"
@@ -458,6 +462,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return proof.exit_code
 
 
+def _distinct_outputs(source: str, *outputs: str | None) -> None:
+    """Refuse an output named twice, or named like the input: one file would silently replace the other."""
+    seen: dict[Path, str] = {Path(source).resolve(): str(source)}
+    for output in outputs:
+        if output is None:
+            continue
+        where = Path(output).resolve()
+        if where in seen:
+            raise UsageError(f"{output}: the same file as {seen[where]}; name each output once, apart from the input")
+        seen[where] = str(output)
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
 
@@ -471,12 +487,16 @@ def cmd_render(args: argparse.Namespace) -> int:
         if not check.ok:
             print(f"{path}: warning — certificate does not verify: {'; '.join(check.reasons)}", file=sys.stderr)
             solution = None if check.verdict is None or not check.verdict.legal else solution
+            if check.verdict is None:  # never replayed: the params may be what was rejected, so none are trusted
+                params = problem.default_params()
     else:
         problem = _problem_for(str(path), args.problem)
         instance, params = read_instance(problem, str(path))[0], problem.default_params()
         solution = None
     if problem.render is None:
         raise UsageError(f"{problem.name} has no renderer")
+    _distinct_outputs(args.file, args.output)
+    check_figure_path(args.output, problem.render_formats)
     problem.render(instance, params, solution, args.output)
     print(args.output)
     return 0

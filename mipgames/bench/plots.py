@@ -8,16 +8,7 @@ from typing import Any
 
 from mipgames.bench import stats
 from mipgames.bench.tables import VIRTUAL_BEST, ProblemKey, Table, charged, solved
-from mipgames.core.files import staged_output
-
-
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+from mipgames.core.figures import pyplot, save_figure
 
 
 def profile_figure(table: Table, configs: list[str], problems: list[ProblemKey], title: str) -> Any:
@@ -26,7 +17,7 @@ def profile_figure(table: Table, configs: list[str], problems: list[ProblemKey],
     The virtual best solver is drawn dashed: it solves at τ = 1 whatever any
     configuration solves, so its line is the ceiling every curve can reach.
     """
-    plt = _pyplot()
+    plt = pyplot()
     times = {c: [table.by[c][p]["wall_time_s"] if solved(table.by[c][p]) else None for p in problems] for c in configs}
     ratios = stats.performance_ratios(times)
     finite = [r for rs in ratios.values() for r in rs if math.isfinite(r)]
@@ -53,11 +44,7 @@ def profile_figure(table: Table, configs: list[str], problems: list[ProblemKey],
 
 
 def save(fig: Any, path: Path) -> None:
-    try:
-        with staged_output(path) as tmp:
-            fig.savefig(tmp, dpi=120, format="png")
-    finally:
-        _pyplot().close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 def plot_profile(table: Table, configs: list[str], problems: list[ProblemKey], path: Path, title: str) -> None:
@@ -65,7 +52,7 @@ def plot_profile(table: Table, configs: list[str], problems: list[ProblemKey], p
 
 
 def plot_runtimes(table: Table, configs: list[str], problems: list[ProblemKey], path: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     order = sorted(problems, key=lambda p: (min(charged(table.by[c][p]) for c in configs), table.labels[p]))
     limit = max(float(table.by[c][p]["time_limit"]) for c in configs for p in problems)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.35 * len(order) + 3), 4.5))

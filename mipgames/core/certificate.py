@@ -25,7 +25,7 @@ from typing import Any
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.files import printable, read_json, write_json_atomic
-from mipgames.core.problem import Problem, Verdict, is_own, own_bound, own_bound_misused
+from mipgames.core.problem import Problem, Verdict, is_own, own_bound, own_bound_misused, refuted_infeasible
 from mipgames.core.result import Result
 from mipgames.core.status import Status, decide, finite, same
 from mipgames.core.version import VERSION
@@ -274,8 +274,9 @@ def _claims(check: Check, problem: Problem) -> Check:
             return check.reject(f"the simulator rejects the solution: {verdict.reason}")
         objective = verdict.objective
         recorded = data["verified"].get("objective")
-        if not data["verified"].get("legal") or recorded is None or not same(float(recorded), float(objective)):
-            check.reject(f"recorded verification says {recorded} but the replay measures {objective:g}")
+        measured = finite(recorded)
+        if not data["verified"].get("legal") or measured is None or not same(measured, float(objective)):
+            check.reject(f"recorded verification says {str(recorded)[:30]} but the replay measures {objective:g}")
     if status.has_solution and objective is None:
         return check.reject(f"status {status} but no solution to replay")
     if not status.has_solution and data["solution"] is not None:
@@ -288,6 +289,8 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.reject(f"status {status} cannot carry an objective")
     if status.proved and not data["proved_by"].strip():
         check.reject(f"status {status} names no prover (proved_by is empty)")
+    if data["bound"] is not None and finite(data["bound"]) is None:
+        return check.reject(f"bound {str(data['bound'])[:30]} is not a finite number")
     own = _guarded("problem bound", own_bound, problem, check.instance, params)
     target = None if problem.target is None else _guarded("decision target", problem.target, check.instance, params)
     misused = own_bound_misused(data["proved_by"], status, data["bound"], sense, own, target)
@@ -299,6 +302,10 @@ def _claims(check: Check, problem: Problem) -> Check:
     if status is Status.ERROR:
         check.notes.append("records a failed run: it claims nothing")
         return check
+    if status is Status.INFEASIBLE:
+        refuted = _guarded("replay", refuted_infeasible, problem, check.instance, params)
+        if refuted:
+            return check.reject(f"status {refuted}")
     claim = decide(status, objective, bounds, sense, integral=problem.integral, prover=data["proved_by"], target=target)
     if claim.status is Status.ERROR:
         return check.reject(claim.reason)
@@ -323,5 +330,7 @@ def _claims(check: Check, problem: Problem) -> Check:
     elif status is Status.UNKNOWN:
         check.notes.append("no answer in time: it claims nothing but its bound")
     if problem.claims is not None:
-        check.notes += _guarded("stats", problem.claims, check.instance, params, data["stats"], objective, status.value)
+        check.notes += _guarded(
+            "stats", problem.claims, check.instance, params, data.get("stats", {}), objective, status.value
+        )
     return check

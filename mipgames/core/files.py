@@ -157,10 +157,38 @@ def _finite_float(text: str) -> float:
     return value
 
 
+MAX_JSON_INT_DIGITS = 30
+"""Longer integers are refused: no count, power or bound of the toolkit comes near, and 10**400 overflowed the
+float every claim is compared as."""
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_INT_DIGITS:
+        raise ValueError(f"integer {text[:20]}... of {len(text)} digits is out of range")
+    return int(text)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose key repeats is refused: readers that keep the first value would see another claim."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"key {key[:40]!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
 def loads_json(text: str, name: str, what: str = "JSON") -> Any:
-    """JSON with the hostile cases refused as InputError: NaN/Infinity, overflowing numbers, deep nesting."""
+    """JSON with the hostile cases refused as InputError: NaN/Infinity, overflowing numbers, repeated keys,
+    deep nesting."""
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        return json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+            parse_int=_bounded_int,
+            object_pairs_hook=_unique_keys,
+        )
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg}", name, exc.lineno) from None
     except RecursionError:

@@ -239,6 +239,11 @@ class Problem:
     algorithms: dict[str, Algorithm] = field(default_factory=dict)
     params: tuple[Param, ...] = ()
     render: Callable[[Any, dict[str, Any], Any | None, str | Path], None] | None = None
+    plain_solution: Callable[[Any, dict[str, Any]], Any] | None = None
+    """The JSON of a solution made without search (no merge at all; any finished game): where the simulator
+    accepts it, no claim of ``infeasible`` can be true (``refuted_infeasible``)."""
+    render_formats: tuple[str, ...] = (".png", ".pdf", ".svg")
+    """File suffixes ``render`` writes (checked before a solve spends its time)."""
     describe: Callable[[Any, dict[str, Any], Any, Verdict], str] | None = None
     """Human-readable text of a verified solution for the terminal."""
     generator: Generator | None = None
@@ -306,3 +311,20 @@ def own_bound_misused(
         goal = "a decision" if target is None else f"the target {target:g}"
         return f"infeasible is credited to {prover}, but its bound {own[0]:g} does not rule out {goal}"
     return ""
+
+
+def refuted_infeasible(
+    problem: Problem, instance: Any, params: dict[str, Any], cut: tuple[str, float] | None = None
+) -> str:
+    """Why "infeasible" is false under these params ("" when the plain solution cannot show it): a solution
+    exists wherever no target is asked (any SameGame board, a merge map without a target, queens --minimise).
+    ``cut`` ("<=" or ">=", value on the natural objective, ``verify --reprove``) must hold for it as well."""
+    if problem.plain_solution is None:
+        return ""
+    plain = problem.solution_from_json(instance, problem.plain_solution(instance, params))
+    verdict = problem.evaluate(instance, params, plain)
+    if not verdict.legal or verdict.objective is None:
+        return ""
+    if cut is not None and not (verdict.objective <= cut[1] if cut[0] == "<=" else verdict.objective >= cut[1]):
+        return ""
+    return "infeasible, yet a solution made without search replays as legal"

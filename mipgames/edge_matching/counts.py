@@ -25,8 +25,8 @@ def _count(stats: dict[str, Any], key: str, due: bool) -> int | None:
         if value is not None:
             raise InputError(f"{key} is given, but the count is {'not ' if key == 'solutions' else ''}complete")
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"{key} must be a non-negative integer, not {str(value)[:40]!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**30:
+        raise InputError(f"{key} must be a non-negative integer below 10**30, not {str(value)[:40]!r}")
     return value
 
 
@@ -48,9 +48,13 @@ def count_claims(inst: Any, params: dict[str, Any], stats: Any, objective: float
     found = _count(stats, "solutions_found", not complete)
     turned = stats.get("solutions_up_to_board_turns")
     if turned is not None:
-        fits = isinstance(turned, int) and not isinstance(turned, bool) and total is not None
-        if not fits or not 0 <= turned * 2 <= total or (turned == 0) != (total == 0):
-            raise InputError(f"solutions_up_to_board_turns {str(turned)[:40]!r} does not fit the count {total}")
+        turns = 4 if inst.rows == inst.cols else 2  # every solution comes with its turned copies (count_stats)
+        fits = isinstance(turned, int) and not isinstance(turned, bool) and total is not None and not inst.hints
+        if not fits or turned * turns != total:
+            raise InputError(
+                f"solutions_up_to_board_turns {str(turned)[:40]!r} does not fit the count {total} "
+                f"({turns} turned copies of each on this board)"
+            )
     perfect = objective is not None and objective == 0
     seen = total if complete else found
     assert seen is not None

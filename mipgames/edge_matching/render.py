@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mipgames.core.figures import pyplot, save_figure
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import evaluate, mode_of, turned
 
@@ -13,10 +14,7 @@ _HUES = list(range(0, 20, 2)) + list(range(1, 20, 2))
 
 
 def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: str | Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     from matplotlib.patches import Polygon
 
     R, C = inst.rows, inst.cols
@@ -74,5 +72,4 @@ def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: 
     ax.axis("off")
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)

@@ -144,6 +144,7 @@ PROBLEM = Problem(
     algorithms=baselines.ALGORITHMS,
     params=PARAMS,
     render=render.render,
+    plain_solution=lambda instance, params: [],  # no move at all
     describe=_describe,
     generator=generate.GENERATOR,
     check_params=_check_params,

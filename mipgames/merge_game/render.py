@@ -5,15 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mipgames.core.figures import pyplot, save_figure
 from mipgames.merge_game.instance import Instance, rules
 from mipgames.merge_game.simulate import IllegalMerge, replay
 
 
 def render(instance: Instance, params: dict[str, Any], solution: Any | None, path: str | Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     rule = rules(instance, params)
     levels = [1] * len(instance.heroes)
@@ -69,16 +67,12 @@ def render(instance: Instance, params: dict[str, Any], solution: Any | None, pat
         title += f": {len(destroyed)}/{len(instance.stones)} stones destroyed, {len(merges)} merges"
     ax.set_title(title + (f"\n{note}" if note else ""), fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 def attack_figure(path: str | Path) -> None:
     """The attack-vector presets side by side: a hero (circle) and the cells its merges hit (shaded)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     from mipgames.merge_game.instance import PRESETS
 
@@ -98,5 +92,4 @@ def attack_figure(path: str | Path) -> None:
         ax.set_title(f"{name}\n{' '.join(f'({dx},{dy})' for dx, dy in offsets)}", fontsize=7)
     fig.suptitle("attack cells of a hero at (0, 0) after a merge (y grows upwards)", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)

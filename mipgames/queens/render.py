@@ -5,15 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mipgames.core.figures import pyplot, save_figure
 from mipgames.queens.instance import Move, Queens
 
 
 def render(instance: Queens, params: dict[str, Any], moves: list[Move] | None, path: str | Path) -> None:
     """Left panel: the start with captures as arrows (1 = first); right panel: the final board."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     from mipgames.queens.simulate import board_of, replay
 
@@ -69,5 +67,4 @@ def render(instance: Queens, params: dict[str, Any], moves: list[Move] | None, p
                 bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
             )
     fig.tight_layout()
-    fig.savefig(str(path), dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)

@@ -98,22 +98,48 @@ class ModelListener:
         )
 
 
-def export_model(built: Built, kind: str, path: str | Path) -> None:
-    """Write the model for other solvers (LP/MPS from PuLP, a CP-SAT proto), through a temporary file."""
-    from mipgames.core.files import staged_output
-
+def check_export(kind: str, path: str | Path) -> str:
+    """The export file's suffix, refused before any work when it does not fit the route's kind of model."""
     suffix = Path(path).suffix.lower()
+    if kind == "algorithm":
+        raise UsageError(
+            f"{path}: this solver is an algorithm and builds no model to export; "
+            "name a backend (--solver cbc, highs, cpsat, ...) or use `mipgames export`"
+        )
     if kind == "mip" and suffix not in (".lp", ".mps"):
         raise UsageError(f"{path}: a MIP model is written as .lp or .mps")
     if kind != "mip" and suffix not in (".pb", ".txt", ".pbtxt"):
         raise UsageError(f"{path}: a CP-SAT model is written as .pb (binary) or .pbtxt/.txt (text proto)")
+    return suffix
+
+
+def export_model(built: Built, kind: str, path: str | Path) -> None:
+    """Write the model for other solvers (LP/MPS from PuLP, a CP-SAT proto), through a temporary file."""
+    from mipgames.core.files import staged_output
+
+    suffix = check_export(kind, path)
     with staged_output(path) as tmp:
         if suffix == ".lp":
             built.model.writeLP(str(tmp))
         elif suffix == ".mps":
-            built.model.writeMPS(str(tmp))
+            _write_mps(built, tmp)
         elif not built.model.export_to_file(str(tmp)):
             raise UsageError(f"{path}: CP-SAT could not write the model")
+
+
+def _write_mps(built: Built, path: Path) -> None:
+    """MPS as every reader takes it: a maximising model is written as the minimisation of its negation.
+
+    No sense marker works everywhere: GLPK rejects an OBJSENSE section, CBC 2.10 ignores
+    ``OBJSENSE MAX``, and without one every reader minimised a maximising model (0 stones
+    where the optimum destroys 8).  A comment line says so at the top of the file."""
+    import pulp
+
+    built.model.writeMPS(str(path), mpsSense=pulp.LpMinimize)
+    if built.model.sense == pulp.LpMaximize:
+        text = path.read_text()
+        note = "* mipgames: the model maximises; this file minimises the negated objective (optimum = -value)\n"
+        path.write_text(note + text)
 
 
 def execute(
@@ -169,6 +195,13 @@ def _run_algorithm(
         "proved_by": out.proved_by,
         "stop": out.stop,
     }
+
+
+def _with_ignored_start(message: str, solver: str, ignored: bool) -> str:
+    """Say so when --warm-start was asked of a solver that takes no start, rather than let it pass unseen."""
+    if not ignored:
+        return message
+    return "; ".join(part for part in (message, f"{solver} takes no warm start: --warm-start was ignored") if part)
 
 
 def _out_of_time(build_time: float, version: str, stats: dict[str, Any]) -> dict[str, Any]:
@@ -252,7 +285,9 @@ def _run_model(
         "solution_json": solution_json,
         "wall_time_s": res.wall_time_s,
         "version": backend.version(),
-        "message": res.message,
+        "message": _with_ignored_start(
+            res.message, run.solver, options.warm_start and not backend.capabilities.warm_start
+        ),
         "has_objective": has_objective,
         "stats": stats,
         "proved_by": res.proved_by,

@@ -24,10 +24,10 @@ from typing import Any
 import mipgames
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import check_output_target
-from mipgames.core.problem import Problem, SolveOptions, own_bound, own_bound_misused
+from mipgames.core.problem import Problem, SolveOptions, own_bound, own_bound_misused, refuted_infeasible
 from mipgames.core.result import Result
 from mipgames.core.status import Status, decide, same
-from mipgames.run.execute import execute
+from mipgames.run.execute import check_export, execute
 from mipgames.run.plan import Plan, plan
 from mipgames.run.scratch import scratch_dir, temporary_files_in
 from mipgames.run.supervisor import ChildEnd, Limits, supervise
@@ -217,6 +217,7 @@ def solve(
     )
     deadline = None if options.time_limit is None else (started or time.monotonic()) + options.time_limit
     if export is not None:
+        check_export(run.kind, export)
         check_output_target(export)
     if log_path is not None:
         check_output_target(log_path)
@@ -253,7 +254,7 @@ def solve(
         else:
             with output_to(log_file), temporary_files_in(scratch):
                 data = execute(*args, notify=lambda note: None)
-        result = finish(problem, instance, run, merged, options, data)
+        result = finish(problem, instance, run, merged, options, data, cut)
     result.log_path = None if log_path is None else str(log_path)
     return result
 
@@ -267,9 +268,15 @@ def prover_name(run: Plan, data: dict[str, Any]) -> str:
 
 
 def finish(
-    problem: Problem, instance: Any, run: Plan, params: dict[str, Any], options: SolveOptions, data: dict[str, Any]
+    problem: Problem,
+    instance: Any,
+    run: Plan,
+    params: dict[str, Any],
+    options: SolveOptions,
+    data: dict[str, Any],
+    cut: tuple[str, float] | None = None,
 ) -> Result:
-    """Replay the reported solution and turn the report into a claim."""
+    """Replay the reported solution and turn the report into a claim (``cut``: the bound ``--reprove`` added)."""
     reported = Status(data.get("status", Status.ERROR))
     name, sense = problem.objective(params)
     prover = prover_name(run, data)
@@ -328,6 +335,9 @@ def finish(
         claim.bound,
         claim.proved_by,
     )
+    refuted = refuted_infeasible(problem, instance, params, cut) if claim.status is Status.INFEASIBLE else ""
+    if refuted:
+        return _error(result, f"{prover} reported {refuted}")
     if claim.reason:
         result.message = _join(result.message, claim.reason)
     log.info(

@@ -116,6 +116,15 @@ def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: boo
         raise InputError(f"{len(lines)} rows; at most {MAX_SIDE} are read", path, lines[MAX_SIDE][0])
     if ints is None:
         ints = any(len(text.split()) > 1 for _, text in lines)
+        first = len(lines[0][1].split())
+        for number, text in lines:  # before any value is read: a digit row read as one number misled the message
+            if ints and len(text.split()) != first:
+                raise InputError(
+                    f"{len(text.split())} words where the first row has {first}: rows of colour digits and rows of "
+                    f"numbers split by spaces are mixed, or a row is ragged ({excerpt(text)})",
+                    path,
+                    number,
+                )
     rows = (_rows_of_ints if ints else _rows_of_symbols)(lines, path, zero_empty)
     width = len(rows[0][1])
     for number, row in rows:

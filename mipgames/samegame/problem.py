@@ -17,6 +17,17 @@ MAX_NODE_BUDGET = 10**15
 MAX_LEVEL = 5
 
 
+def _plain_solution(board: Any, params: dict[str, Any]) -> list[list[int]]:
+    """A finished game made without search: the first legal group, clicked until none is left."""
+    from mipgames.samegame.simulate import apply_move, from_bottom, legal_moves
+
+    moves, now = [], board
+    while legal := legal_moves(now):
+        moves.append(legal[0])
+        now = apply_move(now, legal[0])[0]
+    return from_bottom(board, moves, params.get("origin", "bottom"))
+
+
 def _bounded(hi: int):
     def parse(text: str) -> int:
         value = int(text)
@@ -158,6 +169,8 @@ PROBLEM = Problem(
     algorithms=_algorithms(),
     params=PARAMS,
     render=_render,
+    plain_solution=_plain_solution,
+    render_formats=(".png", ".pdf", ".svg", ".gif"),
     describe=_describe,
     generator=_generator(),
     check_params=_check_params,

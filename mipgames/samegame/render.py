@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mipgames.core.figures import pyplot, save_figure
+from mipgames.core.files import staged_output
 from mipgames.samegame.instance import EMPTY, Board
 from mipgames.samegame.simulate import SCORE_RULES, Move, apply_move, group_at
 
@@ -102,15 +104,11 @@ def _draw(ax: Any, board: Board, highlight: frozenset[Move] = frozenset(), title
 
 
 def render_board(board: Board, path: str | Path, title: str | None = None) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(max(2.0, board.cols * 0.35), max(2.0, board.rows * 0.35)))
     _draw(ax, board, title=title)
-    fig.savefig(path, dpi=100, bbox_inches="tight")
-    plt.close(fig)
+    save_figure(fig, path, dpi=100, bbox_inches="tight")
 
 
 def render_game(
@@ -128,10 +126,7 @@ def render_game(
     if gif:
         _render_gif(frames, path)
         return
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     ncols = min(per_row, len(frames))
     nrows = -(-len(frames) // ncols)
@@ -148,8 +143,7 @@ def render_game(
         ax.axis("on")
         _draw(ax, frame, group, caption)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, dpi=90)
 
 
 def _render_gif(frames: list[tuple[Board, frozenset[Move], str]], path: str | Path, cell: int = 24) -> None:
@@ -172,7 +166,8 @@ def _render_gif(frames: list[tuple[Board, frozenset[Move], str]], path: str | Pa
                 draw.rectangle(box, fill=PALETTE[colour], outline="black" if marked else None, width=3 if marked else 1)
         draw.text((2, 2), caption, fill="black")
         images.append(image)
-    images[0].save(path, save_all=True, append_images=images[1:], duration=700, loop=0)
+    with staged_output(path) as tmp:
+        images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:], duration=700, loop=0)
 
 
 def render(instance: Board, params: dict[str, Any], solution: Sequence[Move] | None, path: str | Path) -> None:

@@ -271,3 +271,24 @@ def test_a_decision_the_colour_counts_rule_out_is_infeasible_on_every_route(caps
     path.write_text(json.dumps(forged))
     assert main(["verify", str(path)]) == 1
     assert "its bound 0 does not rule out the target 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "instance, args",
+    [
+        ("instances/samegame/random-4x4-k3-seed4.txt", ()),
+        ("instances/samegame/random-4x4-k3-seed4.txt", ("--origin", "top")),
+        ("instances/merge_game/choice.txt", ()),
+        ("instances/queens/spec_example.txt", ("--minimise",)),
+    ],
+)
+def test_infeasible_is_rejected_where_a_solution_made_without_search_replays(instance, args, capsys, tmp_path):
+    """Every SameGame board has finished games, a merge map without a target has "no merge", and --minimise
+    accepts any game: verify took "infeasible" there on the named solver's trust."""
+    code, _, cert = _solve(capsys, tmp_path, instance, *args, "--threads", "1")
+    assert code == 0
+    forged = dict(cert, status="infeasible", solution=None, objective=None, bound=None, proved_by="cpsat 9.15")
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    assert main(["verify", str(path)]) == 1
+    assert "a solution made without search replays as legal" in capsys.readouterr().err

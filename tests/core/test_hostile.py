@@ -209,6 +209,7 @@ json_values = st.recursive(
                     "schema",
                     "solver",
                     "wall_time_s",
+                    "stats",
                 ]
             ),
             json_values,
@@ -241,6 +242,7 @@ def test_edited_certificates_are_checked_as_hostile_input(edits, certificate_dat
         "{}",
         '{"schema": "mipgames/certificate/2", "problem": {"x": 1}}',
         '"just a string"',
+        '{"schema": "mipgames/certificate/2", "schema": "x"}',
     ],
 )
 def test_malformed_certificate_files_are_refused(text, capsys, sandbox, tmp_path):
@@ -284,3 +286,42 @@ def test_readers_raise_only_input_errors(data, problem, tmp_path_factory):
         read_instance(registry.load(problem), str(path))
     except MipgamesError:
         pass
+
+
+@pytest.mark.parametrize(
+    "edit, exit_code, said",
+    [
+        # 10**400 in verified.objective ended in "internal error: OverflowError"
+        (lambda c: c["verified"].update(objective=10**400), 4, "of 401 digits is out of range"),
+        # an overflowing bound was dropped as "no bound", and the problem's own bound then made "optimal" pass
+        (lambda c: c.update(bound=10**400), 4, "of 401 digits is out of range"),
+        # the schema lets stats out, but edge matching's count check read data["stats"]: "internal error: KeyError"
+        (lambda c: c.pop("stats"), 0, ""),
+    ],
+)
+def test_certificate_fields_that_crashed_or_slipped_through(
+    edit, exit_code, said, certificate_data, capsys, sandbox, tmp_path
+):
+    data = copy.deepcopy(certificate_data)
+    edit(data)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    code = main(["verify", str(path)])
+    assert code == exit_code and said in capsys.readouterr().err
+
+
+def test_a_key_written_twice_is_refused_not_read_as_its_last_value(certificate_data, capsys, sandbox, tmp_path):
+    """Another reader keeping the first value would see "infeasible" where verify saw "optimal"."""
+    text = json.dumps(certificate_data).replace('"status": "optimal"', '"status": "infeasible", "status": "optimal"')
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    assert run(capsys, sandbox, "verify", str(path)) == 4
+
+
+def test_the_api_refuses_a_bound_no_float_holds(certificate_data):
+    from mipgames.core import certificate
+    from mipgames.registry import load
+
+    data = dict(certificate_data, bound=10**400)
+    check = certificate.verify(data, load("edge-matching"))
+    assert not check.ok and "is not a finite number" in check.reasons[0]

@@ -62,6 +62,8 @@ def test_a_complete_count_verifies_and_is_named_as_a_claim(counted):
         ({"solutions_found": 3}, "solutions_found is given, but the count is complete"),
         ({"solutions_up_to_board_turns": 453_888}, "does not fit the count"),
         ({"solutions_up_to_board_turns": 0}, "does not fit the count"),
+        ({"solutions_up_to_board_turns": 113_473}, "4 turned copies of each"),  # 4 x 113,472 is the count
+        ({"solutions": 10**30}, "below 10**30"),
     ],
 )
 def test_malformed_or_contradictory_counts_are_rejected(counted, stats, reason):

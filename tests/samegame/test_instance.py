@@ -57,6 +57,8 @@ def test_standard_set() -> None:
         ("", None, "empty board file"),
         ("# only a comment\n\n", None, "empty board file"),
         ("12\n123\n", 2, "ragged row: 3 cells, the first row has 2"),
+        # digit rows, then a spaced row: "0102" was read as the number 102 and line 1 blamed
+        ("0102\n1201\ngarbage here 1 2\n", 3, "4 words where the first row has 1"),
         ("12\n1*\n", 2, "unknown symbol '*'"),
         ("12\n1A\n", 2, "unknown symbol 'A'"),
         ("1.\n..\n", 2, "column 0: empty cell below the tile on line 1"),

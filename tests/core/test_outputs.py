@@ -1,0 +1,127 @@
+"""What the toolkit writes besides certificates: exported models that other solvers read as the toolkit does,
+drawings written like every other output, and outputs that never overwrite each other or the input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mipgames.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MERGE = str(ROOT / "instances/merge_game/random-10x10.txt")
+
+
+def _highs_optimum(path: Path) -> float:
+    import highspy
+
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.readModel(str(path))
+    highs.run()
+    return highs.getInfo().objective_function_value
+
+
+def _glpk_optimum(path: Path) -> float:
+    import swiglpk as glp
+
+    lp = glp.glp_create_prob()
+    try:
+        glp.glp_term_out(glp.GLP_OFF)
+        read = glp.glp_read_lp if path.suffix == ".lp" else glp.glp_read_mps
+        args = (lp, None, str(path)) if path.suffix == ".lp" else (lp, glp.GLP_MPS_FILE, None, str(path))
+        assert read(*args) == 0, path
+        params = glp.glp_iocp()
+        glp.glp_init_iocp(params)
+        params.presolve = glp.GLP_ON
+        assert glp.glp_intopt(lp, params) == 0
+        return glp.glp_mip_obj_val(lp)
+    finally:
+        glp.glp_delete_prob(lp)
+
+
+def test_exported_models_give_other_solvers_the_toolkits_optimum(capsys, tmp_path):
+    """The .mps of a maximising model had no sense every reader honours: HiGHS, GLPK and CBC minimised it and
+    found 0 stones where the optimum destroys 8.  It is now the minimisation of the negated objective."""
+    cert = tmp_path / "c.json"
+    assert main(["solve", MERGE, "--solver", "highs", "--quiet", "--out", str(cert), "--threads", "1"]) == 0
+    optimum = json.loads(cert.read_text())["objective"]
+    assert optimum > 0
+    assert main(["export", MERGE, "--formulation", "compact", "-d", str(tmp_path)]) == 0
+    capsys.readouterr()
+    lp, mps = tmp_path / "random-10x10.compact.lp", tmp_path / "random-10x10.compact.mps"
+    assert mps.read_text().startswith("* mipgames: the model maximises")
+    for read in (_highs_optimum, _glpk_optimum):
+        assert read(lp) == pytest.approx(optimum)
+        assert read(mps) == pytest.approx(-optimum)
+
+
+@pytest.mark.parametrize(
+    "instance, solver, model",
+    [("instances/merge_game/choice.txt", "theorem3", "x.lp"), ("instances/queens/spec_example.txt", None, "x.pb")],
+)
+def test_an_algorithm_exports_no_model_and_says_so_before_solving(instance, solver, model, capsys, tmp_path):
+    """It once printed "model x.lp" and wrote no file."""
+    target = tmp_path / model
+    extra = ["--solver", solver] if solver else []
+    assert main(["solve", str(ROOT / instance), *extra, "--export-model", str(target), "--quiet"]) == 4
+    assert "builds no model to export" in capsys.readouterr().err
+    assert not target.exists()
+
+
+def test_drawings_follow_the_output_rules(capsys, tmp_path):
+    cert = tmp_path / "c.json"
+    instance = str(ROOT / "instances/merge_game/choice.txt")
+    base = ["solve", instance, "--solver", "highs", "--quiet", "--threads", "1"]
+    # a suffix no renderer writes was found after the solve ("internal error: ValueError")
+    assert main([*base, "--out", str(cert), "--render", str(tmp_path / "r.json")]) == 4
+    assert "a drawing is written as .png, .pdf, .svg" in capsys.readouterr().err and not cert.exists()
+    # a missing directory ("internal error: FileNotFoundError") is made, as for --out
+    deep = tmp_path / "new" / "dir" / "r.png"
+    assert main([*base, "--out", str(cert), "--render", str(deep)]) == 0
+    assert deep.read_bytes().startswith(b"\x89PNG")
+    # matplotlib wrote foo.png through a link where --render foo was checked, and render -o never checked
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "link.png").symlink_to(victim)
+    assert main(["render", str(cert), "-o", str(tmp_path / "link.png")]) == 4
+    assert main(["render", str(cert), "-o", str(tmp_path / "foo")]) == 4  # it printed foo and wrote foo.png
+    assert victim.read_text() == "keep me" and not (tmp_path / "foo.png").exists()
+    for suffix, magic in ((".svg", b"<?xml"), (".pdf", b"%PDF")):
+        drawing = tmp_path / f"d{suffix}"
+        assert main(["render", str(cert), "-o", str(drawing)]) == 0
+        assert drawing.read_bytes().startswith(magic)
+    assert not [p for p in tmp_path.rglob("*.tmp*")]
+
+
+def test_a_certificate_whose_params_are_refused_still_draws_its_instance(capsys, tmp_path):
+    """render read the params that verify had rejected: "internal error: ValueError: bad attack vector"."""
+    cert = tmp_path / "c.json"
+    main(["solve", str(ROOT / "instances/merge_game/choice.txt"), "--quiet", "--out", str(cert), "--threads", "1"])
+    data = json.loads(cert.read_text())
+    data["params"]["attack"] = "zzz"
+    cert.write_text(json.dumps(data))
+    drawing = tmp_path / "d.png"
+    assert main(["render", str(cert), "-o", str(drawing)]) == 0
+    assert "does not verify" in capsys.readouterr().err and drawing.exists()
+
+
+def test_an_output_named_twice_or_like_the_input_is_refused(capsys, tmp_path):
+    """--out X --solver-log X lost the log; --out INSTANCE replaced the instance."""
+    instance = tmp_path / "choice.txt"
+    instance.write_text((ROOT / "instances/merge_game/choice.txt").read_text())
+    kept = instance.read_text()
+    same = tmp_path / "same"
+    solve = ["solve", str(instance), "--problem", "merge-game", "--quiet"]
+    for outputs in (["--out", str(same), "--solver-log", str(same)], ["--out", str(instance)]):
+        assert main([*solve, *outputs]) == 4
+        assert "name each output once, apart from the input" in capsys.readouterr().err
+    assert instance.read_text() == kept and not same.exists()
+
+
+def test_a_warm_start_the_solver_cannot_take_is_named(capsys, tmp_path):
+    instance = str(ROOT / "instances/samegame/random-4x4-k3-seed4.txt")
+    main(["solve", instance, "--solver", "glpk", "--warm-start", "--quiet", "--out", str(tmp_path / "c.json")])
+    assert "glpk takes no warm start: --warm-start was ignored" in capsys.readouterr().out
