@@ -125,3 +125,11 @@ def test_a_warm_start_the_solver_cannot_take_is_named(capsys, tmp_path):
     instance = str(ROOT / "instances/samegame/random-4x4-k3-seed4.txt")
     main(["solve", instance, "--solver", "glpk", "--warm-start", "--quiet", "--out", str(tmp_path / "c.json")])
     assert "glpk takes no warm start: --warm-start was ignored" in capsys.readouterr().out
+
+
+def test_an_algorithms_solver_log_says_why_it_holds_nothing(capsys, tmp_path):
+    """--solver-log with an algorithm left an empty file, read as a lost log."""
+    log = tmp_path / "solver.log"
+    instance = str(ROOT / "instances/merge_game/choice.txt")
+    assert main(["solve", instance, "--solver", "theorem3", "--solver-log", str(log), "--quiet"]) == 0
+    assert "theorem3 is an algorithm of mipgames: it writes no solver log" in log.read_text()
