@@ -20,6 +20,7 @@ from typing import Protocol
 
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result, Value
+from mipgames.core.status import Status
 
 Progress = tuple[float | None, float | None]
 
@@ -135,3 +136,18 @@ def read_log(path: Path) -> str:
         return path.read_text(errors="replace")
     except OSError:
         return ""
+
+
+def deadline_in(seconds: float | None) -> float | None:
+    """The time.monotonic() value ``seconds`` from now (None: no limit)."""
+    return None if seconds is None else time.monotonic() + seconds
+
+
+def loading_ran_out(solver: str, wall: float) -> Result:
+    """The answer when the limit passed while the model was being handed to an in-process solver."""
+    return Result(
+        Status.UNKNOWN,
+        wall_time_s=wall,
+        message=f"the time limit passed while {solver} was given the model",
+        stop="time limit",
+    )

@@ -24,11 +24,14 @@ from mipgames.backends.base import (
     Progress,
     Silent,
     Stopwatch,
+    deadline_in,
     last_match,
+    loading_ran_out,
     number,
     read_log,
 )
 from mipgames.backends.pulp_common import solved
+from mipgames.core.alarm import DeadlinePassed, interrupt_at
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
@@ -113,14 +116,19 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     import swiglpk as glp
 
     clock = Stopwatch()
-    prob, variables = _load(glp, built.model)
+    try:
+        with interrupt_at(deadline_in(options.time_limit)):
+            prob, variables = _load(glp, built.model)
+    except DeadlinePassed:
+        return loading_ran_out("GLPK", clock.elapsed())
     try:
         params = glp.glp_iocp()
         glp.glp_init_iocp(params)
         params.presolve = glp.GLP_ON
         params.msg_lev = glp.GLP_MSG_ON
-        if options.time_limit is not None:
-            params.tm_lim = max(1, min(2**31 - 1, int(math.floor(options.time_limit * 1000))))
+        if options.time_limit is not None:  # what loading left of the limit
+            left = options.time_limit - clock.elapsed()
+            params.tm_lim = max(1, min(2**31 - 1, int(math.floor(left * 1000))))
         if options.gap is not None:
             params.mip_gap = float(options.gap)
         code = glp.glp_intopt(prob, params)

@@ -13,11 +13,23 @@ made-up zeros would simply be rejected as infeasible.
 from __future__ import annotations
 
 import functools
+import time
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import Backend, Capabilities, Listener, Silent, Stopwatch, number, sense_of
+from mipgames.backends.base import (
+    Backend,
+    Capabilities,
+    Listener,
+    Silent,
+    Stopwatch,
+    deadline_in,
+    loading_ran_out,
+    number,
+    sense_of,
+)
 from mipgames.backends.pulp_common import objective_constant, solved
+from mipgames.core.alarm import DeadlinePassed, interrupt_at
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
@@ -76,9 +88,16 @@ def _solver_class() -> Any:
             super().__init__(**kwargs)
             self.built, self.start, self.listener = built, start, listener
             self.sign, self.constant = sign, constant
+            self.deadline = deadline_in(kwargs.get("timeLimit"))
+
+        def buildSolverModel(self, lp: Any) -> None:
+            with interrupt_at(self.deadline):  # Python loops over short HiGHS calls: safe to stop between them
+                super().buildSolverModel(lp)
 
         def callSolver(self, lp: Any) -> None:
             h = lp.solverModel
+            if self.deadline is not None:  # what loading left of the limit
+                h.setOptionValue("time_limit", max(0.01, self.deadline - time.monotonic()))
             columns = {v.name: v.index for v in lp.variables()}
             if self.start:
                 index = np.array([columns[name] for name in self.start if name in columns], dtype=np.int32)
@@ -137,6 +156,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     clock = Stopwatch()
     try:
         built.model.solve(solver)
+    except DeadlinePassed:
+        return loading_ran_out("HiGHS", clock.elapsed())
     except (pulp.PulpSolverError, RuntimeError) as exc:
         return Result(Status.ERROR, message=f"HiGHS failed: {exc}", wall_time_s=clock.elapsed())
     wall = clock.elapsed()

@@ -15,10 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from mipgames.core.alarm import DeadlinePassed, interrupt_at
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Built, Problem, SolveOptions
 from mipgames.core.status import Status
-from mipgames.run.alarm import DeadlinePassed, interrupt_at
 from mipgames.run.plan import Plan
 
 Notify = Callable[[Any], None]
