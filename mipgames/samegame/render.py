@@ -176,8 +176,11 @@ def render(instance: Board, params: dict[str, Any], solution: Sequence[Move] | N
     The solution's clicks are in the coordinates the ``origin`` param names, as the simulator reads them."""
     from mipgames.samegame.simulate import to_bottom
 
-    if solution is None:
+    gif = str(path).lower().endswith(".gif")
+    if solution is None and gif:
+        render_game(instance, [], path, gif=True)  # one frame: the board
+    elif solution is None:
         render_board(instance, path)
     else:
         moves = to_bottom(instance, solution, params.get("origin", "bottom"))
-        render_game(instance, moves, path, gif=str(path).lower().endswith(".gif"), labels=list(solution))
+        render_game(instance, moves, path, gif=gif, labels=list(solution))

@@ -46,3 +46,10 @@ def test_protocol_render_reads_clicks_in_the_params_origin(tmp_path: Path) -> No
     captions = [c for _, _, c in _frames(BOARD, MOVES, labels=top)]
     assert captions[0].startswith(f"move 1: ({top[0][0]},{top[0][1]}) removes")
     assert captions[-1].startswith("end: 0 left")
+
+
+def test_a_board_alone_is_drawn_as_a_gif_too(tmp_path: Path) -> None:
+    """.gif is one of SameGame's drawing formats, but the board alone went to matplotlib, which writes no GIF."""
+    render(BOARD, {}, None, tmp_path / "board.gif")
+    with Image.open(tmp_path / "board.gif") as image:
+        assert image.format == "GIF" and image.n_frames == 1
