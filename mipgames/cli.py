@@ -272,10 +272,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     )
     out = args.out
     _distinct_outputs(args.instance, out, args.render, args.export_model, args.solver_log)
-    for target in (out, args.render, args.export_model, args.solver_log):
+    for target in (out, args.export_model, args.solver_log):
         if target is not None:
             check_output_target(target)
-    if args.render is not None:
+    if args.render is not None:  # the format, and the target as above
         check_figure_path(args.render, problem.render_formats)
     quiet = args.quiet or args.json
     instance, text_sha = read_instance(problem, args.instance)

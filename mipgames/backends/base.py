@@ -138,11 +138,6 @@ def read_log(path: Path) -> str:
         return ""
 
 
-def deadline_in(seconds: float | None) -> float | None:
-    """The time.monotonic() value ``seconds`` from now (None: no limit)."""
-    return None if seconds is None else time.monotonic() + seconds
-
-
 def loading_ran_out(solver: str, wall: float) -> Result:
     """The answer when the limit passed while the model was being handed to an in-process solver."""
     return Result(

@@ -24,7 +24,6 @@ from mipgames.backends.base import (
     Progress,
     Silent,
     Stopwatch,
-    deadline_in,
     last_match,
     loading_ran_out,
     number,
@@ -117,7 +116,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
 
     clock = Stopwatch()
     try:
-        with interrupt_at(deadline_in(options.time_limit)):
+        with interrupt_at(options.deadline()):
             prob, variables = _load(glp, built.model)
     except DeadlinePassed:
         return loading_ran_out("GLPK", clock.elapsed())

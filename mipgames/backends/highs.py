@@ -23,7 +23,6 @@ from mipgames.backends.base import (
     Listener,
     Silent,
     Stopwatch,
-    deadline_in,
     loading_ran_out,
     number,
     sense_of,
@@ -83,12 +82,12 @@ def _solver_class() -> Any:
             listener: Listener,
             sign: float,
             constant: float,
+            deadline: float | None,
             **kwargs: Any,
         ):
             super().__init__(**kwargs)
             self.built, self.start, self.listener = built, start, listener
-            self.sign, self.constant = sign, constant
-            self.deadline = deadline_in(kwargs.get("timeLimit"))
+            self.sign, self.constant, self.deadline = sign, constant, deadline
 
         def buildSolverModel(self, lp: Any) -> None:
             with interrupt_at(self.deadline):  # Python loops over short HiGHS calls: safe to stop between them
@@ -147,6 +146,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         listener,
         sign,
         objective_constant(built),
+        options.deadline(),
         msg=True,
         timeLimit=options.time_limit,
         threads=options.threads,

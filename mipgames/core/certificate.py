@@ -292,7 +292,7 @@ def _claims(check: Check, problem: Problem) -> Check:
     if data["bound"] is not None and finite(data["bound"]) is None:
         return check.reject(f"bound {str(data['bound'])[:30]} is not a finite number")
     own = _guarded("problem bound", own_bound, problem, check.instance, params)
-    target = None if problem.target is None else _guarded("decision target", problem.target, check.instance, params)
+    target = _guarded("decision target", problem.target, check.instance, params)
     misused = own_bound_misused(data["proved_by"], status, data["bound"], sense, own, target)
     if misused:
         return check.reject(misused)

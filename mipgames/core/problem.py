@@ -26,6 +26,7 @@ objective from the simulator.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +97,10 @@ class SolveOptions:
             raise UsageError(f"threads must be an integer from 1 to {MAX_THREADS}, got {self.threads!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
             raise UsageError(f"seed must be an integer from 0 to {MAX_SEED}, got {self.seed!r}")
+
+    def deadline(self) -> float | None:
+        """The time.monotonic() value the time limit ends at, counted from now (None: no limit)."""
+        return None if self.time_limit is None else time.monotonic() + self.time_limit
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -258,7 +263,7 @@ class Problem:
 
     The claim rule combines it with the solver's bound, so a decision model
     that meets it is optimal whichever solver found the solution."""
-    target: Callable[[Any, dict[str, Any]], float | None] | None = None
+    target: Callable[[Any, dict[str, Any]], float | None] = lambda instance, params: None
     """The objective a decision must reach under these params (None when they ask to optimise): a proved bound
     beyond it proves the decision infeasible, whichever solver ran and however it stopped."""
     optimise_params: Callable[[dict[str, Any]], dict[str, Any]] = lambda params: params

@@ -470,16 +470,12 @@ def _part(
     )
 
 
-def _deadline(options: SolveOptions) -> float | None:
-    return None if options.time_limit is None else time.monotonic() + options.time_limit
-
-
 def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     check_size(inst)
     known = refusal(inst, params)
     if known is not None:
         return known
-    deadline = _deadline(options)
+    deadline = options.deadline()
     threads = max(1, options.threads)
     decision = mode_of(params) == "decision"
     if params.get("count"):

@@ -136,7 +136,7 @@ def search_compiled(
 def run_coursework(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     if params.get("minimise"):
         raise UsageError("coursework-dfs decides K as the coursework did; use dfs or levels with --minimise")
-    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+    deadline = options.deadline()
     moves, nodes, exhausted = search_compiled(instance, deadline)
     stats = {"nodes": nodes}
     if moves is not None:

@@ -125,7 +125,7 @@ def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, rep
     geo = geometry(instance)
     minimise = bool(params.get("minimise"))
     root = lower_bound(geo, initial_state(geo))
-    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+    deadline = options.deadline()
     target = root if minimise else instance.k
     if not minimise and root > instance.k:
         return Result(

@@ -548,7 +548,7 @@ def run_levels(
     first of ``restarts``, also search K itself): a search of K alone wanders in the slack."""
     makers = tuple(restarts) or (forest_restarts,)
     geo = geometry(instance)
-    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+    deadline = options.deadline()
     bound = captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
     if params.get("minimise"):
         start = None if incumbent is None else [(geo.index[m[:2]], geo.index[m[2:]]) for m in incumbent]

@@ -327,7 +327,7 @@ def finish(
     own = own_bound(problem, instance, params)
     if own is not None:
         bounds.append(own)
-    target = None if problem.target is None else problem.target(instance, params)
+    target = problem.target(instance, params)
     misused = own_bound_misused(prover, reported, data.get("bound"), sense, own, target)
     if misused:
         return _error(result, misused)
