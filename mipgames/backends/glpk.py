@@ -63,11 +63,10 @@ def progress(line: str, sense: str) -> Progress | None:
     return number(found.group(1)), number(found.group(3))
 
 
-def _load(glp: Any, model: Any) -> tuple[Any, list[Any]]:
-    """A GLPK problem object holding the PuLP model; returns it and the variables in column order."""
+def _load(glp: Any, prob: Any, model: Any) -> list[Any]:
+    """Fill the GLPK problem object ``prob`` with the PuLP model; returns the variables in column order."""
     import pulp
 
-    prob = glp.glp_create_prob()
     variables = model.variables()
     column = {v.name: j for j, v in enumerate(variables, start=1)}
     glp.glp_set_obj_dir(prob, glp.GLP_MAX if model.sense == pulp.LpMaximize else glp.GLP_MIN)
@@ -108,19 +107,20 @@ def _load(glp: Any, model: Any) -> tuple[Any, list[Any]]:
     for k, (i, j, a) in enumerate(triples, start=1):
         ia[k], ja[k], ar[k] = i, j, a
     glp.glp_load_matrix(prob, len(triples), ia, ja, ar)
-    return prob, variables
+    return variables
 
 
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
     import swiglpk as glp
 
     clock = Stopwatch()
+    prob = glp.glp_create_prob()  # C memory: deleted however the solve ends, a load cut by the deadline too
     try:
-        with interrupt_at(options.deadline()):
-            prob, variables = _load(glp, built.model)
-    except DeadlinePassed:
-        return loading_ran_out("GLPK", clock.elapsed())
-    try:
+        try:
+            with interrupt_at(options.deadline()):
+                variables = _load(glp, prob, built.model)
+        except DeadlinePassed:
+            return loading_ran_out("GLPK", clock.elapsed())
         params = glp.glp_iocp()
         glp.glp_init_iocp(params)
         params.presolve = glp.GLP_ON

@@ -5,7 +5,7 @@ A certificate embeds the instance, so the file alone can be checked.
 (``certificate.schema.json``, published in ``docs/``), re-hashes the embedded
 instance, replays the solution in the problem's simulator under the stored
 params, and applies the same claim rule as the runner
-(:func:`mipgames.core.status.decide`) to the recorded status, objective and
+(:func:`mipgames.core.problem.judge`) to the recorded status, objective and
 bound.  What a replay cannot show — that no better solution exists, or that
 none exists at all — rests on the prover the certificate names;
 ``mipgames verify --reprove`` asks a second solver.
@@ -25,9 +25,9 @@ from typing import Any
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.files import printable, read_json, write_json_atomic
-from mipgames.core.problem import Problem, Verdict, is_own, own_bound, own_bound_misused, refuted_infeasible
+from mipgames.core.problem import Problem, Verdict, is_own, judge
 from mipgames.core.result import Result
-from mipgames.core.status import Status, decide, finite, same
+from mipgames.core.status import Status, finite, same
 from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
@@ -291,22 +291,12 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.reject(f"status {status} names no prover (proved_by is empty)")
     if data["bound"] is not None and finite(data["bound"]) is None:
         return check.reject(f"bound {str(data['bound'])[:30]} is not a finite number")
-    own = _guarded("problem bound", own_bound, problem, check.instance, params)
-    target = _guarded("decision target", problem.target, check.instance, params)
-    misused = own_bound_misused(data["proved_by"], status, data["bound"], sense, own, target)
-    if misused:
-        return check.reject(misused)
-    bounds: list[tuple[object, str]] = [(data["bound"], data["proved_by"])]
-    if own is not None:
-        bounds.append(own)
     if status is Status.ERROR:
         check.notes.append("records a failed run: it claims nothing")
         return check
-    if status is Status.INFEASIBLE:
-        refuted = _guarded("replay", refuted_infeasible, problem, check.instance, params)
-        if refuted:
-            return check.reject(f"status {refuted}")
-    claim = decide(status, objective, bounds, sense, integral=problem.integral, prover=data["proved_by"], target=target)
+    claim, own = _guarded(
+        "claim", judge, problem, check.instance, params, status, objective, data["bound"], data["proved_by"]
+    )
     if claim.status is Status.ERROR:
         return check.reject(claim.reason)
     if claim.status is not status:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from mipgames.core.result import Result, Value
-from mipgames.core.status import Sense, Status, finite, same, tighter
+from mipgames.core.status import Claim, Sense, Status, decide, finite, same, tighter
 
 Kind = Literal["mip", "cpsat"]
 
@@ -333,3 +333,32 @@ def refuted_infeasible(
     if cut is not None and not (verdict.objective <= cut[1] if cut[0] == "<=" else verdict.objective >= cut[1]):
         return ""
     return "infeasible, yet a solution made without search replays as legal"
+
+
+def judge(
+    problem: Problem,
+    instance: Any,
+    params: dict[str, Any],
+    reported: Status | str,
+    objective: float | None,
+    bound: object,
+    prover: str,
+    cut: tuple[str, float] | None = None,
+) -> tuple[Claim, tuple[float, str] | None]:
+    """The one claim rule for a report on an instance, as the runner applies it to a solver and ``verify`` to a
+    certificate: the problem's own bound is recomputed and joins ``bound``, a decision's target is applied, and
+    ``infeasible`` is refused where a plain solution replays.  Returns the claim (ERROR, with the reason, when
+    the report is false) and the own bound, for the caller's notes."""
+    _, sense = problem.objective(params)
+    own = own_bound(problem, instance, params)
+    target = problem.target(instance, params)
+    misused = own_bound_misused(prover, Status(reported), bound, sense, own, target)
+    if misused:
+        return Claim(Status.ERROR, None, None, prover, misused), own
+    bounds: list[tuple[object, str]] = [(bound, prover)] + ([own] if own is not None else [])
+    claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover, target=target)
+    if claim.status is Status.INFEASIBLE:
+        refuted = refuted_infeasible(problem, instance, params, cut)
+        if refuted:
+            return Claim(Status.ERROR, None, None, prover, f"{prover} reported {refuted}"), own
+    return claim, own

@@ -17,7 +17,7 @@ from typing import Any
 
 from mipgames.backends import BACKENDS, get_backend
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Built, Problem, SolveOptions
+from mipgames.core.problem import OWN_BOUND, Built, Problem, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 
@@ -89,8 +89,9 @@ class Reproof:
 
 
 def choose_solver(data: dict[str, Any], requested: str | None) -> str:
-    """A solver other than the one whose proof is being checked."""
-    claimer = f"{data.get('solver', '')} {data.get('proved_by', '')}".lower()
+    """A solver other than the one whose proof is being checked (any, when the toolkit's own bound proved it)."""
+    proved_by = str(data.get("proved_by", ""))
+    claimer = proved_by.lower() if proved_by.startswith(OWN_BOUND) else f"{data.get('solver', '')} {proved_by}".lower()
     if requested:
         if requested not in BACKENDS:
             raise UsageError(f"--reprove needs a model solver ({', '.join(BACKENDS)}), not {requested!r}")

@@ -4,7 +4,8 @@ The solve itself runs in a supervised child (:mod:`mipgames.run.supervisor`)
 under one deadline that started when the command did, so reading and building
 count against the time limit; the child answers with plain data
 (:mod:`mipgames.run.execute`).  The parent then replays the solution in the
-problem's simulator and applies the claim rule (:func:`mipgames.core.status.decide`):
+problem's simulator and applies the claim rule (:func:`mipgames.core.problem.judge`, which
+:mod:`verify <mipgames.core.certificate>` applies to certificates too):
 a solution the simulator rejects, or an objective it does not reproduce, is an
 ``error`` carrying both numbers, and nothing is called optimal without a bound
 that proves it.  The runner never reports an unverified answer.
@@ -24,9 +25,9 @@ from typing import Any
 import mipgames
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import check_output_target
-from mipgames.core.problem import Problem, SolveOptions, own_bound, own_bound_misused, refuted_infeasible
+from mipgames.core.problem import Problem, SolveOptions, judge
 from mipgames.core.result import Result
-from mipgames.core.status import Status, decide, same
+from mipgames.core.status import Status, same
 from mipgames.run.execute import check_export, execute
 from mipgames.run.plan import Plan, plan
 from mipgames.run.scratch import scratch_dir, temporary_files_in
@@ -321,26 +322,14 @@ def finish(
             # need be (bounded from one side only): the solution is better than its
             # model value, and the measured value is what is reported.
             result.message = _join(result.message, f"model value {claimed:g} is looser than the measured {objective:g}")
-    bounds: list[tuple[object, str]] = []
-    if data.get("has_objective", True) and data.get("bound") is not None:
-        bounds.append((data["bound"], prover))
-    own = own_bound(problem, instance, params)
-    if own is not None:
-        bounds.append(own)
-    target = problem.target(instance, params)
-    misused = own_bound_misused(prover, reported, data.get("bound"), sense, own, target)
-    if misused:
-        return _error(result, misused)
-    claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover, target=target)
+    bound = data.get("bound") if data.get("has_objective", True) else None
+    claim, _ = judge(problem, instance, params, reported, objective, bound, prover, cut)
     result.status, result.objective, result.bound, result.proved_by = (
         claim.status,
         claim.objective,
         claim.bound,
         claim.proved_by,
     )
-    refuted = refuted_infeasible(problem, instance, params, cut) if claim.status is Status.INFEASIBLE else ""
-    if refuted:
-        return _error(result, f"{prover} reported {refuted}")
     if claim.reason:
         result.message = _join(result.message, claim.reason)
     log.info(

@@ -14,6 +14,7 @@ from mipgames.cli import main
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
 from mipgames.core.status import Status, decide
+from mipgames.run.reprove import choose_solver
 
 bounds = st.one_of(
     st.none(),
@@ -213,6 +214,18 @@ def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path
         assert cert["status"] in ("optimal", "infeasible")
         assert main(["verify", str(tmp_path / "c.json"), "--reprove", "--quiet", "--threads", "1"]) == 0
         assert "re-proved by" in capsys.readouterr().out
+
+
+def test_reprove_may_ask_the_solver_that_ran_when_the_toolkit_bound_proved_the_claim():
+    """--reprove wants a proof independent of the claim's prover: that is the solver unless the toolkit's own
+    bound made the proof (cbc ran, the colour counts proved it), and then cbc itself is a second opinion."""
+    own = "mipgames: colour-count bound on mismatched edges"
+    assert choose_solver({"solver": "cbc", "proved_by": own}, "cbc") == "cbc"
+    assert choose_solver({"solver": "cpsat", "proved_by": own}, None) == "cpsat"
+    for data in ({"solver": "cbc", "proved_by": "cbc 2.10.12"}, {"solver": "portfolio", "proved_by": "cbc 2.10.12"}):
+        with pytest.raises(UsageError, match="made this claim"):
+            choose_solver(data, "cbc")
+    assert choose_solver({"solver": "cpsat", "proved_by": "cpsat 9.15"}, None) != "cpsat"
 
 
 def test_a_bound_credited_to_the_toolkit_is_recomputed_not_trusted(capsys, tmp_path):
