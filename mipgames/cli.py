@@ -27,7 +27,7 @@ from mipgames import __version__, registry
 from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.figures import check_figure_path
-from mipgames.core.files import write_text_atomic
+from mipgames.core.files import distinct_outputs, write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions
 
 
@@ -271,7 +271,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         memory_limit=memory,
     )
     out = args.out
-    _distinct_outputs(args.instance, out, args.render, args.export_model, args.solver_log)
+    distinct_outputs([args.instance], out, args.render, args.export_model, args.solver_log)
     for target in (out, args.export_model, args.solver_log):
         if target is not None:
             check_output_target(target)
@@ -462,18 +462,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return proof.exit_code
 
 
-def _distinct_outputs(source: str, *outputs: str | None) -> None:
-    """Refuse an output named twice, or named like the input: one file would silently replace the other."""
-    seen: dict[Path, str] = {Path(source).resolve(): str(source)}
-    for output in outputs:
-        if output is None:
-            continue
-        where = Path(output).resolve()
-        if where in seen:
-            raise UsageError(f"{output}: the same file as {seen[where]}; name each output once, apart from the input")
-        seen[where] = str(output)
-
-
 def cmd_render(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
 
@@ -495,7 +483,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         solution = None
     if problem.render is None:
         raise UsageError(f"{problem.name} has no renderer")
-    _distinct_outputs(args.file, args.output)
+    distinct_outputs([args.file], args.output)
     check_figure_path(args.output, problem.render_formats)
     problem.render(instance, params, solution, args.output)
     print(args.output)

@@ -215,6 +215,25 @@ def _outputs(
     print(json.dumps(out, indent=2, allow_nan=False))
 
 
+def _check_outputs(args: argparse.Namespace, inputs: list[Any]) -> None:
+    """Refuse, before any run, an export or a report file that would replace a results database, an instance
+    file or another output (``--csv results.sqlite`` replaced the database with its own export)."""
+    from pathlib import Path
+
+    from mipgames.bench.report import DATA_FILES
+    from mipgames.core.files import distinct_outputs
+
+    sources = [*args.db, *(p for p in inputs if Path(p).is_file())]
+    distinct_outputs(sources, args.csv, args.parquet)
+    if args.report:
+        folder = Path(args.report).resolve()
+        report_files = (*DATA_FILES, "report.md", "runs.parquet")
+        for named in [*sources, args.csv, args.parquet]:
+            where = None if named is None else Path(named).resolve()
+            if where is not None and where.parent == folder and (where.name in report_files or where.suffix == ".png"):
+                raise UsageError(f"{named}: the report in {args.report} writes a file of that name; move one of them")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from mipgames.bench import store
 
@@ -230,6 +249,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError("--compare needs --report DIR (it adds a section and a plot to the report)")
     if args.parquet:
         _check_parquet()
+    _check_outputs(args, [])
     rows, hosts = store.read_all(args.db)
     _outputs(args, rows, hosts)
     return 0
@@ -262,6 +282,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.parquet:
         _check_parquet()
     paths = [sets.resolve(p, args.benchmarks) for p in args.instances]
+    _check_outputs(args, paths)
     jobs, notes = campaign.plan_jobs(
         paths,
         args.solvers,

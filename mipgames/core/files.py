@@ -18,11 +18,11 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import InputError, OutputError
+from mipgames.core.errors import InputError, OutputError, UsageError
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """The largest input file read (the biggest bundled or public instance is a few MB)."""
@@ -224,6 +224,18 @@ def check_output_target(path: str | Path) -> Path:
     if not stat.S_ISREG(info.st_mode):
         raise OutputError(f"is {_kind(info.st_mode)}; only a regular file is replaced", target)
     return target
+
+
+def distinct_outputs(sources: Iterable[str | Path], *outputs: str | Path | None) -> None:
+    """Refuse an output named twice, or named like an input: one file would silently replace the other."""
+    seen: dict[Path, str] = {Path(source).resolve(): str(source) for source in sources}
+    for output in outputs:
+        if output is None:
+            continue
+        where = Path(output).resolve()
+        if where in seen:
+            raise UsageError(f"{output}: the same file as {seen[where]}; name each output once, apart from the inputs")
+        seen[where] = str(output)
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:

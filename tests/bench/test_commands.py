@@ -91,6 +91,29 @@ def test_bench_report_json_and_exports_without_a_report_folder(tmp_path, capsys)
         assert "pyarrow" in capsys.readouterr().err
 
 
+def test_an_export_or_report_file_never_replaces_the_database_or_an_instance(tmp_path, capsys):
+    """`bench report --db r.sqlite --csv r.sqlite` replaced the results database with its own CSV export."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    db = tmp_path / "r.sqlite"
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db), "--quiet"]) == 0
+    stored = db.read_bytes()
+    capsys.readouterr()
+    runs_csv = tmp_path / "runs.csv"
+    runs_csv.write_bytes(stored)
+    for args, says in (
+        (["bench", "report", "--db", str(db), "--csv", str(db)], "the same file as"),
+        (["bench", "report", "--db", str(runs_csv), "--report", str(tmp_path)], "the report in"),
+        (["bench", "report", "--db", str(db), "--report", str(tmp_path), "--csv", str(runs_csv)], "the report in"),
+        (["bench", *paths, *STUB, "--solvers", "exact", "--db", str(tmp_path / "n.sqlite"), "--csv", paths[0]], "same"),
+    ):
+        assert main(args) == 4
+        assert says in capsys.readouterr().err
+    assert db.read_bytes() == stored and runs_csv.read_bytes() == stored
+    assert not (tmp_path / "n.sqlite").exists()  # refused before the campaign opened its database
+    assert main(["bench", "report", "--db", str(db), "--csv", str(tmp_path / "x.csv")]) == 0
+    assert len(export.read_runs_csv(tmp_path / "x.csv")) == 1
+
+
 def test_public_instances_come_from_the_argument_or_the_environment(tmp_path, monkeypatch, capsys):
     public = tmp_path / "shared-sets"
     write_instances(public / "stubs", seeds=(1, 2))
