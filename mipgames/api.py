@@ -45,8 +45,8 @@ def problem_of(name_or_path: str | Path | None = None, instance: Any = None) -> 
 
 def load(path: str | Path, problem: str | None = None) -> Any:
     """The instance in a file (the problem is taken from the path's folder unless named)."""
+    read_bytes(path, "instance")  # a missing or unreadable file is named as such before the problem is guessed
     prob = registry.load(problem) if problem else problem_of(path)
-    read_bytes(path, "instance")
     return prob.read(path)
 
 
@@ -102,7 +102,9 @@ def solve(
 def verify(cert: dict[str, Any] | str | Path) -> certificates.Check:
     """Check a certificate (a dict or a file): ``.ok``, ``.reasons`` when not, ``.notes`` on what rests on whom."""
     data = certificates.load(cert) if isinstance(cert, (str, Path)) else cert
-    name = data.get("problem") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return certificates.Check(False, [f"a certificate is a JSON object, not {type(data).__name__}"], data=data)
+    name = data.get("problem")
     if not isinstance(name, str) or name not in registry.PROBLEMS:
         return certificates.Check(False, [f"unknown problem {str(name)[:40]!r}"], data=data)
     return certificates.verify(data, registry.load(name))

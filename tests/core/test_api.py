@@ -6,6 +6,8 @@ import doctest
 import json
 from pathlib import Path
 
+import pytest
+
 import mipgames
 from mipgames.cli import main
 
@@ -66,3 +68,16 @@ def test_logging_reaches_the_log_file_and_the_solver_log_is_kept_on_request(tmp_
     )
     assert "reported optimal, claimed optimal" in log.read_text()
     assert "Result - Optimal solution found" in (tmp_path / "c.log").read_text()
+
+
+def test_api_names_a_missing_file_and_a_certificate_that_is_no_object(tmp_path):
+    """load() of a missing file said "cannot tell the problem from the path"; verify() of a list said "unknown
+    problem 'None'"."""
+    from mipgames import api
+    from mipgames.core.errors import InputError
+
+    with pytest.raises(InputError, match="no such instance"):
+        api.load(tmp_path / "gone.txt")
+    for junk in ([1, 2], None, 3.5):
+        check = api.verify(junk)  # type: ignore[arg-type]
+        assert not check.ok and check.reasons == [f"a certificate is a JSON object, not {type(junk).__name__}"]
