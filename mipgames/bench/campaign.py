@@ -217,22 +217,28 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
         with Client(scheduler) as client:
             yield client
         return
-    with dask.config.set({"distributed.worker.daemon": False}):
-        cluster = LocalCluster(
-            n_workers=n_workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-    try:
-        with Client(cluster) as client:
-            from mipgames.run.processes import die_with_parent
+    from mipgames.run.scratch import scratch_dir, temporary_files_in
 
-            client.run(die_with_parent)  # a killed campaign takes its workers (and their solves) with it
-            yield client
-    finally:
-        cluster.close()
+    # One directory for the cluster's files and its workers' run directories (they inherit TMPDIR), removed
+    # after the cluster closes: an interrupted campaign left Dask's scratch space and its killed runs' files.
+    with scratch_dir() as scratch, temporary_files_in(scratch):
+        with dask.config.set({"distributed.worker.daemon": False}):
+            cluster = LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+                local_directory=str(scratch),
+            )
+        try:
+            with Client(cluster) as client:
+                from mipgames.run.processes import die_with_parent
+
+                client.run(die_with_parent)  # a killed campaign takes its workers (and their solves) with it
+                yield client
+        finally:
+            cluster.close()
 
 
 def run_dask(

@@ -198,3 +198,27 @@ def test_usage_errors_are_clear(tmp_path, capsys):
         assert bad[0] in capsys.readouterr().err
     assert main(["bench", "report", "--db", db]) == 4
     assert "needs something to write" in capsys.readouterr().err
+
+
+def test_an_interrupted_dask_campaign_leaves_no_file_in_the_temporary_directory(tmp_path):
+    """Ctrl-C of `--jobs 2` left Dask's scratch space and the killed runs' directories (a 7 MB MPS among them)."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,), hard=True)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    args = ["bench", paths[-1], *STUB, "--solvers", "cbc,highs", "--time-limit", "30", "--jobs", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mipgames", *args, "--db", str(tmp_path / "r.sqlite"), "--quiet"],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(tmp)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    began = time.monotonic()
+    while not list(tmp.rglob("mipgames-run-*/solver.log")) and time.monotonic() - began < 60:
+        time.sleep(0.2)
+    assert list(tmp.rglob("mipgames-run-*/solver.log")), "no solve started"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert list(tmp.iterdir()) == []
