@@ -19,7 +19,7 @@ from mipgames.backends import BACKENDS as MODEL_SOLVERS
 from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT, JobSpec, error_row, load_problem, run_job
 from mipgames.bench.store import Store
 from mipgames.core.certificate import sha256
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import MipgamesError, UsageError
 from mipgames.run.plan import plan
 
 
@@ -200,6 +200,10 @@ def run_serial(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str
         on_row(row)
 
 
+SCHEDULER_TIMEOUT_S = 30
+"""Seconds to wait for an existing scheduler to answer before the campaign gives up."""
+
+
 @contextlib.contextmanager
 def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
     """A client on an existing scheduler, or on a LocalCluster of non-daemonic one-thread worker processes."""
@@ -214,7 +218,13 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
         ) from None
 
     if scheduler:
-        with Client(scheduler) as client:
+        try:
+            remote = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
+        except ValueError as exc:  # distributed's words for a malformed address
+            raise UsageError(f"--scheduler {scheduler[:80]!r} is not a scheduler address: {exc}") from None
+        except (OSError, TimeoutError) as exc:
+            raise MipgamesError(f"cannot reach the Dask scheduler at {scheduler[:80]}: {exc}") from None
+        with remote as client:
             yield client
         return
     from mipgames.run.scratch import scratch_dir, temporary_files_in

@@ -222,3 +222,17 @@ def test_an_interrupted_dask_campaign_leaves_no_file_in_the_temporary_directory(
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert list(tmp.iterdir()) == []
+
+
+def test_a_scheduler_that_is_no_address_or_does_not_answer_is_named(tmp_path, capsys, monkeypatch):
+    """Both ended in "internal error" (ValueError, OSError) after the campaign was planned."""
+    monkeypatch.setattr(campaign, "SCHEDULER_TIMEOUT_S", 2)
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    args = ["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "5", "--quiet", "--scheduler"]
+    for address, code, says in (
+        ("nonsense", 4, "is not a scheduler address"),
+        ("tcp://127.0.0.1:1", 1, "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
+    ):
+        assert main([*args, address, "--db", str(tmp_path / f"{code}.sqlite")]) == code
+        err = capsys.readouterr().err
+        assert says in err and "internal error" not in err
