@@ -176,9 +176,13 @@ def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[st
     """Rows and hosts of one or more databases (``--compare version`` reads one per toolkit version)."""
     rows: list[dict[str, Any]] = []
     hosts: dict[str, dict[str, Any]] = {}
+    seen: set[Path] = set()
     for path in paths:
         if not Path(path).exists():
             raise InputError("no such results database", path)
+        if Path(path).resolve() in seen:  # its runs would count twice in every table
+            raise InputError("named twice with --db; each database is read once", path)
+        seen.add(Path(path).resolve())
         try:
             with Store(path) as store:
                 rows.extend(store.rows())

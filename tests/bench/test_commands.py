@@ -102,6 +102,10 @@ def test_an_export_or_report_file_never_replaces_the_database_or_an_instance(tmp
     runs_csv.write_bytes(stored)
     for args, says in (
         (["bench", "report", "--db", str(db), "--csv", str(db)], "the same file as"),
+        (
+            ["bench", "report", "--db", str(db), "--db", str(tmp_path / ".." / tmp_path.name / "r.sqlite"), "--json"],
+            "twice",
+        ),
         (["bench", "report", "--db", str(runs_csv), "--report", str(tmp_path)], "the report in"),
         (["bench", "report", "--db", str(db), "--report", str(tmp_path), "--csv", str(runs_csv)], "the report in"),
         (["bench", *paths, *STUB, "--solvers", "exact", "--db", str(tmp_path / "n.sqlite"), "--csv", paths[0]], "same"),
