@@ -176,6 +176,7 @@ def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[st
     """Rows and hosts of one or more databases (``--compare version`` reads one per toolkit version)."""
     rows: list[dict[str, Any]] = []
     hosts: dict[str, dict[str, Any]] = {}
+    paths = list(paths)
     seen: set[Path] = set()
     for path in paths:
         if not Path(path).exists():
@@ -183,6 +184,7 @@ def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[st
         if Path(path).resolve() in seen:  # its runs would count twice in every table
             raise InputError("named twice with --db; each database is read once", path)
         seen.add(Path(path).resolve())
+    for path in paths:
         try:
             with Store(path) as store:
                 rows.extend(store.rows())
