@@ -213,6 +213,8 @@ def test_an_interrupted_dask_campaign_leaves_no_file_in_the_temporary_directory(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        # as from a terminal: a test run from a background shell would pass on SIGINT ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     began = time.monotonic()
     while not list(tmp.rglob("mipgames-run-*/solver.log")) and time.monotonic() - began < 60:
