@@ -22,9 +22,13 @@ from mipgames.core.certificate import sha256
 from mipgames.core.errors import MipgamesError, UsageError
 from mipgames.run.plan import plan
 
+NOT_INSTANCES = (".md", ".png", ".moves", ".graph")
+"""What a directory holds beside its instances: READMEs, drawings, a planted queens game (``.moves``) and the
+graph a merge-game reduction map was made from (``.graph``)."""
+
 
 def instance_files(paths: Sequence[str]) -> list[str]:
-    """Files as given; a directory stands for its instance files (not READMEs or hidden files)."""
+    """Files as given; a directory stands for its instance files (not ``NOT_INSTANCES`` or hidden files)."""
     found: list[str] = []
     for p in paths:
         path = Path(p)
@@ -32,7 +36,7 @@ def instance_files(paths: Sequence[str]) -> list[str]:
             found += sorted(
                 str(f)
                 for f in path.iterdir()
-                if f.is_file() and not f.name.startswith(".") and f.suffix.lower() not in (".md", ".png")
+                if f.is_file() and not f.name.startswith(".") and f.suffix.lower() not in NOT_INSTANCES
             )
         elif path.exists():
             found.append(str(path))
@@ -72,7 +76,7 @@ def plan_jobs(
         for p in prob.params:
             if params and p.name in params:
                 try:
-                    merged[p.name] = True if p.flag else p.parse(params[p.name])
+                    merged[p.name] = _switch(params[p.name]) if p.flag else p.parse(params[p.name])
                 except (ValueError, TypeError) as exc:
                     raise UsageError(f"--param {p.name}: {exc}") from None
                 used_params.add(p.name)
@@ -198,6 +202,16 @@ def run_serial(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str
         row = run_job(spec)
         store.insert(row)
         on_row(row)
+
+
+def _switch(text: str) -> bool:
+    """A flag's --param value: ``minimise=false`` switched the flag on (any value did)."""
+    word = text.strip().lower()
+    if word in ("true", "yes", "on", "1"):
+        return True
+    if word in ("false", "no", "off", "0"):
+        return False
+    raise ValueError(f"a switch takes true or false, not {text[:40]!r}")
 
 
 SCHEDULER_TIMEOUT_S = 30

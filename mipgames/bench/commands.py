@@ -220,10 +220,11 @@ def _check_outputs(args: argparse.Namespace, inputs: list[Any]) -> None:
     file or another output (``--csv results.sqlite`` replaced the database with its own export)."""
     from pathlib import Path
 
+    from mipgames.bench.campaign import instance_files
     from mipgames.bench.report import DATA_FILES
     from mipgames.core.files import distinct_outputs
 
-    sources = [*args.db, *(p for p in inputs if Path(p).is_file())]
+    sources = [*args.db, *instance_files(inputs)] if inputs else list(args.db)
     distinct_outputs(sources, args.csv, args.parquet)
     if args.report:
         folder = Path(args.report).resolve()

@@ -238,3 +238,19 @@ def test_a_scheduler_that_is_no_address_or_does_not_answer_is_named(tmp_path, ca
         assert main([*args, address, "--db", str(tmp_path / f"{code}.sqlite")]) == code
         err = capsys.readouterr().err
         assert says in err and "internal error" not in err
+
+
+def test_param_switches_read_their_value_and_folders_skip_companion_files(tmp_path, capsys):
+    """--param destroy_all=false switched destroy_all on (any value did); a planted game (.moves) or a
+    reduction's graph (.graph) beside the instances stopped a campaign over the bundled folders."""
+    merge = str(ROOT / "instances" / "merge_game" / "choice.txt")
+    for value, expected in (("false", False), ("off", False), ("true", True), ("1", True)):
+        (job,), _ = campaign.plan_jobs([merge], ["cpsat"], params={"destroy_all": value}, time_limit=5)
+        assert job.params["destroy_all"] is expected
+    db = str(tmp_path / "r.sqlite")
+    assert main(["bench", merge, "--solvers", "cpsat", "--param", "destroy_all=banana", "--db", db]) == 4
+    assert "a switch takes true or false, not 'banana'" in capsys.readouterr().err
+    for folder, companion in (("queens", ".moves"), ("merge_game", ".graph")):
+        files = campaign.instance_files([str(ROOT / "instances" / folder)])
+        assert files and all(f.endswith(".txt") for f in files)
+        assert any(f.suffix == companion for f in (ROOT / "instances" / folder).iterdir())

@@ -112,6 +112,9 @@ def test_an_export_or_report_file_never_replaces_the_database_or_an_instance(tmp
     ):
         assert main(args) == 4
         assert says in capsys.readouterr().err
+    inside = Path(paths[0]).parent  # an instance inside a folder argument
+    args = ["bench", str(inside), *STUB, "--solvers", "exact", "--db", str(tmp_path / "n.sqlite"), "--csv", paths[0]]
+    assert main(args) == 4 and "the same file as" in capsys.readouterr().err
     assert db.read_bytes() == stored and runs_csv.read_bytes() == stored
     assert not (tmp_path / "n.sqlite").exists()  # refused before the campaign opened its database
     assert main(["bench", "report", "--db", str(db), "--csv", str(tmp_path / "x.csv")]) == 0
