@@ -75,8 +75,8 @@ def solve(
     path = instance if isinstance(instance, (str, Path)) else None
     text_sha = None
     if path is not None:
+        text_sha = hashlib.sha256(read_bytes(path, "instance")).hexdigest()  # a missing file named as such first
         prob = registry.load(problem) if problem else problem_of(path)
-        text_sha = hashlib.sha256(read_bytes(path, "instance")).hexdigest()
         instance = prob.read(path)
     else:
         prob = registry.load(problem) if problem else problem_of(instance=instance)

@@ -37,6 +37,11 @@ from mipgames.core.status import Claim, Sense, Status, decide, finite, same, tig
 
 Kind = Literal["mip", "cpsat"]
 
+MAX_TIME_LIMIT_S = 1e8
+"""The longest time limit (three years): beyond it deadlines overflow the platform's clocks."""
+MAX_MEMORY_LIMIT = 2**60
+"""The largest memory limit in bytes (an exbibyte): beyond it ``setrlimit`` overflows."""
+
 
 class Report(Protocol):
     """Progress hook for algorithms: ``report(incumbent, bound, solution=None, detail=None)``; any may be None.
@@ -82,17 +87,22 @@ class SolveOptions:
         """Refuse values no solver can honour (a NaN limit once made CBC claim infeasibility)."""
         from mipgames.core.errors import UsageError
 
-        def real(name: str, value: Any, zero_ok: bool) -> None:
+        def real(name: str, value: Any, zero_ok: bool, most: float) -> None:
             if value is None:
                 return
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise UsageError(f"{name} must be a finite number, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
+                raise UsageError(f"{name} must be a finite number, got {str(value)[:40]}")
             if value < 0 or (value == 0 and not zero_ok):
                 raise UsageError(f"{name} must be {'at least 0' if zero_ok else 'positive'}, got {value!r}")
+            if value > most:  # clocks and rlimits overflow beyond these (1e300 s ended in an OverflowError)
+                raise UsageError(f"{name} must be at most {most:g}, got {str(value)[:40]}")
 
-        real("time limit", self.time_limit, zero_ok=False)
-        real("gap", self.gap, zero_ok=True)
-        real("memory limit", self.memory_limit, zero_ok=False)
+        try:
+            real("time limit", self.time_limit, zero_ok=False, most=MAX_TIME_LIMIT_S)
+            real("gap", self.gap, zero_ok=True, most=math.inf)
+            real("memory limit", self.memory_limit, zero_ok=False, most=MAX_MEMORY_LIMIT)
+        except OverflowError:  # an int no float holds
+            raise UsageError("a limit must be a finite number of reasonable size") from None
         if isinstance(self.threads, bool) or not isinstance(self.threads, int) or not 1 <= self.threads <= MAX_THREADS:
             raise UsageError(f"threads must be an integer from 1 to {MAX_THREADS}, got {self.threads!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:

@@ -74,10 +74,14 @@ def test_api_names_a_missing_file_and_a_certificate_that_is_no_object(tmp_path):
     """load() of a missing file said "cannot tell the problem from the path"; verify() of a list said "unknown
     problem 'None'"."""
     from mipgames import api
-    from mipgames.core.errors import InputError
+    from mipgames.core.errors import InputError, UsageError
 
-    with pytest.raises(InputError, match="no such instance"):
-        api.load(tmp_path / "gone.txt")
+    for call in (api.load, api.solve):
+        with pytest.raises(InputError, match="no such instance"):
+            call(tmp_path / "gone.txt")
+    for limits in ({"time_limit": 1e300}, {"time_limit": 10**400}, {"memory_limit": 10**30}):
+        with pytest.raises(UsageError):  # an OverflowError of the clock or of setrlimit, and a traceback, before
+            api.solve(ROOT / "instances/queens/spec_example.txt", solver="cpsat", **limits)
     for junk in ([1, 2], None, 3.5):
         check = api.verify(junk)  # type: ignore[arg-type]
         assert not check.ok and check.reasons == [f"a certificate is a JSON object, not {type(junk).__name__}"]
