@@ -223,6 +223,18 @@ def _params(problem: Problem, given: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
+def param_fault(problem: Problem, given: Any) -> str:
+    """Why ``given`` are not params of ``problem`` as a certificate must record them ("" when they are): the
+    runner refuses such params up front, since the certificate it would write could not verify."""
+    if not isinstance(given, dict):
+        return f"params are a mapping of names to values, not {type(given).__name__}"
+    try:
+        _params(problem, given)
+    except _Rejected as exc:
+        return str(exc)
+    return ""
+
+
 def verify(data: dict[str, Any], problem: Problem) -> Check:
     """Check a certificate of ``problem`` from its own contents; every failed rule is a reason.
 

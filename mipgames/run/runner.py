@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import mipgames
+from mipgames.core.certificate import param_fault
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import check_output_target
 from mipgames.core.problem import Problem, SolveOptions, judge
@@ -204,6 +205,9 @@ def solve(
     solves in this process, without the deadline kill or the memory limit.
     """
     options.validate()
+    fault = param_fault(problem, params if params is not None else {})
+    if fault:
+        raise UsageError(fault)
     merged = problem.default_params()
     merged.update(params or {})
     problem.check_params(instance, merged)

@@ -85,3 +85,21 @@ def test_api_names_a_missing_file_and_a_certificate_that_is_no_object(tmp_path):
     for junk in ([1, 2], None, 3.5):
         check = api.verify(junk)  # type: ignore[arg-type]
         assert not check.ok and check.reasons == [f"a certificate is a JSON object, not {type(junk).__name__}"]
+
+
+def test_api_params_are_checked_as_a_certificate_records_them():
+    """params={"destroy_all": "false"} solved as destroy_all on, and a misspelt name was dropped; the certificate
+    returned then failed verify.  Both are refused before the solve now."""
+    from mipgames import api
+    from mipgames.core.errors import UsageError
+
+    choice = ROOT / "instances/merge_game/choice.txt"
+    for params, says in (
+        ({"destroy_all": "false"}, "destroy_all has a value of the wrong type"),
+        ({"destroy_al": True}, "'destroy_al' is not a parameter of merge-game"),
+        ("destroy_all", "params are a mapping"),
+    ):
+        with pytest.raises(UsageError, match=says):
+            api.solve(choice, solver="cpsat", params=params)  # type: ignore[arg-type]
+    result = api.solve(choice, solver="cpsat", params={"destroy_all": False})
+    assert result.status.value == "optimal" and api.verify(result.certificate).ok
