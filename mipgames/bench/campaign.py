@@ -117,6 +117,17 @@ def plan_jobs(
                         module=module,
                     )
                 )
+    keys: set[str] = set()
+    unique: list[JobSpec] = []
+    for job in jobs:  # an instance named twice, or two files of one content: one job, stored once, runs once
+        if job.key() in keys:
+            skipped.setdefault("a job planned already (the same instance content, solver and params)", []).append(
+                job.instance_path
+            )
+        else:
+            keys.add(job.key())
+            unique.append(job)
+    jobs = unique
     notes = [
         f"skipped {why} ({paths_[0]}" + (f" and {len(paths_) - 1} more)" if len(paths_) > 1 else ")")
         for why, paths_ in skipped.items()

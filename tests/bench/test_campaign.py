@@ -254,3 +254,13 @@ def test_param_switches_read_their_value_and_folders_skip_companion_files(tmp_pa
         files = campaign.instance_files([str(ROOT / "instances" / folder)])
         assert files and all(f.endswith(".txt") for f in files)
         assert any(f.suffix == companion for f in (ROOT / "instances" / folder).iterdir())
+
+
+def test_an_instance_named_twice_is_one_job(tmp_path):
+    """Named twice (or as two files of one content) it ran twice and was stored once: 3 planned, 1 stored."""
+    (path,) = write_instances(tmp_path / "inst", seeds=(1,))
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(Path(path).read_bytes())
+    planned, notes = campaign.plan_jobs([path, path, str(copy)], ["exact"], time_limit=5, module="tests.bench.stub")
+    assert len(planned) == 1 and planned[0].instance_path == path
+    assert any("a job planned already" in note and "and 1 more" in note for note in notes)
