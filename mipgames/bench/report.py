@@ -223,9 +223,11 @@ def problem_section(
     return lines
 
 
-def compare_section(rows: list[Row], kind: str, values: list[str], out_dir: Path, shift: float) -> list[str]:
-    """Two formulations (per solver) or two toolkit versions (per solver/formulation), side by side,
-    each pair on the problems both sides ran."""
+def compare_sides(
+    rows: list[Row], kind: str, values: list[str]
+) -> tuple[Callable[[Row], str], Callable[[Row], str], str, str]:
+    """How ``--compare kind [A B]`` splits the runs: (side of a run, what pairs it, A, B); refused when the
+    results do not hold exactly the two sides named (checked before the report writes anything)."""
     side_of: Callable[[Row], str]
     pair_of: Callable[[Row], str]
     if kind == "formulation":
@@ -241,7 +243,13 @@ def compare_section(rows: list[Row], kind: str, values: list[str], out_dir: Path
         values = present
     if len(values) != 2 or any(v not in present for v in values):
         raise UsageError(f"--compare {kind} takes two of: {', '.join(present)}")
-    a, b = values
+    return side_of, pair_of, values[0], values[1]
+
+
+def compare_section(rows: list[Row], kind: str, values: list[str], out_dir: Path, shift: float) -> list[str]:
+    """Two formulations (per solver) or two toolkit versions (per solver/formulation), side by side,
+    each pair on the problems both sides ran."""
+    side_of, pair_of, a, b = compare_sides(rows, kind, values)
     chosen = [r for r in rows if side_of(r) in (a, b)]
     table = tabulate(chosen, config_of=lambda r: f"{pair_of(r)} [{side_of(r)}]")
     lines = [
@@ -306,6 +314,8 @@ def write(
     out_dir = Path(out_dir)
     if not rows:
         raise UsageError(f"no runs in {', '.join(sources)}")
+    if compare:
+        compare_sides(rows, compare[0], compare[1:])
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

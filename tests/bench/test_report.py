@@ -190,6 +190,10 @@ def test_compare_versions_side_by_side(tmp_path):
     assert "a/m @0.1" in text  # the main table keeps the versions apart too
     with pytest.raises(UsageError):
         report.write(rows, {}, tmp_path, ["x.sqlite"], compare=["version", "0.1", "0.9"])
+    fresh = tmp_path / "fresh"  # refused before anything is written: no folder of half a report
+    with pytest.raises(UsageError, match="takes two of"):
+        report.write(rows, {}, fresh, ["x.sqlite"], compare=["version", "0.1", "0.9"])
+    assert not fresh.exists()
 
 
 def test_shift_is_stated_and_used(tmp_path):
