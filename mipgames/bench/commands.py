@@ -115,7 +115,7 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a problem parameter for every instance of problems that have it (repeatable; a switch takes true or false)",
+        help="a problem parameter for every instance of problems that have it (repeatable; switches: true or false)",
     )
     run.add_argument("--problem", help="problem name when the path does not tell it")
     run.add_argument(
