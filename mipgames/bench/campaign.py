@@ -18,6 +18,7 @@ from typing import Any
 from mipgames.backends import BACKENDS as MODEL_SOLVERS
 from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT, JobSpec, error_row, load_problem, run_job
 from mipgames.bench.store import Store
+from mipgames.core.arguments import switch_word
 from mipgames.core.certificate import sha256
 from mipgames.core.errors import MipgamesError, UsageError
 from mipgames.run.plan import plan
@@ -217,12 +218,10 @@ def run_serial(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str
 
 def _switch(text: str) -> bool:
     """A flag's --param value: ``minimise=false`` switched the flag on (any value did)."""
-    word = text.strip().lower()
-    if word in ("true", "yes", "on", "1"):
-        return True
-    if word in ("false", "no", "off", "0"):
-        return False
-    raise ValueError(f"a switch takes true or false, not {text[:40]!r}")
+    on = switch_word(text)
+    if on is None:
+        raise ValueError(f"a switch takes true or false, not {text[:40]!r}")
+    return on
 
 
 SCHEDULER_TIMEOUT_S = 30

@@ -181,9 +181,10 @@ def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[st
     for path in paths:
         if not Path(path).exists():
             raise InputError("no such results database", path)
-        if Path(path).resolve() in seen:  # its runs would count twice in every table
+        where = Path(path).resolve()
+        if where in seen:  # its runs would count twice in every table
             raise InputError("named twice with --db; each database is read once", path)
-        seen.add(Path(path).resolve())
+        seen.add(where)
     for path in paths:
         try:
             with Store(path) as store:

@@ -45,3 +45,12 @@ def number_in(lo: float, hi: float, *, open_low: bool = False) -> Callable[[str]
 
     parse.__name__ = "number"
     return parse
+
+
+SWITCH_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+"""The words a switch is written with in files and ``--param`` values (any case)."""
+
+
+def switch_word(text: str) -> bool | None:
+    """The switch ``text`` names (None when it names none)."""
+    return SWITCH_WORDS.get(text.strip().lower())

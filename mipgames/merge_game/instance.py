@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from mipgames.core.arguments import switch_word
 from mipgames.core.errors import InputError
 from mipgames.core.files import excerpt, parse_int, read_text, write_text_atomic
 
@@ -238,8 +239,6 @@ def check(instance: Instance, path: str | Path | None, line_of: LineOf) -> Insta
 
 _HEADER_KEYS = ("attack", "target", "destroy_all", "max_level", "optimum", "name")
 _TYPE_ATTACK = re.compile(r"attack[ _]+([a-z]|[0-9]+)")
-_TRUE = {"true", "yes", "1", "on"}
-_FALSE = {"false", "no", "0", "off"}
 _SYMBOLS = "'.' empty, 'a'-'z' heroes, '1'-'9' stones"
 
 
@@ -322,9 +321,10 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
         elif key == "attack":
             values[key] = _attack_value(value, path, number)
         elif key == "destroy_all":
-            if value.lower() not in _TRUE | _FALSE:
+            on = switch_word(value)
+            if on is None:
                 raise InputError(f"destroy_all must be yes or no, got {excerpt(value)}", path, number)
-            values[key] = value.lower() in _TRUE
+            values[key] = on
         else:
             lo = 1 if key == "max_level" else 0
             values[key] = parse_int(value, path, number, key, lo, MAX_VALUE)
