@@ -71,29 +71,45 @@ def _refuse(path: Path, why: str) -> NoReturn:
 
 
 class Store:
-    def __init__(self, path: str | Path):
+    """The results database, opened to run a campaign (created or migrated) or, with ``readonly``, to report.
+
+    A report never writes: the file, its journal mode and its schema stay as they were, so a
+    database on read-only storage can be reported and someone else's SQLite file is refused untouched.
+    """
+
+    def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = Path(path)
+        self.missing: tuple[str, ...] = ()
         if self.path.exists() and not self.path.is_file():
             _refuse(self.path, "not a results database (not a regular file)")
+        if not readonly:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                _refuse(self.path, f"cannot create its folder: {exc.strerror or exc}")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            _refuse(self.path, f"cannot create its folder: {exc.strerror or exc}")
-        try:
-            self.db = sqlite3.connect(str(self.path), timeout=60)
+            if readonly:
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+            else:
+                self.db = sqlite3.connect(str(self.path), timeout=60)
         except sqlite3.Error as exc:
             _refuse(self.path, f"cannot open the results database: {exc}")
         try:
             self.db.row_factory = sqlite3.Row
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("BEGIN IMMEDIATE")  # created or migrated whole, or not at all
-            try:
-                self._create_or_migrate()
-            except BaseException:
-                self.db.rollback()
-                raise
-            self.db.commit()
+            self.missing = self._check()  # before anything is written: a foreign file stays as it was
+            if readonly and "runs" not in self._tables():
+                _refuse(self.path, "holds no runs: not a results database")
+            if not readonly:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+                self.db.execute("BEGIN IMMEDIATE")  # created or migrated whole, or not at all
+                try:
+                    self._create_or_migrate()
+                except BaseException:
+                    self.db.rollback()
+                    raise
+                self.db.commit()
+                self.missing = ()
         except sqlite3.OperationalError as exc:  # locked, read-only, disk full: a usable file we cannot use now
             self.db.close()
             _refuse(self.path, f"cannot use the results database: {exc}")
@@ -104,25 +120,40 @@ class Store:
             self.db.close()
             raise
 
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def _check(self) -> tuple[str, ...]:
+        """The columns a readable results database lacks (those schema 1 lacked); refuse any other file."""
+        tables = self._tables()
+        if "runs" not in tables:
+            if tables - {"hosts", "meta"}:
+                _refuse(
+                    self.path,
+                    f"a SQLite database of other tables ({', '.join(sorted(tables))}), not a results database",
+                )
+            return NAMES
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(runs)")}
+        version = self._version() if "meta" in tables else None
+        if version is None or not {"job_key", "status", "outcome", "solver"} <= have:
+            _refuse(self.path, "not a mipgames results database (its `runs` table is someone else's)")
+        if version > SCHEMA_VERSION:
+            _refuse(
+                self.path,
+                f"results database of schema version {version}, written by a newer mipgames "
+                f"(this one reads versions 1 to {SCHEMA_VERSION}): upgrade mipgames",
+            )
+        missing = tuple(n for n in NAMES if n not in have)
+        if any(n not in ADDED_IN_2 for n in missing):
+            _refuse(
+                self.path,
+                f"results database lacks column(s) {', '.join(missing)}: not a schema this mipgames knows",
+            )
+        return missing
+
     def _create_or_migrate(self) -> None:
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "runs" in tables:
-            have = {r[1] for r in self.db.execute("PRAGMA table_info(runs)")}
-            version = self._version() if "meta" in tables else None
-            if version is None or not {"job_key", "status", "outcome", "solver"} <= have:
-                _refuse(self.path, "not a mipgames results database (its `runs` table is someone else's)")
-            if version > SCHEMA_VERSION:
-                _refuse(
-                    self.path,
-                    f"results database of schema version {version}, written by a newer mipgames "
-                    f"(this one reads versions 1 to {SCHEMA_VERSION}): upgrade mipgames",
-                )
-            missing = [n for n in NAMES if n not in have]
-            if any(n not in ADDED_IN_2 for n in missing):
-                _refuse(
-                    self.path,
-                    f"results database lacks column(s) {', '.join(missing)}: not a schema this mipgames knows",
-                )
+        missing = self._check()  # again, inside the transaction: another campaign may have created it meanwhile
+        if "runs" in self._tables():
             for name, kind in COLUMNS:
                 if name in missing:
                     self.db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
@@ -157,10 +188,20 @@ class Store:
         self.db.commit()
 
     def rows(self) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.db.execute("SELECT * FROM runs ORDER BY finished_at, job_key")]
+        """Every run, with the columns an unmigrated schema-1 database lacks read as None."""
+        blank = dict.fromkeys(self.missing)
+        return [{**blank, **dict(r)} for r in self.db.execute("SELECT * FROM runs ORDER BY finished_at, job_key")]
 
     def hosts(self) -> dict[str, dict[str, Any]]:
-        return {r[0]: json.loads(r[1]) for r in self.db.execute("SELECT host, info FROM hosts")}
+        if "hosts" not in self._tables():
+            return {}
+        hosts = {}
+        for host, info in self.db.execute("SELECT host, info FROM hosts"):
+            try:
+                hosts[host] = json.loads(info)
+            except (TypeError, ValueError):
+                _refuse(self.path, f"the machine record of host {str(host)[:40]!r} is not JSON")
+        return hosts
 
     def close(self) -> None:
         self.db.close()
@@ -187,7 +228,7 @@ def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[st
         seen.add(where)
     for path in paths:
         try:
-            with Store(path) as store:
+            with Store(path, readonly=True) as store:
                 rows.extend(store.rows())
                 hosts.update(store.hosts())
         except sqlite3.DatabaseError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -118,3 +119,48 @@ def test_databases_this_version_cannot_read_are_refused_with_a_reason(tmp_path, 
     assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(tmp_path)]) == 4
     assert "not a regular file" in capsys.readouterr().err
     assert garbage.read_bytes().startswith(b"not a database")  # refused, not overwritten
+
+
+def test_a_report_reads_without_writing(tmp_path, capsys):
+    """`bench report` leaves every database as it found it: a schema-1 file unmigrated, a foreign one unconverted."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    planned, _ = campaign.plan_jobs(paths, ["exact"], time_limit=10, module="tests.bench.stub")
+    folder = tmp_path / "dbs"
+    folder.mkdir()
+    old = folder / "v1.sqlite"
+    v1_database(old, [jobs.execute(planned[0])])
+    before = old.read_bytes()
+    old.chmod(0o444)
+    folder.chmod(0o555)  # read-only storage (root may write anyway: then the bytes below still tell)
+    try:
+        assert main(["bench", "report", "--db", str(old), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["instances"] == 1 and report["counts"]["runs"] == report["counts"]["solved"] == 1
+        assert old.read_bytes() == before and sorted(p.name for p in folder.iterdir()) == ["v1.sqlite"]
+    finally:
+        folder.chmod(0o755)
+        old.chmod(0o644)
+
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE runs (id INTEGER, name TEXT)")
+    conn.close()
+    untouched = foreign.read_bytes()
+    assert main(["bench", "report", "--db", str(foreign), "--json"]) == 4
+    assert "someone else's" in capsys.readouterr().err
+    assert foreign.read_bytes() == untouched  # not even switched to WAL
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (id INTEGER)")
+    conn.close()
+    untouched = other.read_bytes()
+    assert main(["bench", "report", "--db", str(other), "--json"]) == 4
+    assert "other tables (notes)" in capsys.readouterr().err
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(other), "--quiet"]) == 4
+    assert "other tables (notes)" in capsys.readouterr().err
+    assert other.read_bytes() == untouched
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    assert main(["bench", "report", "--db", str(empty), "--json"]) == 4
+    assert "holds no runs" in capsys.readouterr().err and empty.stat().st_size == 0
