@@ -252,7 +252,7 @@ def status_text(result: Any) -> str:
 def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
     from mipgames.core.errors import OutputError
-    from mipgames.core.files import check_output_target
+    from mipgames.core.files import writable_output
     from mipgames.core.status import EXIT_CODES
     from mipgames.run.progress import SolveProgress
     from mipgames.run.runner import solve
@@ -274,7 +274,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     distinct_outputs([args.instance], out, args.render, args.export_model, args.solver_log)
     for target in (out, args.export_model, args.solver_log):
         if target is not None:
-            check_output_target(target)
+            writable_output(target)
     if args.render is not None:  # the format, and the target as above
         check_figure_path(args.render, problem.render_formats)
     quiet = args.quiet or args.json

@@ -222,11 +222,15 @@ def _check_outputs(args: argparse.Namespace, inputs: list[Any]) -> None:
 
     from mipgames.bench.campaign import instance_files
     from mipgames.bench.report import DATA_FILES
-    from mipgames.core.files import distinct_outputs
+    from mipgames.core.files import distinct_outputs, writable_folder, writable_output
 
     sources = [*args.db, *instance_files(inputs)] if inputs else list(args.db)
     distinct_outputs(sources, args.csv, args.parquet)
+    for export in (args.csv, args.parquet):
+        if export is not None:
+            writable_output(export)
     if args.report:
+        writable_folder(args.report)
         folder = Path(args.report).resolve()
         report_files = (*DATA_FILES, "report.md", "runs.parquet")
         for named in [*sources, args.csv, args.parquet]:

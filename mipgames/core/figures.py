@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mipgames.core.errors import UsageError
-from mipgames.core.files import check_output_target, staged_output
+from mipgames.core.files import staged_output, writable_output
 
 FORMATS = (".png", ".pdf", ".svg")
 """What every renderer writes (matplotlib's raster and vector formats)."""
@@ -18,7 +18,7 @@ def check_figure_path(path: str | Path, formats: tuple[str, ...] = FORMATS) -> P
     target = Path(path)
     if target.suffix.lower() not in formats:
         raise UsageError(f"{path}: a drawing is written as {', '.join(formats)} (named by the file's suffix)")
-    return check_output_target(target)
+    return writable_output(target)
 
 
 def pyplot() -> Any:

@@ -226,6 +226,38 @@ def check_output_target(path: str | Path) -> Path:
     return target
 
 
+def _probe_folder(folder: Path, target: Path) -> None:
+    """Create and remove a file where ``target`` will be written (or in the nearest folder that exists): a
+    read-only or pseudo file system (``/proc``) is refused before the work whose result would be lost there."""
+    where = folder
+    while not os.path.lexists(where) and where != where.parent:
+        where = where.parent
+    if not where.is_dir():
+        raise OutputError(f"cannot write here: {where} is not a folder", target)
+    try:
+        fd, name = tempfile.mkstemp(prefix=".mipgames-probe.", dir=where)
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def writable_output(path: str | Path) -> Path:
+    """``check_output_target`` plus a trial write beside the target: for checks made before a long run."""
+    target = check_output_target(path)
+    _probe_folder(target.parent, target)
+    return target
+
+
+def writable_folder(path: str | Path) -> Path:
+    """An output folder (a report's) that exists as a folder or can be made, checked before a long run."""
+    folder = Path(path)
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise OutputError("is not a folder; a report is written into a folder", folder)
+    _probe_folder(folder, folder)
+    return folder
+
+
 def distinct_outputs(sources: Iterable[str | Path], *outputs: str | Path | None) -> None:
     """Refuse an output named twice, or named like an input: one file would silently replace the other."""
     seen: dict[Path, str] = {Path(source).resolve(): str(source) for source in sources}

@@ -25,7 +25,7 @@ from typing import Any
 import mipgames
 from mipgames.core.certificate import param_fault
 from mipgames.core.errors import InputError, MipgamesError, UsageError
-from mipgames.core.files import check_output_target
+from mipgames.core.files import writable_output
 from mipgames.core.problem import Problem, SolveOptions, judge
 from mipgames.core.result import Result
 from mipgames.core.status import Status, same
@@ -223,9 +223,9 @@ def solve(
     deadline = None if options.time_limit is None else (started or time.monotonic()) + options.time_limit
     if export is not None:
         check_export(run.kind, export)
-        check_output_target(export)
+        writable_output(export)
     if log_path is not None:
-        check_output_target(log_path)
+        writable_output(log_path)
     with scratch_dir() as scratch:
         log_file = Path(log_path) if log_path is not None else scratch / "solver.log"
         try:

@@ -121,6 +121,29 @@ def test_an_export_or_report_file_never_replaces_the_database_or_an_instance(tmp
     assert len(export.read_runs_csv(tmp_path / "x.csv")) == 1
 
 
+def test_an_export_or_report_that_cannot_be_written_is_refused_before_the_runs(tmp_path, capsys):
+    """`--csv /dev/full` and `--report /proc/x` were found unwritable only after every run had been spent."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    db = tmp_path / "n.sqlite"
+    run = ["bench", *paths, *STUB, "--solvers", "exact", "--db", str(db), "--quiet"]
+    cases = [
+        (["--csv", str(blocker / "runs.csv")], "cannot write here"),
+        (["--csv", str(tmp_path)], "only a regular file is replaced"),
+        (["--report", str(blocker)], "a report is written into a folder"),
+        (["--report", str(blocker / "report")], "is not a folder"),
+    ]
+    if Path("/proc/self").is_dir():
+        cases.append((["--report", "/proc/mipgames-test"], "cannot write here"))
+    if Path("/dev/full").exists():
+        cases.append((["--csv", "/dev/full"], "only a regular file is replaced"))
+    for outputs, says in cases:
+        assert main([*run, *outputs]) == 4, outputs
+        assert says in capsys.readouterr().err, outputs
+    assert not db.exists()  # refused before the campaign opened its database
+
+
 def test_public_instances_come_from_the_argument_or_the_environment(tmp_path, monkeypatch, capsys):
     public = tmp_path / "shared-sets"
     write_instances(public / "stubs", seeds=(1, 2))

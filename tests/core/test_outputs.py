@@ -121,6 +121,33 @@ def test_an_output_named_twice_or_like_the_input_is_refused(capsys, tmp_path):
     assert instance.read_text() == kept and not same.exists()
 
 
+def test_an_output_that_cannot_be_written_is_refused_before_the_solve(capsys, tmp_path, monkeypatch):
+    """--out /proc/x/cert.json solved to the end and only then failed to write its certificate."""
+    import mipgames.run.runner as runner
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("solved although the output could not be written")
+
+    monkeypatch.setattr(runner, "solve", no_solve)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    solve = ["solve", MERGE, "--problem", "merge-game", "--quiet"]
+    cases = [
+        (["--out", str(blocker / "cert.json")], "cannot write here"),
+        (["--export-model", str(blocker / "model.lp")], "cannot write here"),
+        (["--render", str(blocker / "board.png")], "cannot write here"),
+        (["--out", str(tmp_path)], "only a regular file is replaced"),
+    ]
+    if Path("/proc/self").is_dir():  # a pseudo file system takes no new file, whoever asks
+        cases.append((["--out", "/proc/mipgames-test/cert.json"], "cannot write here"))
+    if Path("/dev/full").exists():
+        cases.append((["--solver-log", "/dev/full"], "only a regular file is replaced"))
+    for outputs, says in cases:
+        assert main([*solve, *outputs]) == 4, outputs
+        assert says in capsys.readouterr().err, outputs
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]  # the trial writes left nothing
+
+
 def test_a_warm_start_the_solver_cannot_take_is_named(capsys, tmp_path):
     instance = str(ROOT / "instances/samegame/random-4x4-k3-seed4.txt")
     main(["solve", instance, "--solver", "glpk", "--warm-start", "--quiet", "--out", str(tmp_path / "c.json")])
