@@ -17,7 +17,7 @@ from typing import Any
 
 from mipgames import registry
 from mipgames.core import certificate as certificates
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import read_bytes
 from mipgames.core.problem import Problem, SolveOptions
 from mipgames.core.result import Result
@@ -50,6 +50,20 @@ def load(path: str | Path, problem: str | None = None) -> Any:
     return prob.read(path)
 
 
+def check_instance(prob: Problem, instance: Any) -> None:
+    """Hold an instance object built in Python to the checks its file would get: its JSON form (what the
+    certificate embeds and ``verify`` reads) is read back, so a solve never answers for an instance no file
+    could hold (a negative K, a power that is not one of two).  The object itself is solved, with any extras
+    its JSON leaves out (a planted game, a name)."""
+    try:
+        prob.instance_from_json(prob.instance_to_json(instance))
+    except InputError as exc:
+        raise InputError(exc.message, "instance object", exc.line) from None
+    except certificates.MALFORMED as exc:  # a foreign or half-built object
+        why = f"{type(exc).__name__}: {str(exc)[:120]}"
+        raise InputError(f"not a {prob.name} instance ({type(instance).__name__}; {why})", "instance object") from None
+
+
 def solve(
     instance: Any,
     problem: str | None = None,
@@ -80,6 +94,7 @@ def solve(
         instance = prob.read(path)
     else:
         prob = registry.load(problem) if problem else problem_of(instance=instance)
+        check_instance(prob, instance)
     options = SolveOptions(
         time_limit=time_limit, threads=threads, gap=gap, seed=seed, warm_start=warm_start, memory_limit=memory_limit
     )

@@ -171,22 +171,17 @@ def _schema_errors(data: dict[str, Any]) -> list[str]:
     return out
 
 
+MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError, MemoryError)
+"""What a problem's codec or simulator raises on data of the wrong shape: the data's fault, not the toolkit's."""
+
+
 def _guarded(what: str, fn: Any, *args: Any) -> Any:
     """Call a problem's codec or simulator on certificate data: any failure is the certificate's fault."""
     try:
         return fn(*args)
     except MipgamesError as exc:
         raise _Rejected(f"{what}: {exc}") from None
-    except (
-        TypeError,
-        ValueError,
-        KeyError,
-        IndexError,
-        AttributeError,
-        OverflowError,
-        RecursionError,
-        MemoryError,
-    ) as exc:
+    except MALFORMED as exc:
         raise _Rejected(f"{what}: malformed ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 

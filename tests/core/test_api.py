@@ -103,3 +103,26 @@ def test_api_params_are_checked_as_a_certificate_records_them():
             api.solve(choice, solver="cpsat", params=params)  # type: ignore[arg-type]
     result = api.solve(choice, solver="cpsat", params={"destroy_all": False})
     assert result.status.value == "optimal" and api.verify(result.certificate).ok
+
+
+def test_an_instance_object_gets_the_checks_its_file_would():
+    """solve() of a Queens object with K = -3 answered "infeasible"; a board of 3s or of None reached the
+    solver.  An object is read back through its JSON form (what verify reads) before the solve."""
+    import dataclasses
+
+    from mipgames import api
+    from mipgames.core.errors import InputError
+
+    queens = api.load(ROOT / "instances/queens/spec_example.txt")
+    merge = api.load(ROOT / "instances/merge_game/choice.txt")
+    for bad, says in (
+        (dataclasses.replace(queens, k=-3), "k must be between 0"),
+        (dataclasses.replace(queens, board=[[3] * 8] * 8), "neither 0 nor a power of two"),
+        (dataclasses.replace(queens, board=None), "not a queens instance"),
+        (dataclasses.replace(merge, width=-1), "width must be between"),
+        (dataclasses.replace(merge, attack="sideways"), "bad attack vector"),
+    ):
+        with pytest.raises(InputError, match=says):
+            api.solve(bad, solver="cpsat", time_limit=10)
+    result = api.solve(queens, solver="cpsat", time_limit=30)
+    assert result.status.value == "optimal" and result.objective == 1 and api.verify(result.certificate).ok
