@@ -141,25 +141,20 @@ def test_a_report_reads_without_writing(tmp_path, capsys):
         folder.chmod(0o755)
         old.chmod(0o644)
 
-    foreign = tmp_path / "foreign.sqlite"
-    with sqlite3.connect(foreign) as conn:
-        conn.execute("CREATE TABLE runs (id INTEGER, name TEXT)")
-    conn.close()
-    untouched = foreign.read_bytes()
-    assert main(["bench", "report", "--db", str(foreign), "--json"]) == 4
-    assert "someone else's" in capsys.readouterr().err
-    assert foreign.read_bytes() == untouched  # not even switched to WAL
-
-    other = tmp_path / "other.sqlite"
-    with sqlite3.connect(other) as conn:
-        conn.execute("CREATE TABLE notes (id INTEGER)")
-    conn.close()
-    untouched = other.read_bytes()
-    assert main(["bench", "report", "--db", str(other), "--json"]) == 4
-    assert "other tables (notes)" in capsys.readouterr().err
-    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(other), "--quiet"]) == 4
-    assert "other tables (notes)" in capsys.readouterr().err
-    assert other.read_bytes() == untouched
+    for table, says in (
+        ("runs (id INTEGER, name TEXT)", "someone else's"),
+        ("notes (id INTEGER)", "other tables (notes)"),
+    ):
+        foreign = tmp_path / f"{table.split()[0]}.sqlite"
+        with sqlite3.connect(foreign) as conn:
+            conn.execute(f"CREATE TABLE {table}")
+        conn.close()
+        untouched = foreign.read_bytes()
+        assert main(["bench", "report", "--db", str(foreign), "--json"]) == 4
+        assert says in capsys.readouterr().err
+        assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(foreign), "--quiet"]) == 4
+        assert says in capsys.readouterr().err
+        assert foreign.read_bytes() == untouched  # not even switched to WAL
     empty = tmp_path / "empty.sqlite"
     empty.touch()
     assert main(["bench", "report", "--db", str(empty), "--json"]) == 4
