@@ -456,6 +456,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         display.close()
     if args.json:
         report["reproof"] = {"verdict": proof.verdict, "solver": proof.solver, "text": proof.text}
+        if proof.verdict == "refuted":  # the certificate's claim is false: ok says so, as the exit status does
+            report["ok"] = False
+            report["reasons"] = [proof.text]
         _print_json(report)
     else:
         print(f"{args.certificate}: {proof.text}")
@@ -608,7 +611,8 @@ def cmd_problems(args: argparse.Namespace) -> int:
                         },
                         "default_formulation": p.default_formulation,
                         "algorithms": {
-                            n: {"description": a.description, "exact": a.exact} for n, a in p.algorithms.items()
+                            n: {"description": a.description, "exact": a.exact, "proves": a.may_prove}
+                            for n, a in p.algorithms.items()
                         },
                         "default_solver": p.default_solver,
                         "params": [

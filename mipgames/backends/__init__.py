@@ -1,6 +1,7 @@
-"""Solver backends behind one interface, registered by name: one module per solver, one line here.
+"""Solver backends behind one interface, registered by name: one module per solver, its name in ``BACKEND_NAMES``.
 
-Each module exports ``BACKEND`` (:class:`mipgames.backends.base.Backend`): its
+Each module (named in ``core.problem.BACKEND_NAMES``, by which ``verify`` knows a solver's proof) exports
+``BACKEND`` (:class:`mipgames.backends.base.Backend`): its
 capabilities, ``solve(built, kind, options, log_path, listener)``, version and
 availability.  See docs/ADDING_A_BACKEND.md.
 """
@@ -11,14 +12,9 @@ import importlib
 
 from mipgames.backends.base import Backend
 from mipgames.core.errors import UsageError
+from mipgames.core.problem import BACKEND_NAMES
 
-REGISTRY: dict[str, str] = {
-    "cbc": "mipgames.backends.cbc",
-    "glpk": "mipgames.backends.glpk",
-    "highs": "mipgames.backends.highs",
-    "cpsat": "mipgames.backends.cpsat",
-    "scip": "mipgames.backends.scip",
-}
+REGISTRY: dict[str, str] = {name: f"mipgames.backends.{name}" for name in BACKEND_NAMES}
 BACKENDS: tuple[str, ...] = tuple(REGISTRY)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.files import printable, read_json, write_json_atomic
-from mipgames.core.problem import Problem, Verdict, is_own, judge
+from mipgames.core.problem import Problem, Verdict, bare, is_own, judge, own_bound, own_proof, prover_fault
 from mipgames.core.result import Result
 from mipgames.core.status import Status, finite, same
 from mipgames.core.version import VERSION
@@ -263,6 +263,14 @@ def _verify(data: dict[str, Any], problem: Problem) -> Check:
         return check.reject(str(exc))
 
 
+def _prover_fault(
+    problem: Problem, instance: Any, params: dict[str, Any], status: Status, bound: object, prover: str
+) -> str:
+    _, sense = problem.objective(params)
+    own, proof = own_bound(problem, instance, params), own_proof(problem, instance, params)
+    return prover_fault(problem, prover, status, bound, sense, own, proof, problem.target(instance, params))
+
+
 def _claims(check: Check, problem: Problem) -> Check:
     data, params = check.data, check.params
     status = Status(data["status"])
@@ -301,11 +309,18 @@ def _claims(check: Check, problem: Problem) -> Check:
     if status is Status.ERROR:
         check.notes.append("records a failed run: it claims nothing")
         return check
-    claim, own = _guarded(
-        "claim", judge, problem, check.instance, params, status, objective, data["bound"], data["proved_by"]
-    )
+    prover = data["proved_by"]
+    if status.proved or data["bound"] is not None:  # the runner drops such a bound; a certificate may not carry it
+        fault = _guarded("claim", _prover_fault, problem, check.instance, params, status, data["bound"], prover)
+        if fault:
+            return check.reject(fault)
+    claim, own = _guarded("claim", judge, problem, check.instance, params, status, objective, data["bound"], prover)
+    proof = _guarded("claim", own_proof, problem, check.instance, params)
     if claim.status is Status.ERROR:
         return check.reject(claim.reason)
+    stated = finite(data["bound"])
+    if (stated is None) != (claim.bound is None) or (stated is not None and not same(stated, claim.bound)):
+        return check.reject(f"bound {data['bound']} is not the bound the claim rule gives ({claim.bound})")
     if claim.status is not status:
         if status is Status.FEASIBLE and claim.status is Status.OPTIMAL:
             check.notes.append("its bound meets the objective: it could be called optimal")
@@ -320,8 +335,10 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.notes.append(
             f"optimality rests on the bound proved by {claim.proved_by} (taken on trust: --reprove checks it)"
         )
-    elif status is Status.INFEASIBLE and is_own(data["proved_by"], own):
+    elif status is Status.INFEASIBLE and is_own(prover, own):
         check.notes.append(f"infeasible rests on the toolkit's own bound, recomputed here: {own[1]}")
+    elif status is Status.INFEASIBLE and proof is not None and bare(prover) == bare(proof[0]):
+        check.notes.append(f"infeasible rests on the toolkit's own proof, recomputed here: {proof[1]}")
     elif status in (Status.INFEASIBLE, Status.UNBOUNDED):
         check.notes.append(f"{status} rests on the proof of {data['proved_by']}; --reprove asks another solver")
     elif status is Status.UNKNOWN:

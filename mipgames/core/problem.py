@@ -37,6 +37,9 @@ from mipgames.core.status import Claim, Sense, Status, decide, finite, same, tig
 
 Kind = Literal["mip", "cpsat"]
 
+BACKEND_NAMES = ("cbc", "glpk", "highs", "cpsat", "scip")
+"""The solver backends, each a module ``mipgames.backends.<name>``: a prover of that name is a solver's proof."""
+
 MAX_TIME_LIMIT_S = 1e8
 """The longest time limit (three years): beyond it deadlines overflow the platform's clocks."""
 MAX_MEMORY_LIMIT = 2**60
@@ -222,6 +225,14 @@ class Algorithm:
     run: Callable[[Any, dict[str, Any], SolveOptions, Report], Result]
     description: str = ""
     exact: bool = False
+    proves: bool | None = None
+    """Whether a bound or an emptiness it reports is a proof (None: when ``exact``).  A heuristic that proves only
+    in a special case it recognises (a beam search that never cut a layer) says True; one that proves nothing
+    says False, and a claim credited to it is refused."""
+
+    @property
+    def may_prove(self) -> bool:
+        return self.exact if self.proves is None else self.proves
 
 
 @dataclass(frozen=True)
@@ -254,9 +265,13 @@ class Problem:
     algorithms: dict[str, Algorithm] = field(default_factory=dict)
     params: tuple[Param, ...] = ()
     render: Callable[[Any, dict[str, Any], Any | None, str | Path], None] | None = None
+    impossible: Callable[[Any, dict[str, Any]], tuple[str, str] | None] | None = None
+    """(name, why) when the instance has no legal solution under these params, shown without search (tiles that
+    cannot make the frame, hints that conflict): an ``infeasible`` credited to that name is recomputed by
+    ``verify``, never trusted."""
     plain_solution: Callable[[Any, dict[str, Any]], Any] | None = None
     """The JSON of a solution made without search (no merge at all; any finished game): where the simulator
-    accepts it, no claim of ``infeasible`` can be true (``refuted_infeasible``)."""
+    accepts it, no claim of ``infeasible`` can be true, nor a bound beyond it (``plain_objective``)."""
     render_formats: tuple[str, ...] = (".png", ".pdf", ".svg")
     """File suffixes ``render`` writes (checked before a solve spends its time)."""
     describe: Callable[[Any, dict[str, Any], Any, Verdict], str] | None = None
@@ -308,41 +323,69 @@ def is_own(prover: str, own: tuple[float, str] | None) -> bool:
     return own is not None and prover.removeprefix(OWN_BOUND) == own[1].removeprefix(OWN_BOUND)
 
 
-def own_bound_misused(
-    prover: str, status: str, bound: object, sense: Sense, own: tuple[float, str] | None, target: float | None
+def own_proof(problem: Problem, instance: Any, params: dict[str, Any]) -> tuple[str, str] | None:
+    """The problem's own proof that no legal solution exists, credited under ``OWN_BOUND`` (None: it has none)."""
+    known = None if problem.impossible is None else problem.impossible(instance, params)
+    return None if known is None else (OWN_BOUND + known[0], known[1])
+
+
+def bare(prover: str) -> str:
+    """A prover's name without the prefix that marks the toolkit's own bounds and proofs."""
+    return prover.removeprefix(OWN_BOUND)
+
+
+def prover_fault(
+    problem: Problem,
+    prover: str,
+    status: str,
+    bound: object,
+    sense: Sense,
+    own: tuple[float, str] | None,
+    proof: tuple[str, str] | None,
+    target: float | None,
 ) -> str:
-    """Why a claim credited to the problem's own bound is false ("" when it holds, or rests on another prover).
+    """Why ``prover`` cannot have proved this claim ("" when it may have).
 
-    Such a bound is recomputed, never trusted: the claim may not state it tighter than it is, and it proves a
-    decision infeasible only when the recomputed bound rules out the decision's target."""
-    if not prover.startswith(OWN_BOUND) and not is_own(prover, own):
+    The toolkit's own bound and its own proof of emptiness are recomputed, never trusted: the claim may not
+    state the bound tighter than it is, and the bound proves a decision infeasible only when it rules out the
+    decision's target.  Any other prover must be a solver backend or an algorithm of the problem that proves
+    (a heuristic's "proof" is no proof, and a name the toolkit does not know proves nothing)."""
+    if proof is not None and bare(prover) == bare(proof[0]):
+        return "" if status == Status.INFEASIBLE else f"{prover} proves only that no solution exists"
+    if prover.startswith(OWN_BOUND) or is_own(prover, own):
+        if own is None or not is_own(prover, own):
+            return f"proved_by {prover[:80]!r} names a bound this toolkit does not prove here"
+        stated = finite(bound)
+        if stated is not None and not same(stated, own[0]) and tighter(stated, own[0], sense):
+            return f"bound {stated:g} is credited to {prover}, which recomputes to {own[0]:g}"
+        if status == Status.INFEASIBLE and (target is None or same(own[0], target) or tighter(target, own[0], sense)):
+            goal = "a decision" if target is None else f"the target {target:g}"
+            return f"infeasible is credited to {prover}, but its bound {own[0]:g} does not rule out {goal}"
         return ""
-    if own is None or not is_own(prover, own):
-        return f"proved_by {prover[:80]!r} names a bound this toolkit does not prove here"
-    stated = finite(bound)
-    if stated is not None and not same(stated, own[0]) and tighter(stated, own[0], sense):
-        return f"bound {stated:g} is credited to {prover}, which recomputes to {own[0]:g}"
-    if status == Status.INFEASIBLE and (target is None or same(own[0], target) or tighter(target, own[0], sense)):
-        goal = "a decision" if target is None else f"the target {target:g}"
-        return f"infeasible is credited to {prover}, but its bound {own[0]:g} does not rule out {goal}"
-    return ""
+    head = prover.split(" ", 1)[0]
+    algorithm = problem.algorithms.get(head)
+    if algorithm is not None:
+        return "" if algorithm.may_prove else f"proved_by names {head}, a heuristic: it proves no bound"
+    if head in BACKEND_NAMES:
+        return ""
+    return f"proved_by {prover[:80]!r} names no solver or algorithm of {problem.name}"
 
 
-def refuted_infeasible(
+def plain_objective(
     problem: Problem, instance: Any, params: dict[str, Any], cut: tuple[str, float] | None = None
-) -> str:
-    """Why "infeasible" is false under these params ("" when the plain solution cannot show it): a solution
-    exists wherever no target is asked (any SameGame board, a merge map without a target, queens --minimise).
-    ``cut`` ("<=" or ">=", value on the natural objective, ``verify --reprove``) must hold for it as well."""
+) -> float | None:
+    """The objective of a solution made without search, when it replays as legal (and meets ``cut``, the bound
+    ``verify --reprove`` adds): no claim of ``infeasible`` can then be true, and no bound beyond it."""
     if problem.plain_solution is None:
-        return ""
+        return None
     plain = problem.solution_from_json(instance, problem.plain_solution(instance, params))
     verdict = problem.evaluate(instance, params, plain)
     if not verdict.legal or verdict.objective is None:
-        return ""
-    if cut is not None and not (verdict.objective <= cut[1] if cut[0] == "<=" else verdict.objective >= cut[1]):
-        return ""
-    return "infeasible, yet a solution made without search replays as legal"
+        return None
+    value = float(verdict.objective)
+    if cut is not None and not (value <= cut[1] if cut[0] == "<=" else value >= cut[1]):
+        return None
+    return value
 
 
 def judge(
@@ -356,19 +399,33 @@ def judge(
     cut: tuple[str, float] | None = None,
 ) -> tuple[Claim, tuple[float, str] | None]:
     """The one claim rule for a report on an instance, as the runner applies it to a solver and ``verify`` to a
-    certificate: the problem's own bound is recomputed and joins ``bound``, a decision's target is applied, and
-    ``infeasible`` is refused where a plain solution replays.  Returns the claim (ERROR, with the reason, when
-    the report is false) and the own bound, for the caller's notes."""
-    _, sense = problem.objective(params)
+    certificate.  The problem's own bound is recomputed and joins ``bound``; a bound from a prover that cannot
+    prove (``prover_fault``) is dropped, and emptiness it reports is refused; a decision's target is applied;
+    ``infeasible`` is refused where a plain solution replays, and any bound beyond that solution's objective;
+    ``unbounded`` is refused outright, since a puzzle has finitely many solutions.  Returns the claim (ERROR,
+    with the reason, when the report is false) and the own bound, for the caller's notes."""
+    name, sense = problem.objective(params)
+    reported = Status(reported)
     own = own_bound(problem, instance, params)
+    proof = own_proof(problem, instance, params)
     target = problem.target(instance, params)
-    misused = own_bound_misused(prover, Status(reported), bound, sense, own, target)
-    if misused:
-        return Claim(Status.ERROR, None, None, prover, misused), own
+    if reported is Status.UNBOUNDED:
+        why = f"{prover} reported unbounded, but a puzzle has finitely many solutions: {name} is bounded"
+        return Claim(Status.ERROR, None, None, prover, why), own
+    fault = prover_fault(problem, prover, reported, bound, sense, own, proof, target)
+    if fault and (reported is Status.INFEASIBLE or prover.startswith(OWN_BOUND) or is_own(prover, own)):
+        return Claim(Status.ERROR, None, None, prover, fault), own
+    if fault:
+        bound = None  # no proof behind it: the claim rests on the other bounds or on none
+    anyhow = plain_objective(problem, instance, problem.optimise_params(params))  # a bound is on every game
+    stated = finite(bound)
+    if anyhow is not None and stated is not None and not same(stated, anyhow) and tighter(stated, anyhow, sense):
+        why = f"bound {stated:g} ({prover}) is beyond {anyhow:g}, the {name} of a solution made without search"
+        return Claim(Status.ERROR, None, None, prover, why), own
+    plain = plain_objective(problem, instance, params, cut)
     bounds: list[tuple[object, str]] = [(bound, prover)] + ([own] if own is not None else [])
     claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover, target=target)
-    if claim.status is Status.INFEASIBLE:
-        refuted = refuted_infeasible(problem, instance, params, cut)
-        if refuted:
-            return Claim(Status.ERROR, None, None, prover, f"{prover} reported {refuted}"), own
+    if claim.status is Status.INFEASIBLE and plain is not None:
+        why = f"{prover} reported infeasible, yet a solution made without search replays as legal"
+        return Claim(Status.ERROR, None, None, prover, why), own
     return claim, own

@@ -80,22 +80,27 @@ def check_size(inst: Instance) -> None:
         raise UsageError(f"the backtracker takes boards of at most 4096 cells; this one has {inst.cells}")
 
 
-def impossible(inst: Instance) -> str:
-    """A reason every placement breaks the rules, found without search (empty when none is known)."""
+COUNTING_TILES, HINTS = "counting tiles", "hints"
+"""The names of the two proofs that no placement obeys the rules (``impossible``): ``verify`` recomputes both."""
+
+
+def impossible(inst: Instance) -> tuple[str, str] | None:
+    """(name, why) when every placement breaks the rules, found without search (None when none is known)."""
     from mipgames.edge_matching.search import prepare
 
     census = frame_census(inst)
     if census:
-        return census
-    return prepare(inst, "none").conflict
+        return COUNTING_TILES, census
+    conflict = prepare(inst, "none").conflict
+    return (HINTS, conflict) if conflict else None
 
 
 def refusal(inst: Instance, params: dict[str, Any]) -> Result | None:
     """The infeasible answer known without search, with what proves it: tile counts against the frame, hints
     that conflict, or (a decision, not a count) colour counts that leave an edge mismatched."""
-    why = impossible(inst)
-    if why:
-        return Result(Status.INFEASIBLE, message=why, proved_by="counting tiles" if frame_census(inst) else "hints")
+    proof = impossible(inst)
+    if proof is not None:
+        return Result(Status.INFEASIBLE, message=proof[1], proved_by=proof[0])
     floor = colour_count_bound(inst)
     if floor and mode_of(params) == "decision" and not params.get("count"):
         return Result(

@@ -157,6 +157,21 @@ def _target(inst, params: dict[str, Any]) -> float | None:
 
 
 @_framed
+def _impossible(inst, params: dict[str, Any]) -> tuple[str, str] | None:
+    """Tiles that cannot make the frame, or hints that conflict: no placement obeys the rules."""
+    from mipgames.edge_matching.backtrack import impossible
+
+    return impossible(inst)
+
+
+@_framed
+def _plain_solution(inst, params: dict[str, Any]) -> list[list[int]]:
+    from mipgames.edge_matching.simulate import plain_placement
+
+    return plain_placement(inst)
+
+
+@_framed
 def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
     """On the framed instance: with ``--frame-colour none`` colour 0 is an ordinary colour, and counted as the
     frame it gave a bound of 1 beside a perfect placement."""
@@ -239,6 +254,8 @@ PROBLEM = Problem(
     default_solver="portfolio",
     warmup=_warmup,
     bound=_bound,
+    impossible=_impossible,
+    plain_solution=_plain_solution,
     claims=count_claims,
     target=_target,
     optimise_params=lambda params: {**params, "mode": "optimise"},

@@ -161,6 +161,9 @@ def reprove(
         took = f"{time.monotonic() - started:.1f} s"
         if result.status is Status.INFEASIBLE:
             what = f"no solution better than {data['objective']:g}" if cut else "no solution exists"
+            if result.proved_by.split(" ", 1)[0] != name:  # the toolkit's own bound proved it, not the solver
+                took += f", not by {label}"
+                label = result.proved_by
             return Reproof("re-proved", name, f"re-proved by {label} in {took}: {what}", result)
         if result.status.has_solution:
             better = cut is None or (

@@ -308,8 +308,10 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
         note = (note + "; " if note else "") + f"{len(out.errors)} worker(s) failed"
     message = ", ".join(p for p in (note, out.best.note, _counts(stats)) if p)
     result = s.verified(out.best.cells, Status.OPTIMAL if proved else Status.FEASIBLE, bound, message, stats)
-    if proved and name != "exact":  # say which part proved it: the exact member, or the colour-count bound reached
-        result.proved_by = "exact (portfolio member)" if out.proved else "the colour-count bound"
+    if proved and not out.proved:  # the colour-count bound reached: whichever search found the game, that proves it
+        result.proved_by = simulate.COLOUR_COUNT_BOUND
+    elif proved and name == "portfolio":
+        result.proved_by = "exact (portfolio member)"
     return result
 
 
@@ -369,7 +371,8 @@ def run_portfolio(board: Board, params: dict, options: SolveOptions, report: Rep
     else:
         tasks = heuristic_tasks(s, n, offset=0, total=n)
         note = (
-            f"board too large for an exact proof ({tiles} tiles > {limit}): compiled heuristic search, no bound claimed"
+            f"board too large for an exact proof ({tiles} tiles > {limit}): compiled heuristic search, "
+            "bounded by colour counts only"
         )
     return finish(s, tasks, "portfolio", note, polish=tiles > limit)
 
@@ -415,6 +418,7 @@ ALGORITHMS = {
         run_beam,
         "compiled beam search with a colour-aware (tabu-colour) evaluation, merging transpositions; "
         "--beam-width W fixes the width, 0 widens it while the time limit lasts; one beam per core",
+        proves=True,  # optimal when no layer was cut and no move forbidden: the search was exhaustive
     ),
     "nmcs": Algorithm(
         "nmcs",
@@ -426,5 +430,7 @@ ALGORITHMS = {
         run_nrpa,
         "compiled nested rollout policy adaptation with the tabu-colour selective policy (--level, default 3)",
     ),
-    "greedy": Algorithm("greedy", run_greedy, "one move at a time, the one the beam evaluation likes best"),
+    "greedy": Algorithm(
+        "greedy", run_greedy, "one move at a time, the one the beam evaluation likes best", proves=True
+    ),
 }

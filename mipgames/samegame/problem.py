@@ -28,6 +28,15 @@ def _plain_solution(board: Any, params: dict[str, Any]) -> list[list[int]]:
     return from_bottom(board, moves, params.get("origin", "bottom"))
 
 
+def _bound(board: Any, params: dict[str, Any]) -> tuple[float, str]:
+    """The colour-count bound (``simulate.Rules.bound``) in the objective's own units: a colour with one tile
+    stays, and a colour scores at most as one group (and the clear bonus only when no colour has one tile)."""
+    from mipgames.samegame.simulate import COLOUR_COUNT_BOUND, colour_counts, encode, rules_of
+
+    rules = rules_of(params)
+    return float(rules.natural(rules.bound(colour_counts(encode(board))))), COLOUR_COUNT_BOUND
+
+
 def _bounded(hi: int):
     def parse(text: str) -> int:
         value = int(text)
@@ -170,6 +179,7 @@ PROBLEM = Problem(
     params=PARAMS,
     render=_render,
     plain_solution=_plain_solution,
+    bound=_bound,
     render_formats=(".png", ".pdf", ".svg", ".gif"),
     describe=_describe,
     generator=_generator(),

@@ -293,6 +293,11 @@ class Rules:
         return value if self.score else -value
 
 
+COLOUR_COUNT_BOUND = "colour-count bound on the objective"
+"""``Rules.bound`` of the start, by the name it is credited under wherever it proves a claim, so that ``verify``
+recognises the toolkit's own bound and recomputes it."""
+
+
 def rules_of(params: dict[str, Any]) -> Rules:
     return Rules(score=params.get("objective", "min-remaining") == "score")
 

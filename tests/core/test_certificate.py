@@ -156,9 +156,13 @@ def test_atomic_write_leaves_no_partial_file(tmp_path, cert):
 
 def test_text_from_the_certificate_cannot_forge_lines_or_terminal_commands(cert):
     forged = copy.deepcopy(cert)
-    forged["proved_by"] = "cpsat\nother.json: OK — proved\x1b[2J\x07"
+    forged["proved_by"] = "cpsat 9.15\nother.json: OK — proved\x1b[2J\x07"  # a real prover's name, then text
     check = verify(forged)
     assert check.ok
     said = check.notes + check.reasons
-    assert any("proved by cpsat?other.json: OK — proved?[2J? (taken on trust" in note for note in said), said
+    assert any("proved by cpsat 9.15?other.json: OK — proved?[2J? (taken on trust" in note for note in said), said
     assert not any(ch in text for text in said for ch in "\n\r\x1b\x07")
+    forged["proved_by"] = "cpsat\nother.json: OK — proved\x1b[2J\x07"  # no prover's name at all: refused
+    check = verify(forged)
+    assert not check.ok and "names no solver or algorithm" in check.reasons[0]
+    assert not any(ch in text for text in check.reasons for ch in "\n\r\x1b\x07")

@@ -293,6 +293,8 @@ def test_a_decision_the_colour_counts_rule_out_is_infeasible_on_every_route(caps
         ("instances/samegame/random-4x4-k3-seed4.txt", ("--origin", "top")),
         ("instances/merge_game/choice.txt", ()),
         ("instances/queens/spec_example.txt", ("--minimise",)),
+        ("instances/edge_matching/coursework_4x4.txt", ()),  # no frame: any placement is an answer
+        ("instances/edge_matching/planted_5x5_frame.txt", ("--solver", "cpsat")),  # one that keeps the frame
     ],
 )
 def test_infeasible_is_rejected_where_a_solution_made_without_search_replays(instance, args, capsys, tmp_path):
@@ -305,3 +307,106 @@ def test_infeasible_is_rejected_where_a_solution_made_without_search_replays(ins
     path.write_text(json.dumps(forged))
     assert main(["verify", str(path)]) == 1
     assert "a solution made without search replays as legal" in capsys.readouterr().err
+
+
+def _forge(tmp_path, cert, **fields) -> str:
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(dict(cert, **fields)))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "instance",
+    [
+        "instances/queens/spec_example.txt",
+        "instances/samegame/random-4x4-k3-seed4.txt",
+        "instances/merge_game/choice.txt",
+        "instances/edge_matching/coursework_4x4.txt",
+    ],
+)
+def test_unbounded_is_never_accepted(instance, capsys, tmp_path):
+    """verify took "unbounded" on every problem, even credited to the toolkit's own (finite) bound."""
+    code, _, cert = _solve(capsys, tmp_path, instance, "--solver", "cpsat", "--threads", "1")
+    assert code == 0
+    for prover in (cert["proved_by"], "cpsat 9.15"):
+        forged = _forge(tmp_path, cert, status="unbounded", solution=None, objective=None, bound=None, proved_by=prover)
+        assert main(["verify", forged]) == 1
+        assert "a puzzle has finitely many solutions" in capsys.readouterr().err
+
+
+def test_a_proof_is_credited_to_a_solver_or_an_algorithm_that_proves(capsys, tmp_path):
+    """An edge-matching certificate edited to "optimal by anneal" (a heuristic), by a look-alike of the toolkit's
+    own bound or by an invisible name passed verify, and the first two printed a proof that never happened."""
+    code, _, cert = _solve(
+        capsys, tmp_path, "instances/edge_matching/planted_7x7_frame.txt", "--solver", "anneal", "--time-limit", "2"
+    )
+    assert code == 0 and cert["status"] == "feasible" and cert["objective"] > 0
+    for prover, says in (
+        ("anneal (mipgames 0.2.0)", "proved_by names anneal, a heuristic: it proves no bound"),
+        ("lns", "proved_by names lns, a heuristic"),
+        ("MIPGAMES: colour-count bound on mismatched edges", "names no solver or algorithm of edge-matching"),
+        ("\u200b", "names no solver or algorithm"),
+        ("counting tiles", "names no solver or algorithm"),  # the frame can be made: no such proof here
+    ):
+        forged = _forge(tmp_path, cert, status="optimal", bound=cert["objective"], proved_by=prover)
+        assert main(["verify", forged]) == 1, prover
+        assert says in capsys.readouterr().err, prover
+    for prover in ("backtrack (mipgames 0.2.0)", "highs 1.14.0"):  # proofs the toolkit takes on trust
+        assert (
+            main(["verify", _forge(tmp_path, cert, status="optimal", bound=cert["objective"], proved_by=prover)]) == 0
+        )
+    capsys.readouterr()
+
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--solver", "highs")
+    assert code == 0 and cert["objective"] == 3
+    no_merge = dict(cert["verified"], objective=0, measured={})  # "optimal: no merge destroys a stone"
+    forged = _forge(tmp_path, cert, solution=[], objective=0, bound=0, verified=no_merge)
+    assert main(["verify", forged]) == 0  # self-consistent: only a second solver can tell
+    capsys.readouterr()
+    assert main(["verify", forged, "--reprove", "cpsat", "--threads", "1", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)  # "ok" was true beside a refuted claim
+    assert report["reproof"]["verdict"] == "refuted" and not report["ok"] and "REFUTED" in report["reasons"][0]
+
+
+def test_the_samegame_colour_count_bound_is_recomputed(capsys, tmp_path):
+    """ "optimal, proved by the colour-count bound" on a NRPA game passed verify on trust: SameGame had no bound
+    of its own for verify to recompute (the portfolio credited one by that name)."""
+    code, _, cert = _solve(
+        capsys,
+        tmp_path,
+        "instances/samegame/random-6x6-k4-seed9.txt",
+        *("--solver", "nrpa", "--objective", "score", "--time-limit", "2", "--threads", "1"),
+    )
+    own = "colour-count bound on the objective"
+    assert code == 0 and cert["status"] == "feasible" and cert["proved_by"] == f"mipgames: {own}"
+    assert cert["bound"] > cert["objective"]
+    for prover in (own, "the colour-count bound", "nrpa (mipgames 0.2.0)"):
+        forged = _forge(tmp_path, cert, status="optimal", bound=cert["objective"], proved_by=prover)
+        assert main(["verify", forged]) == 1, prover
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+    capsys.readouterr()
+
+
+def test_a_bound_beyond_a_solution_made_without_search_is_refused(capsys, tmp_path):
+    """An infeasible queens certificate claiming at least 10^6 queens remain of 20, and an unknown edge-matching
+    one claiming 500 mismatches on 84 inner edges, both passed verify."""
+    code, _, cert = _solve(capsys, tmp_path, "instances/queens/unsolvable_n8_k1_q20_s1.txt", "--threads", "1")
+    assert code == 2 and cert["status"] == "infeasible"
+    assert main(["verify", _forge(tmp_path, cert, bound=1e6)]) == 1
+    assert "is beyond 20, the queens remaining of a solution made without search" in capsys.readouterr().err
+    code, _, cert = _solve(
+        capsys, tmp_path, "instances/edge_matching/planted_7x7_frame.txt", "--solver", "cpsat", "--time-limit", "2"
+    )
+    unknown = dict(cert, status="unknown", solution=None, objective=None, proved_by="cpsat 9.15")
+    assert main(["verify", _forge(tmp_path, unknown, bound=500.0)]) == 1
+    assert "bound 500 (cpsat 9.15) is beyond" in capsys.readouterr().err
+
+
+def test_tiles_that_cannot_make_the_frame_prove_infeasible_and_verify_recomputes_it(capsys, tmp_path):
+    """The proof "counting tiles" was taken on trust by verify (a name no check stood behind)."""
+    board = tmp_path / "strip.txt"
+    board.write_text("2 2\n0 5 5 0\n0 7 4 5\n0 6 2 7\n0 6 4 6\n")  # one corner tile where four are needed
+    code, _, cert = _solve(capsys, tmp_path, str(board), "--problem", "edge-matching", "--threads", "1")
+    assert code == 2 and (cert["status"], cert["proved_by"]) == ("infeasible", "counting tiles")
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+    assert "infeasible rests on the toolkit's own proof" in capsys.readouterr().out

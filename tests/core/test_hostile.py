@@ -132,9 +132,17 @@ def test_outputs_are_never_written_through_links_or_onto_devices(capsys, sandbox
     assert target.read_text() == "keep me"
 
 
-def test_an_output_that_fails_after_the_solve_keeps_the_answer(capsys, sandbox, tmp_path):
+def test_an_output_that_fails_after_the_solve_keeps_the_answer(capsys, sandbox, tmp_path, monkeypatch):
+    """The folder takes the trial write before the solve, then the disk fills up while it runs."""
+    from mipgames.core import certificate
+    from mipgames.core.errors import OutputError
+
+    def full(path, data):
+        raise OutputError("cannot write here: No space left on device", path)
+
+    monkeypatch.setattr(certificate, "write_json_atomic", full)
     instance = str(ROOT / "instances/queens/spec_example.txt")
-    code = main(["solve", instance, "--quiet", "--out", "/proc/self/no/such/dir/c.json"])
+    code = main(["solve", instance, "--quiet", "--out", str(tmp_path / "c.json")])
     out, err = capsys.readouterr()
     assert code == 4 and "status      optimal" in out and "certificate not written" in err
     assert "Traceback" not in err
