@@ -12,6 +12,7 @@ Exit codes (also in the README):
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import math
@@ -25,7 +26,7 @@ from typing import Any
 
 from mipgames import __version__, registry
 from mipgames.core.arguments import int_in
-from mipgames.core.errors import InputError, MipgamesError, UsageError
+from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions
@@ -93,6 +94,23 @@ def _logging_options(parser: argparse.ArgumentParser, top: bool) -> None:
     )
 
 
+def _paths_beside_the_log(args: argparse.Namespace) -> list[str]:
+    """The command's other files: every argument naming an existing file, and its outputs (``--log`` opens its
+    file for writing first, so a log named like an input emptied the input before it was read)."""
+    named: list[str] = []
+    for key, value in vars(args).items():
+        if key == "log":
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, (str, Path)) and (key in OUTPUT_ARGUMENTS or Path(item).is_file()):
+                named.append(str(item))
+    return named
+
+
+OUTPUT_ARGUMENTS = ("out", "output", "render", "export_model", "solver_log", "csv", "parquet", "png", "gif")
+"""Options that name a file a command writes (beside ``--log``)."""
+
+
 def configure_logging(verbosity: int, log_file: str | None) -> None:
     """The toolkit's messages through :mod:`logging`: warnings on stderr by default, more with -v, all to --log."""
     import logging
@@ -106,10 +124,13 @@ def configure_logging(verbosity: int, log_file: str | None) -> None:
     console.setFormatter(logging.Formatter("mipgames: %(message)s"))
     root.addHandler(console)
     if log_file:
-        from mipgames.core.files import check_output_target
+        from mipgames.core.files import writable_output
 
-        check_output_target(log_file)
-        handler = logging.FileHandler(log_file, mode="w")
+        writable_output(log_file)
+        try:
+            handler = logging.FileHandler(log_file, mode="w")
+        except OSError as exc:
+            raise OutputError(f"cannot write here: {exc.strerror or exc}", log_file) from None
         handler.setLevel(logging.DEBUG)
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
         root.addHandler(handler)
@@ -251,7 +272,6 @@ def status_text(result: Any) -> str:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
-    from mipgames.core.errors import OutputError
     from mipgames.core.files import writable_output
     from mipgames.core.status import EXIT_CODES
     from mipgames.run.progress import SolveProgress
@@ -793,7 +813,13 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
         return exc.code if isinstance(exc.code, int) else 0
     args.started = started or time.monotonic()
     try:
-        configure_logging(getattr(args, "verbose", 0) or 0, getattr(args, "log", None))
+        log = getattr(args, "log", None)
+        if log:
+            try:
+                distinct_outputs(_paths_beside_the_log(args), log)
+            except UsageError as exc:
+                raise UsageError(f"--log {exc}") from None
+        configure_logging(getattr(args, "verbose", 0) or 0, log)
     except MipgamesError as exc:
         print(f"mipgames: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -813,15 +839,27 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
         return 128 + exc.signum
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.errno not in OUTPUT_FULL:
+            return _internal_error(exc)
+        print(f"mipgames: cannot write the output: {exc.strerror}", file=sys.stderr)  # stdout to /dev/full, say
+        return OutputError.exit_code
     except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
-        if os.environ.get("MIPGAMES_DEBUG"):
-            raise
-        print(
-            f"mipgames: internal error: {type(exc).__name__}: {str(exc)[:200]} "
-            "(set MIPGAMES_DEBUG=1 for the traceback)",
-            file=sys.stderr,
-        )
-        return 1
+        return _internal_error(exc)
+
+
+OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+"""Write errors of a full or failing output (standard output to /dev/full, a full disk): the output's fault."""
+
+
+def _internal_error(exc: Exception) -> int:
+    if os.environ.get("MIPGAMES_DEBUG"):
+        raise exc
+    print(
+        f"mipgames: internal error: {type(exc).__name__}: {str(exc)[:200]} (set MIPGAMES_DEBUG=1 for the traceback)",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def entry() -> None:
@@ -840,4 +878,10 @@ def entry() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         pass
+    except OSError as exc:  # what was printed last did not fit: say so once, and leave nothing for exit to retry
+        if exc.errno not in OUTPUT_FULL:
+            raise
+        print(f"mipgames: cannot write the output: {exc.strerror}", file=sys.stderr)
+        code = code or OutputError.exit_code
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     sys.exit(code)

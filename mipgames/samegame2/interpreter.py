@@ -23,6 +23,7 @@ Input is untrusted (docs/samegame2.md lists the limits):
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TextIO
 
@@ -36,6 +37,9 @@ COORD_DIGITS = 4300
 """Most digits of a coordinate or size: CPython's default limit for reading an integer from text, so the spec's
 "arbitrary Python integers" are taken as Python itself reads them."""
 COORD_LIMIT = 10**COORD_DIGITS - 1
+PRINTED_DIGITS = COORD_DIGITS + 10
+"""Digits an answer may print: a coordinate read plus a table's size is one digit longer than the reader's limit
+(CPython refuses to print integers of more than 4,300 digits unless told otherwise)."""
 """Largest absolute value of a coordinate (cells, bases, table corners and sizes)."""
 MAX_LINE = 1 << 20
 """Longest command line, in characters (bytes when read from a stream): a valid line is far shorter."""
@@ -171,11 +175,16 @@ class Interpreter:
         A UTF-8 byte-order mark opening the first line (a script saved by a
         Windows editor) is dropped, as :func:`mipgames.core.files.read_text` does.
         """
-        for number, line in enumerate(lines, 1):
-            if number == 1:
-                line = line.removeprefix(b"\xef\xbb\xbf") if isinstance(line, bytes) else line.removeprefix("\ufeff")
-            if not self.execute(number, line):
-                break
+        limit = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0 if limit == 0 else max(limit, PRINTED_DIGITS))
+        try:
+            for number, line in enumerate(lines, 1):
+                if number == 1:
+                    line = line.removeprefix(b"\xef\xbb\xbf" if isinstance(line, bytes) else "\ufeff")  # type: ignore[arg-type]
+                if not self.execute(number, line):
+                    break
+        finally:
+            sys.set_int_max_str_digits(limit)
         return 1 if self.rejected else 0
 
     def execute(self, number: int, line: str | bytes) -> bool:

@@ -160,3 +160,39 @@ def test_an_algorithms_solver_log_says_why_it_holds_nothing(capsys, tmp_path):
     instance = str(ROOT / "instances/merge_game/choice.txt")
     assert main(["solve", instance, "--solver", "theorem3", "--solver-log", str(log), "--quiet"]) == 0
     assert "theorem3 is an algorithm of mipgames: it writes no solver log" in log.read_text()
+
+
+def test_a_log_named_like_an_input_or_an_output_is_refused_before_it_is_opened(capsys, tmp_path):
+    """`render victim.txt --log victim.txt` emptied the instance before reading it (the log is opened first);
+    a log in a folder that does not exist printed a Python traceback."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text((ROOT / "instances/queens/spec_example.txt").read_text())
+    kept = victim.read_text()
+    for args in (
+        ["render", str(victim), "--problem", "queens", "-o", str(tmp_path / "v.png"), "--log", str(victim)],
+        ["--log", str(victim), "solve", str(victim), "--problem", "queens", "--quiet"],
+        ["solve", str(victim), "--problem", "queens", "--quiet", "--out", str(tmp_path / "c.json"), "--log"]
+        + [str(tmp_path / "c.json")],
+    ):
+        assert main(args) == 4, args
+        assert "--log" in capsys.readouterr().err
+    assert victim.read_text() == kept
+    args = ["render", str(victim), "--problem", "queens", "-o", str(tmp_path / "v.png")]
+    assert main([*args, "--log", str(tmp_path / "no" / "such" / "x.log")]) == 4
+    assert "cannot write here" in capsys.readouterr().err
+    assert main([*args, "--log", str(tmp_path / "x.log")]) == 0 and (tmp_path / "x.log").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_standard_output_is_an_output_error_not_an_internal_one(tmp_path):
+    """`mipgames generate samegame > /dev/full` said "internal error: OSError" and exit 1."""
+    import subprocess
+    import sys
+
+    for args in (["generate", "samegame", "--seed", "1"], ["problems"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "mipgames", *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+            )
+        assert done.returncode == 4, (args, done.stderr)
+        assert done.stderr.strip() == "mipgames: cannot write the output: No space left on device", done.stderr

@@ -264,3 +264,16 @@ def test_line_limit_is_exact_and_a_long_line_is_skipped_whole(text: bool) -> Non
         "<stdin>:3: line longer than 1,048,576 characters: not a command",
         "<stdin>:4: unknown command '?n' (commands: i b m o c n f)",  # a BOM is dropped on line 1 only
     ]
+
+
+def test_a_table_at_the_coordinate_limit_answers_with_one_more_digit(tmp_path: Path, monkeypatch) -> None:
+    """`i` at x = 10^4300 - 1 makes a cell at 10^4300 + 1 (4,301 digits), which CPython refused to print: the
+    run stopped with "internal error" and the lines after it never ran."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text("a a\n0 a\na a\n")
+    x, past = "9" * 4300, "1" + "0" * 4300  # the largest coordinate read, and the table's column beyond it
+    assert int(x) == COORD_LIMIT
+    status, out, err = run(f"i 3 2 {x} 0 t.txt\nc {x} 0 {x} 2\nn\n")
+    assert (status, err) == (0, "")
+    assert f"\n{past},1\n" in out and out.endswith(")\n1\n")
+    assert sys.get_int_max_str_digits() in (0, 4300)  # the limit is put back
