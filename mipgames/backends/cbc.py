@@ -64,7 +64,8 @@ def version() -> str:
 
 
 def progress(line: str, sense: str) -> Progress | None:
-    """CBC minimises internally: a maximisation's progress values carry the opposite sign."""
+    """CBC minimises internally: a maximisation's node and solution lines carry the opposite sign (Clp's root
+    line, "Continuous objective value is", is in the model's own sense)."""
     sign = -1.0 if sense == "max" else 1.0
     found = _PROGRESS.search(line)
     if found:
@@ -77,7 +78,7 @@ def progress(line: str, sense: str) -> Progress | None:
     found = _ROOT_BOUND.search(line)
     if found:
         bound = number(found.group(1))
-        return (None, None if bound is None else sign * bound)
+        return (None, bound)
     return None
 
 

@@ -72,9 +72,8 @@ def _solver_class() -> Any:
             model = self.model
             best = model.getBestSol()
             objective = number(str(model.getSolObjVal(best)))
-            bound = number(str(model.getDualbound()))
             objective = None if objective is None else objective + self.constant
-            bound = None if bound is None else bound + self.constant
+            bound = dual_bound(model, self.constant)
             self.listener.progress(objective, bound)
             self.listener.solution(objective, bound, lambda var: float(model.getSolVal(best, var.solverVar)))
 
@@ -93,6 +92,12 @@ def _solver_class() -> Any:
             model.optimize()
 
     return ListenedSCIP
+
+
+def dual_bound(model: Any, constant: float) -> float | None:
+    """SCIP's dual bound, None while it is SCIP's infinity (1e20: no bound yet, which it prints as a number)."""
+    value = number(str(model.getDualbound()))
+    return None if value is None or model.isInfinity(abs(value)) else value + constant
 
 
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
@@ -117,8 +122,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     wall = clock.elapsed()
     model = built.model.solverModel
     scip_status = model.getStatus()
-    bound = number(str(model.getDualbound()))
-    bound = None if bound is None else bound + constant
+    bound = dual_bound(model, constant)
     stop = _STOPS.get(scip_status, "")
     if scip_status == "infeasible":
         return Result(Status.INFEASIBLE, wall_time_s=wall, message=scip_status)

@@ -97,3 +97,38 @@ def test_highs_runs_with_any_thread_count_in_and_after_a_process_that_used_it():
             PROBLEM, inst, solver="highs", isolate=isolate, options=SolveOptions(time_limit=30, threads=threads)
         )
         assert (result.status, result.objective) == ("optimal", truth), (threads, isolate, result.message)
+
+
+def test_cbc_progress_is_read_in_the_models_sense():
+    """A maximisation showed "bound -1121" while it ran and 1121 at the end: Clp's root line is in the model's own
+    sense, only CBC's node and solution lines are negated."""
+    from mipgames.backends.cbc import progress
+
+    assert progress("Continuous objective value is 148.688 - 0.01 seconds", "max") == (None, 148.688)
+    assert progress("Continuous objective value is 12.5 - 0.01 seconds", "min") == (None, 12.5)
+    line = "Cbc0012I Integer solution of -148 found by feasibility pump after 0 iterations and 0 nodes (0.03 seconds)"
+    assert progress(line, "max") == (148, None) and progress(line, "min") == (-148, None)
+    node = "Cbc0010I After 100 nodes, 12 on tree, -147 best solution, best possible -149 (0.50 seconds)"
+    assert progress(node, "max") == (147, 149)
+
+
+def test_scips_infinity_is_no_bound():
+    """SCIP's dual bound before it has one is its infinity, -1e20: it was certified as a proved bound."""
+    import pyscipopt
+
+    from mipgames.backends.scip import dual_bound
+
+    real = pyscipopt.Model()
+
+    class Stopped:
+        def __init__(self, value: float):
+            self.value = value
+
+        def getDualbound(self) -> float:
+            return self.value
+
+        def isInfinity(self, value: float) -> bool:
+            return real.isInfinity(value)
+
+    assert dual_bound(Stopped(-1e20), 0.0) is None and dual_bound(Stopped(1e20), 5.0) is None
+    assert dual_bound(Stopped(-12.0), 5.0) == -7.0
