@@ -24,8 +24,18 @@ from pathlib import Path
 from typing import Any
 
 from mipgames.core.errors import InputError, MipgamesError
-from mipgames.core.files import printable, read_json, write_json_atomic
-from mipgames.core.problem import Problem, Verdict, bare, is_own, judge, own_bound, own_proof, prover_fault
+from mipgames.core.files import printable, read_bytes, read_json, write_json_atomic
+from mipgames.core.problem import (
+    Problem,
+    SolveOptions,
+    Verdict,
+    bare,
+    is_own,
+    judge,
+    own_bound,
+    own_proof,
+    prover_fault,
+)
 from mipgames.core.result import Result
 from mipgames.core.status import Status, finite, same
 from mipgames.core.version import VERSION
@@ -258,6 +268,7 @@ def _verify(data: dict[str, Any], problem: Problem) -> Check:
         check.instance = _guarded("embedded instance", problem.instance_from_json, data["instance"])
         check.params = _params(problem, data["params"])
         _guarded("params", problem.check_params, check.instance, check.params)
+        _provenance(check, problem)
         return _claims(check, problem)
     except _Rejected as exc:
         return check.reject(str(exc))
@@ -269,6 +280,41 @@ def _prover_fault(
     _, sense = problem.objective(params)
     own, proof = own_bound(problem, instance, params), own_proof(problem, instance, params)
     return prover_fault(problem, prover, status, bound, sense, own, proof, problem.target(instance, params))
+
+
+OPTION_FIELDS = ("time_limit", "threads", "gap", "seed", "warm_start", "memory_limit")
+"""``SolveOptions.as_dict``'s keys: what a certificate's ``options`` hold."""
+
+
+def _provenance(check: Check, problem: Problem) -> None:
+    """The fields that say where the run came from must describe the run checked: ``rerun`` is the command
+    this run's fields make (it is printed for the reader to run), and an ``instance_path`` that still holds the
+    file solved (its text hash matches) must hold the embedded instance.  Raises _Rejected."""
+    data = check.data
+    options = data["options"]
+    run = Result(
+        Status(data["status"]),
+        problem=problem.name,
+        solver=data["solver"],
+        formulation=data.get("formulation"),
+        params=check.params,
+        options=_guarded("options", lambda: SolveOptions(**{k: options.get(k) for k in OPTION_FIELDS})),
+    )
+    expected = _guarded("rerun", rerun_command, run, data["instance_path"], problem)
+    if data["rerun"] != expected:
+        raise _Rejected(f"rerun {str(data['rerun'])[:80]!r} is not this run's command ({expected[:120]})")
+    path, text_sha = data["instance_path"], data["instance_text_sha256"]
+    if not path or not text_sha:
+        return
+    try:
+        if hashlib.sha256(read_bytes(path, "instance")).hexdigest() != text_sha:
+            check.notes.append(f"{path} no longer holds the file solved: the embedded instance was checked")
+            return
+        here = problem.instance_to_json(problem.read(path))
+    except (MipgamesError, OSError):
+        return  # gone, unreadable or no longer an instance: the embedded one is what is checked
+    if sha256(here) != data["instance_sha256"]:
+        raise _Rejected(f"instance_path {path} and its text hash name another instance than the one embedded")
 
 
 def _claims(check: Check, problem: Problem) -> Check:
@@ -318,9 +364,6 @@ def _claims(check: Check, problem: Problem) -> Check:
     proof = _guarded("claim", own_proof, problem, check.instance, params)
     if claim.status is Status.ERROR:
         return check.reject(claim.reason)
-    stated = finite(data["bound"])
-    if (stated is None) != (claim.bound is None) or (stated is not None and not same(stated, claim.bound)):
-        return check.reject(f"bound {data['bound']} is not the bound the claim rule gives ({claim.bound})")
     if claim.status is not status:
         if status is Status.FEASIBLE and claim.status is Status.OPTIMAL:
             check.notes.append("its bound meets the objective: it could be called optimal")

@@ -11,6 +11,7 @@ command that recounts it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from mipgames.core.errors import InputError
@@ -58,6 +59,15 @@ def count_claims(inst: Any, params: dict[str, Any], stats: Any, objective: float
     perfect = objective is not None and objective == 0
     seen = total if complete else found
     assert seen is not None
+    cells = inst.rows * inst.cols
+    if cells < 40 and seen > math.factorial(cells) * 4**cells:  # 40! alone is beyond the 10**30 read
+        raise InputError(f"claims {seen:,} perfect placements; {cells} tiles have {math.factorial(cells) * 4**cells:,}")
+    turns = 4 if inst.rows == inst.cols else 2
+    if complete and cells > 1 and not inst.hints and total % turns:
+        raise InputError(
+            f"claims {total:,} perfect placements, not a multiple of {turns}: the board turned is another placement "
+            "of every solution, so a complete count without hints comes in whole sets of turned copies"
+        )
     if complete and total == 0 and perfect:
         raise InputError("claims that no perfect placement exists, yet the replayed solution is one")
     if seen > 0 and objective is not None and not perfect:

