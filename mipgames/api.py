@@ -19,7 +19,7 @@ from mipgames import registry
 from mipgames.core import certificate as certificates
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import read_bytes
-from mipgames.core.problem import Problem, SolveOptions
+from mipgames.core.problem import Problem, SolveOptions, default_memory_limit
 from mipgames.core.result import Result
 
 DEFAULT_TIME_LIMIT = 60.0
@@ -96,7 +96,12 @@ def solve(
         prob = registry.load(problem) if problem else problem_of(instance=instance)
         check_instance(prob, instance)
     options = SolveOptions(
-        time_limit=time_limit, threads=threads, gap=gap, seed=seed, warm_start=warm_start, memory_limit=memory_limit
+        time_limit=time_limit,
+        threads=threads,
+        gap=gap,
+        seed=seed,
+        warm_start=warm_start,
+        memory_limit=default_memory_limit() if memory_limit is None else memory_limit,
     )
     from mipgames.run.runner import solve as run
 

@@ -29,7 +29,7 @@ from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, write_text_atomic
-from mipgames.core.problem import Problem, SolveOptions
+from mipgames.core.problem import Problem, SolveOptions, default_memory_limit
 
 
 class Parser(argparse.ArgumentParser):
@@ -151,13 +151,6 @@ class _Versions(argparse.Action):
 
 def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, default=str))
-
-
-def default_memory_limit() -> int:
-    """Three quarters of the machine's memory: a runaway solve is stopped before the OOM killer picks a victim."""
-    import psutil
-
-    return int(0.75 * psutil.virtual_memory().total)
 
 
 def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem]) -> None:

@@ -46,6 +46,14 @@ MAX_MEMORY_LIMIT = 2**60
 """The largest memory limit in bytes (an exbibyte): beyond it ``setrlimit`` overflows."""
 
 
+def default_memory_limit() -> int:
+    """Three quarters of the machine's memory: a runaway solve is stopped before the OOM killer picks a victim
+    (the command line's and the API's default)."""
+    import psutil
+
+    return int(0.75 * psutil.virtual_memory().total)
+
+
 class Report(Protocol):
     """Progress hook for algorithms: ``report(incumbent, bound, solution=None, detail=None)``; any may be None.
 

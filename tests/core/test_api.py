@@ -28,6 +28,8 @@ def test_api_defaults_are_the_command_lines(tmp_path, capsys, monkeypatch):
     shown = json.loads(capsys.readouterr().out)
     assert (shown["status"], shown["objective"], shown["time_limit"]) == (result.status, result.objective, 60)
     assert shown["solver"] == result.solver == "portfolio"
+    cert = json.loads((tmp_path / "c.json").read_text())
+    assert result.options.memory_limit == cert["options"]["memory_limit"] > 0  # the API ran without one
 
 
 def test_json_outputs_are_one_object_and_nothing_else(tmp_path, capsys, monkeypatch):
