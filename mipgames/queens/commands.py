@@ -88,22 +88,27 @@ def _minimum(problem, instance, args, spent: float) -> str | None:
 
 
 def check_command(args: Any, stdout: TextIO, stderr: TextIO) -> int:
-    """Replays a moves file strictly; names the line of the first illegal move."""
+    """Replays a moves file strictly; names the line of the first illegal move.
+
+    Exit codes as the README's table has them: 0 accepted; 1 the simulator rejects the answer (an illegal
+    move, or more than K queens left: a moves file that falls short proves nothing about the board); 4 a file
+    that cannot be read as a board or as moves."""
     from mipgames.queens.simulate import replay
 
     try:
         instance = read(args.instance)
         numbered = read_moves(args.moves)
-        board, bad, error = replay(instance, [move for _, move in numbered])
-        if bad is not None:
-            raise InputError(f"illegal move: {error}", args.moves, numbered[bad][0])
     except MipgamesError as error:
         stderr.write(f"mipgames: {error}\n")
         return error.exit_code
+    board, bad, error = replay(instance, [move for _, move in numbered])
+    if bad is not None:
+        stderr.write(f"mipgames: {InputError(f'illegal move: {error}', args.moves, numbered[bad][0])}\n")
+        return 1
     remaining = len(board)
     verdict = "accepted" if remaining <= instance.k else "rejected"
     stdout.write(f"{verdict}: {len(numbered)} moves, {remaining} queens remain, K = {instance.k}\n")
-    return 0 if remaining <= instance.k else 2
+    return 0 if remaining <= instance.k else 1
 
 
 def register(subparsers: Any) -> None:

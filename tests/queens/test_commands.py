@@ -50,7 +50,13 @@ def test_check_names_the_line_of_an_illegal_move(tmp_path):
     code, out, _ = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "ok.txt")])
     assert code == 0 and out.startswith("accepted: 1 moves, 1 queens remain")
     code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "self.txt")])
-    assert code == 4 and "self.txt:3: illegal move: a queen cannot capture itself" in err
+    assert code == 1 and "self.txt:3: illegal move: a queen cannot capture itself" in err  # a rejected answer
+    (tmp_path / "none.txt").write_text("\n")
+    code, out, _ = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "none.txt")])
+    assert code == 1 and out.startswith("rejected: 0 moves, 2 queens remain")  # short of K proves nothing
+    (tmp_path / "junk.txt").write_text("0 0 x 2\n")
+    code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "junk.txt")])
+    assert code == 4 and "junk.txt:1" in err  # not a moves file: bad input
 
 
 def test_out_of_time_exits_3(tmp_path):
