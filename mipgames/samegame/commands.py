@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mipgames.core.errors import InputError, MipgamesError
-from mipgames.core.files import excerpt, loads_json, parse_int, read_text
+from mipgames.core.figures import check_figure_path
+from mipgames.core.files import distinct_outputs, excerpt, loads_json, parse_int, read_text
 from mipgames.samegame.instance import format_board, read_board
 from mipgames.samegame.simulate import ORIGINS, SCORE_RULES, IllegalMove, Move, open_group, replay, to_bottom
 
@@ -28,11 +29,16 @@ def _coordinate(token: str, path: str, line: int) -> int:
 
 def parse_moves(text: str, path: str = "<string>") -> list[Move]:
     """Moves as a JSON list of [x, y] pairs, or one ``x y`` / ``x,y`` / ``(x,y)`` per line (``#`` comments)."""
+    return [move for _, move in numbered_moves(text, path)]
+
+
+def numbered_moves(text: str, path: str = "<string>") -> list[tuple[int | None, Move]]:
+    """``parse_moves`` with the file line of each move (None in a JSON list, which is one value)."""
     if text.lstrip().startswith("["):
         data = loads_json(text, path, "moves JSON")
         if not isinstance(data, list):
             raise InputError("the moves JSON is not a list of [x, y] pairs", path)
-        moves = []
+        moves: list[tuple[int | None, Move]] = []
         for i, item in enumerate(data, 1):
             if not (
                 isinstance(item, list)
@@ -42,9 +48,9 @@ def parse_moves(text: str, path: str = "<string>") -> list[Move]:
                 raise InputError(f"item {i} is not a pair of integers [x, y]", path)
             if any(abs(v) > MAX_MOVE_COORDINATE for v in item):
                 raise InputError(f"item {i}: a coordinate is out of range (at most {MAX_MOVE_COORDINATE:,})", path)
-            moves.append((item[0], item[1]))
+            moves.append((None, (item[0], item[1])))
         return moves
-    moves = []
+    numbered: list[tuple[int | None, Move]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -52,8 +58,10 @@ def parse_moves(text: str, path: str = "<string>") -> list[Move]:
         match = _PAIR.fullmatch(line)
         if match is None:
             raise InputError(f"expected a move 'x y', got {excerpt(line)}", path, number)
-        moves.append((_coordinate(match.group(1), path, number), _coordinate(match.group(2), path, number)))
-    return moves
+        numbered.append(
+            (number, (_coordinate(match.group(1), path, number), _coordinate(match.group(2), path, number)))
+        )
+    return numbered
 
 
 def read_moves(path: str | Path) -> list[Move]:
@@ -74,21 +82,27 @@ def play(
     Moves are read and printed in ``origin`` coordinates (row 0 at the bottom or at the top).
     """
     try:
+        distinct_outputs([board_path, moves_path], png, gif)
+        for path in (png, gif):
+            if path:
+                check_figure_path(path, (".gif",) if path == gif else (".png", ".pdf", ".svg"))
         board = read_board(board_path)
-        moves = read_moves(moves_path)
+        numbered = numbered_moves(read_text(moves_path, "moves file"), str(moves_path))
     except MipgamesError as exc:
         err.write(f"mipgames samegame play: {exc}\n")
         return exc.exit_code
+    moves = [move for _, move in numbered]
     out.write(f"board {board.rows}x{board.cols}, {board.tiles()} tiles, {len(board.colours())} colours\n")
     bottom = to_bottom(board, moves, origin)
     try:
         result = replay(board, bottom)
-    except IllegalMove as exc:
+    except IllegalMove as exc:  # the legal moves before it, then the one refused, by its line in the file
+        _moves(out, moves, replay(board, bottom[: exc.move_index]))
         shown = IllegalMove(exc.move_index, moves[exc.move_index], exc.reason)
-        err.write(f"mipgames samegame play: {moves_path}: illegal {shown}\n")
+        line = numbered[exc.move_index][0]
+        err.write(f"mipgames samegame play: {moves_path}{'' if line is None else f':{line}'}: illegal {shown}\n")
         return 1
-    for i, (move, removed, score) in enumerate(zip(moves, result.removed, result.scores), 1):
-        out.write(f"move {i:3d}: ({move[0]},{move[1]}) removes {removed:3d} tiles, scores {score}\n")
+    _moves(out, moves, result)
     out.write("final board:\n" + format_board(result.final))
     bonus = " incl. clear bonus" if result.cleared else ""
     out.write(
@@ -112,6 +126,11 @@ def play(
                 render_game(board, bottom, path, gif=animated)
                 out.write(f"wrote {path}\n")
     return 0
+
+
+def _moves(out: TextIO, moves: list[Move], result: Any) -> None:
+    for i, (move, removed, score) in enumerate(zip(moves, result.removed, result.scores), 1):
+        out.write(f"move {i:3d}: ({move[0]},{move[1]}) removes {removed:3d} tiles, scores {score}\n")
 
 
 def compile_kernels(out: TextIO | None = None) -> None:

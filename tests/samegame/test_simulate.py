@@ -182,3 +182,22 @@ def test_play_command(tmp_path: Path) -> None:
     assert play(str(tmp_path / "b.txt"), str(tmp_path / "junk.txt"), out, err) == 4
     assert f"{tmp_path / 'junk.txt'}:2: expected a move" in err.getvalue()
     assert parse_moves("[[1, 2]]") == [(1, 2)] and parse_moves("3,4\n 5 6 \n") == [(3, 4), (5, 6)]
+
+
+def test_play_names_the_line_of_an_illegal_click_and_never_writes_one_file_twice(tmp_path: Path) -> None:
+    """An illegal click was named by its move number only and the legal moves before it were not shown;
+    ``--png same.png --gif same.png`` wrote the GIF over the PNG and said it wrote both."""
+    (tmp_path / "b.txt").write_text("112\n122\n311\n")
+    (tmp_path / "m.txt").write_text("\n\n# first\n1 1\n\n0 0\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert play(str(tmp_path / "b.txt"), str(tmp_path / "m.txt"), out, err) == 1
+    assert "move   1: (1,1) removes   3 tiles, scores 1" in out.getvalue()
+    assert f"{tmp_path / 'm.txt'}:6: illegal move 2 (0,0): single tile" in err.getvalue()
+    (tmp_path / "ok.txt").write_text("1 1\n")
+    same = str(tmp_path / "same.png")
+    out, err = io.StringIO(), io.StringIO()
+    assert play(str(tmp_path / "b.txt"), str(tmp_path / "ok.txt"), out, err, png=same, gif=same) == 4
+    assert "the same file as" in err.getvalue() and not (tmp_path / "same.png").exists()
+    out, err = io.StringIO(), io.StringIO()
+    assert play(str(tmp_path / "b.txt"), str(tmp_path / "ok.txt"), out, err, gif=str(tmp_path / "a.png")) == 4
+    assert "a drawing is written as .gif" in err.getvalue()
