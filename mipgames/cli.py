@@ -28,7 +28,7 @@ from mipgames import __version__, registry
 from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
 from mipgames.core.figures import check_figure_path
-from mipgames.core.files import distinct_outputs, write_text_atomic
+from mipgames.core.files import distinct_outputs, writable_output, write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions, default_memory_limit
 
 
@@ -45,15 +45,22 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds a `solve` may take when no --time-limit is given (reading and building included)."""
 
 
-def _limit(text: str) -> float:
-    """A positive, finite number of seconds (NaN, inf, 0 and negatives are refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive finite number of seconds, got {text[:30]!r}")
-    return value
+def _positive(unit: str):
+    def read(text: str) -> float:
+        """A positive, finite number (NaN, inf, 0 and negatives are refused)."""
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive finite number of {unit}, got {text[:30]!r}")
+        return value
+
+    return read
+
+
+_limit = _positive("seconds")
+_megabytes = _positive("megabytes")
 
 
 def _gap(text: str) -> float:
@@ -124,8 +131,6 @@ def configure_logging(verbosity: int, log_file: str | None) -> None:
     console.setFormatter(logging.Formatter("mipgames: %(message)s"))
     root.addHandler(console)
     if log_file:
-        from mipgames.core.files import writable_output
-
         writable_output(log_file)
         try:
             handler = logging.FileHandler(log_file, mode="w")
@@ -265,7 +270,6 @@ def status_text(result: Any) -> str:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
-    from mipgames.core.files import writable_output
     from mipgames.core.status import EXIT_CODES
     from mipgames.run.progress import SolveProgress
     from mipgames.run.runner import solve
@@ -543,7 +547,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     instance = read_instance(problem, args.instance)[0]
     problem.check_params(instance, params)
     names = args.formulation or list(problem.formulations)
-    written = 0
+    targets: dict[str, list[Path]] = {}
     for name in names:
         try:
             plan(problem, "cpsat", name, instance, params)  # refuses names that do not exist or apply
@@ -552,6 +556,14 @@ def cmd_export(args: argparse.Namespace) -> int:
                 raise
             print(f"mipgames: skipped {name}: {exc}", file=sys.stderr)
             continue
+        suffixes = (".lp", ".mps") if problem.formulations[name].kind == "mip" else (".pb",)
+        targets[name] = [Path(args.directory) / f"{Path(args.instance).stem}.{name}{s}" for s in suffixes]
+    every = [target for files in targets.values() for target in files]
+    distinct_outputs([args.instance], *every)
+    for target in every:  # all of them before the first is built: a late refusal left part of the set written
+        writable_output(target)
+    written = 0
+    for name, files in targets.items():
         form = problem.formulations[name]
         built = form.build(instance, params, SolveOptions())
         size = model_size(built, form.kind)
@@ -561,10 +573,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             continue
-        suffixes = (".lp", ".mps") if form.kind == "mip" else (".pb",)
-        stem = Path(args.instance).stem
-        for suffix in suffixes:
-            target = Path(args.directory) / f"{stem}.{name}{suffix}"
+        for target in files:
             export_model(built, form.kind, target)
             print(target)
             written += 1
@@ -758,7 +767,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--formulation", action="append", help="formulation(s) to write (default: all)")
     p.add_argument("-d", "--directory", default="models")
-    p.add_argument("--max-size", type=_limit, metavar="MB", help="skip models larger than this (estimated)")
+    p.add_argument("--max-size", type=_megabytes, metavar="MB", help="skip models larger than this (estimated)")
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_export)
 

@@ -196,3 +196,15 @@ def test_a_full_standard_output_is_an_output_error_not_an_internal_one(tmp_path)
             )
         assert done.returncode == 4, (args, done.stderr)
         assert done.stderr.strip() == "mipgames: cannot write the output: No space left on device", done.stderr
+
+
+def test_export_checks_every_target_before_it_writes_one(capsys, tmp_path):
+    """A folder at the last model's path stopped `export` after three of four models were written."""
+    spec = str(ROOT / "instances/queens/spec_example.txt")
+    folder = tmp_path / "models"
+    (folder / "spec_example.forest.pb").mkdir(parents=True)
+    assert main(["export", spec, "-d", str(folder)]) == 4
+    assert "only a regular file is replaced" in capsys.readouterr().err
+    assert [p.name for p in folder.iterdir()] == ["spec_example.forest.pb"]
+    assert main(["export", spec, "-d", str(folder), "--max-size", "0"]) == 4
+    assert "positive finite number of megabytes" in capsys.readouterr().err
