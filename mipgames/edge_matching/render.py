@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mipgames.core.errors import UsageError
 from mipgames.core.figures import pyplot, save_figure
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import evaluate, mode_of, turned
@@ -13,7 +14,13 @@ _HUES = list(range(0, 20, 2)) + list(range(1, 20, 2))
 """tab20 holds light/dark pairs: neighbouring colour numbers get different hues first."""
 
 
+MAX_DRAWN_CELLS = 10_000
+"""The largest board drawn (100 x 100): four triangles a tile, and a 1000 x 250 board had not finished in a minute."""
+
+
 def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: str | Path) -> None:
+    if inst.cells > MAX_DRAWN_CELLS:
+        raise UsageError(f"a {inst.rows}x{inst.cols} board is too large to draw (at most {MAX_DRAWN_CELLS:,} cells)")
     plt = pyplot()
     from matplotlib.patches import Polygon
 

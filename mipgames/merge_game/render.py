@@ -9,6 +9,22 @@ from mipgames.core.figures import pyplot, save_figure
 from mipgames.merge_game.instance import Instance, rules
 from mipgames.merge_game.simulate import IllegalMerge, replay
 
+MAX_GRID = 200
+"""Cells a side beyond which the drawing shows the part of the map that holds heroes and stones, without a grid
+(a 100,000 x 100,000 map drew a figure of 18,000 inches and never finished)."""
+
+
+def _window(instance: Instance) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The columns and rows drawn: the whole map when it is small, else the box around every hero and stone."""
+    if max(instance.width, instance.height) <= MAX_GRID:
+        return (1, instance.width), (1, instance.height)
+    xs = [o.x for o in (*instance.heroes, *instance.stones)] or [1]
+    ys = [o.y for o in (*instance.heroes, *instance.stones)] or [1]
+    return (max(1, min(xs) - 1), min(instance.width, max(xs) + 1)), (
+        max(1, min(ys) - 1),
+        min(instance.height, max(ys) + 1),
+    )
+
 
 def render(instance: Instance, params: dict[str, Any], solution: Any | None, path: str | Path) -> None:
     plt = pyplot()
@@ -24,18 +40,24 @@ def render(instance: Instance, params: dict[str, Any], solution: Any | None, pat
             levels, destroyed = list(result.levels), set(result.destroyed)
         except IllegalMerge as exc:
             note, merges = f"illegal: {exc}", merges[: exc.number - 1]
-    cell = max(0.18, min(0.6, 9.0 / max(instance.width, instance.height)))
-    fig, ax = plt.subplots(figsize=(max(3.0, instance.width * cell + 1), max(3.0, instance.height * cell + 1)))
-    ax.set_xlim(0.5, instance.width + 0.5)
-    ax.set_ylim(0.5, instance.height + 0.5)
+    (x0, x1), (y0, y1) = _window(instance)
+    width, height = x1 - x0 + 1, y1 - y0 + 1
+    side = max(width, height)
+    cell = max(0.18, min(0.6, 9.0 / side)) if side <= MAX_GRID else 36.0 / side  # at most 37 inches a side
+    fig, ax = plt.subplots(figsize=(max(3.0, width * cell + 1), max(3.0, height * cell + 1)))
+    ax.set_xlim(x0 - 0.5, x1 + 0.5)
+    ax.set_ylim(y0 - 0.5, y1 + 0.5)
     ax.set_aspect("equal")
-    ax.set_xticks(range(1, instance.width + 1))
-    ax.set_yticks(range(1, instance.height + 1))
+    if max(width, height) <= MAX_GRID:
+        ax.set_xticks(range(x0, x1 + 1))
+        ax.set_yticks(range(y0, y1 + 1))
+        ax.set_xticks([x - 0.5 for x in range(x0, x1 + 2)], minor=True)
+        ax.set_yticks([y - 0.5 for y in range(y0, y1 + 2)], minor=True)
+        ax.grid(which="minor", color="#dddddd", linewidth=0.5)
     ax.tick_params(labelsize=6)
-    ax.set_xticks([x + 0.5 for x in range(instance.width + 1)], minor=True)
-    ax.set_yticks([y + 0.5 for y in range(instance.height + 1)], minor=True)
-    ax.grid(which="minor", color="#dddddd", linewidth=0.5)
-    small = instance.width * instance.height <= 900
+    if (width, height) != (instance.width, instance.height):
+        note = (note + "; " if note else "") + f"x {x0}-{x1}, y {y0}-{y1} of the {instance.width}x{instance.height} map"
+    small = width * height <= 900
     colours = plt.get_cmap("tab10")
     for k, s in enumerate(instance.stones):
         ax.add_patch(plt.Rectangle((s.x - 0.4, s.y - 0.4), 0.8, 0.8, color="#8c8c8c"))

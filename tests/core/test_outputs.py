@@ -208,3 +208,24 @@ def test_export_checks_every_target_before_it_writes_one(capsys, tmp_path):
     assert [p.name for p in folder.iterdir()] == ["spec_example.forest.pb"]
     assert main(["export", spec, "-d", str(folder), "--max-size", "0"]) == 4
     assert "positive finite number of megabytes" in capsys.readouterr().err
+
+
+def test_huge_boards_are_drawn_in_part_or_refused_not_run_away(capsys, tmp_path):
+    """A 100,000 x 100,000 merge map with three heroes (solved in 0.7 s) drew a figure of 18,000 inches and never
+    finished; a 200 x 100 edge-matching board drew 80,000 triangles for minutes."""
+    import matplotlib.image
+
+    big = tmp_path / "big.json"
+    big.write_text(
+        json.dumps({"width": 100000, "height": 100000, "heroes": [[1, 1, 1], [2, 1, 1]], "stones": [[1, 2, 1]]})
+    )
+    assert main(["render", str(big), "--problem", "merge-game", "-o", str(tmp_path / "big.png")]) == 0
+    assert max(matplotlib.image.imread(tmp_path / "big.png").shape[:2]) < 2000  # the corner that holds the pieces
+    board = tmp_path / "em.txt"
+    assert (
+        main(["generate", "edge-matching", "--rows", "200", "--cols", "100", "--inner-colours", "5", "-o", str(board)])
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["render", str(board), "--problem", "edge-matching", "-o", str(tmp_path / "em.png")]) == 4
+    assert "too large to draw" in capsys.readouterr().err and not (tmp_path / "em.png").exists()
