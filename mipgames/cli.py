@@ -482,12 +482,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return proof.exit_code
 
 
+def _is_certificate(path: Path) -> bool:
+    """A JSON file with a ``schema`` field is a certificate; any other JSON an instance (a merge map, say)."""
+    from mipgames.core import certificate
+
+    return "schema" in certificate.load(str(path))
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
 
     path = Path(args.file)
-    if path.suffix == ".json" and args.problem is None:
+    if path.suffix == ".json" and _is_certificate(path):
         data, problem = _load_certificate(str(path))
+        if args.problem is not None and registry.load(args.problem).name != problem.name:
+            raise UsageError(f"{path} is a certificate of {problem.name}, not of {args.problem}")
         check = certificate.verify(data, problem)
         if check.instance is None:
             raise InputError("; ".join(check.reasons), path)

@@ -127,6 +127,8 @@ def parse_frame_colour(text: str) -> int | None:
     """``none`` (no frame) or a colour number that marks the frame."""
     if text.strip().lower() == "none":
         return None
+    if not text.strip().isdigit():
+        raise ValueError(f"give none or a colour number from 0 to {MAX_COLOUR}")
     value = int(text)
     if not 0 <= value <= MAX_COLOUR:
         raise ValueError(f"a colour is between 0 and {MAX_COLOUR}")

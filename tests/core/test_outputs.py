@@ -229,3 +229,25 @@ def test_huge_boards_are_drawn_in_part_or_refused_not_run_away(capsys, tmp_path)
     capsys.readouterr()
     assert main(["render", str(board), "--problem", "edge-matching", "-o", str(tmp_path / "em.png")]) == 4
     assert "too large to draw" in capsys.readouterr().err and not (tmp_path / "em.png").exists()
+
+
+def test_render_tells_a_json_instance_from_a_certificate(capsys, tmp_path):
+    """A merge map written as JSON was read as a certificate ("names no problem"), and a certificate given with
+    --problem was read as a board ("N must be an integer, got '{'")."""
+    game = tmp_path / "map.json"
+    assert main(["generate", "merge-game", "--seed", "1", "-o", str(game)]) == 0
+    assert main(["render", str(game), "--problem", "merge-game", "-o", str(tmp_path / "m.png")]) == 0
+    cert = tmp_path / "c.json"
+    assert main(["solve", MERGE, "--problem", "merge-game", "--quiet", "--out", str(cert)]) == 0
+    capsys.readouterr()
+    assert main(["render", str(cert), "--problem", "queens", "-o", str(tmp_path / "q.png")]) == 4
+    assert "is a certificate of merge-game, not of queens" in capsys.readouterr().err
+    assert main(["render", str(cert), "--problem", "merge-game", "-o", str(tmp_path / "c.png")]) == 0
+    assert (
+        main(
+            ["export", MERGE.replace("merge_game/random-10x10", "edge_matching/coursework_4x4"), "-d"]
+            + [str(tmp_path), "--frame-colour", "nan"]
+        )
+        == 4
+    )
+    assert "give none or a colour number" in capsys.readouterr().err
