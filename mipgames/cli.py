@@ -534,6 +534,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
             target = tmp / "instance"
             problem.write(instance, target)
             sys.stdout.write(target.read_text())
+            dropped = sorted(p.suffix for p in tmp.iterdir() if p != target)
+        if dropped:  # a planted game or a reduction's graph has no place on standard output
+            print(
+                f"mipgames: note: the {' and '.join(dropped)} file written beside an instance is kept only with "
+                "-o FILE",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -766,7 +773,13 @@ def build_parser() -> argparse.ArgumentParser:
             except ImportError as exc:
                 print(f"mipgames: warning: generator of {problem.name} is unavailable: {exc}", file=sys.stderr)
             if not any(a.dest == "output" for a in g._actions):
-                g.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+                g.add_argument(
+                    "-o",
+                    "--output",
+                    metavar="FILE",
+                    help="write here (default: standard output; a planted board's X.moves or a reduction map's "
+                    "X.graph is written beside FILE, with -o only)",
+                )
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser(

@@ -258,6 +258,24 @@ def writable_folder(path: str | Path) -> Path:
     return folder
 
 
+def output_pair(path: str | Path, companion: Path | None, what: str, probe: bool = False) -> tuple[Path, Path | None]:
+    """An output and the companion written beside it (a planted game, a reduction's graph; None: no companion),
+    both checked before either is written: an output named like its own companion would be replaced by it, so
+    it is refused, and so is a link, a folder or a device at either path; ``probe`` also tries a write in their
+    folder (for a check made before long work)."""
+    check = writable_output if probe else check_output_target
+    target = Path(path)
+    if companion is None:
+        return check(target), None
+    if companion.name.lower() == target.name.lower():  # same folder; a case-insensitive file system counts too
+        raise OutputError(
+            f"{what} is written beside it as {companion.name}, so a file of that name would be replaced by it; "
+            f"give it another extension (e.g. {target.with_suffix('.txt').name})",
+            target,
+        )
+    return check(target), check(companion)
+
+
 def distinct_outputs(sources: Iterable[str | Path], *outputs: str | Path | None) -> None:
     """Refuse an output named twice, or named like an input: one file would silently replace the other."""
     seen: dict[Path, str] = {Path(source).resolve(): str(source) for source in sources}

@@ -26,7 +26,13 @@ from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import COLOUR_COUNT_BOUND, colour_count_bound, frame_census, mode_of
+from mipgames.edge_matching.simulate import (
+    COLOUR_COUNT_BOUND,
+    colour_count_bound,
+    frame_census,
+    hint_conflict,
+    mode_of,
+)
 
 SLICE = 2_000_000
 """Nodes between two looks at the clock (~0.1 s)."""
@@ -85,13 +91,12 @@ COUNTING_TILES, HINTS = "counting tiles", "hints"
 
 
 def impossible(inst: Instance) -> tuple[str, str] | None:
-    """(name, why) when every placement breaks the rules, found without search (None when none is known)."""
-    from mipgames.edge_matching.search import prepare
-
+    """(name, why) when every placement breaks the rules, found without search (None when none is known): cheap
+    enough for every claim ``judge`` makes, on any board the reader takes."""
     census = frame_census(inst)
     if census:
         return COUNTING_TILES, census
-    conflict = prepare(inst, "none").conflict
+    conflict = hint_conflict(inst)
     return (HINTS, conflict) if conflict else None
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mipgames.edge_matching.instance import Instance
+from mipgames.core.arguments import int_in
+from mipgames.edge_matching.instance import MAX_CELLS, MAX_COLOUR, MAX_SIDE, Instance
 from mipgames.edge_matching.simulate import turned
+
+MAX_SEED = 2**31 - 1
 
 
 def planted(
@@ -16,18 +19,27 @@ def planted(
 
     Frame puzzles use colours 1..rim_colours on edges between two rim cells and
     rim_colours+1..rim_colours+inner_colours elsewhere (like Eternity II); without a frame,
-    every side, boundary included, takes one of the inner colours.
+    every side, boundary included, takes one of the inner colours.  Sizes and colours are bounded by what the
+    reader takes (``instance.MAX_SIDE``, ``MAX_CELLS``, ``MAX_COLOUR``): a ValueError otherwise, before any work.
     """
     if rows < 1 or cols < 1:
         raise ValueError("rows and cols must be at least 1")
+    if rows > MAX_SIDE or cols > MAX_SIDE or rows * cols > MAX_CELLS:
+        raise ValueError(
+            f"a {rows}x{cols} board is larger than the reader takes: at most {MAX_SIDE} rows and columns "
+            f"and {MAX_CELLS:,} cells"
+        )
     if inner_colours < 1 or (frame and rim_colours < 1):
         raise ValueError("need at least one inner colour (and one rim colour for a frame puzzle)")
+    if inner_colours + (rim_colours if frame else 0) > MAX_COLOUR or rim_colours > MAX_COLOUR:
+        raise ValueError(f"colours are numbered up to {MAX_COLOUR:,}: rim plus inner colours must not exceed it")
     if frame and (rows < 2 or cols < 2):
         raise ValueError("a frame puzzle needs at least 2 rows and 2 columns")
     rng = random.Random(seed)
     first_inner = rim_colours + 1 if frame else 1
-    inner = list(range(first_inner, first_inner + inner_colours))
-    rim = list(range(1, rim_colours + 1))
+    # ranges, not lists: rng.choice draws the same index from either, and a list of 10^9 colours is gigabytes
+    inner = range(first_inner, first_inner + inner_colours)
+    rim = range(1, rim_colours + 1)
 
     def on_rim(r: int, c: int) -> bool:
         return r in (0, rows - 1) or c in (0, cols - 1)
@@ -73,22 +85,28 @@ def shuffle(inst: Instance, seed: int) -> Instance:
 
 
 def add_arguments(parser: Any) -> None:
-    parser.add_argument("--rows", type=int, required=True)
-    parser.add_argument("--cols", type=int, default=None, help="default: same as --rows")
+    """Every size is bounded by what the reader takes (exit 4 at parsing); rows x cols is checked in generate."""
+    parser.add_argument("--rows", type=int_in(1, MAX_SIDE), required=True, help=f"1 to {MAX_SIDE}")
+    parser.add_argument(
+        "--cols",
+        type=int_in(1, MAX_SIDE),
+        default=None,
+        help=f"default: same as --rows; rows x cols at most {MAX_CELLS:,}",
+    )
     parser.add_argument("--frame", action="store_true", help="grey (colour 0) frame, Eternity II style")
     parser.add_argument(
         "--rim-colours",
-        type=int,
+        type=int_in(0, MAX_COLOUR),
         default=0,
         help="colours between two rim tiles (frame puzzles)",
     )
     parser.add_argument(
         "--inner-colours",
-        type=int,
+        type=int_in(1, MAX_COLOUR),
         required=True,
-        help="colours of all other inner edges",
+        help=f"colours of all other inner edges (rim plus inner colours at most {MAX_COLOUR:,})",
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
 
 
 def generate(args: Any) -> Instance:

@@ -23,6 +23,7 @@ from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import (
     boundary_sides,
     distinct_turns,
+    hint_conflict,
     neighbour,
     turned,
 )
@@ -138,27 +139,16 @@ def prepare(inst: Instance, symmetry: str = "exact", pin: int = 0) -> Pieces:
 
 def _fix_hints(p: Pieces) -> None:
     inst = p.inst
+    p.conflict = hint_conflict(inst)
+    if p.conflict:
+        return
     type_of = {t: ti for ti, members in enumerate(p.types) for t in members}
-    cells: dict[int, tuple[int, int]] = {}
-    for h in inst.hints:
-        i = h.row * inst.cols + h.col
-        if cells.get(i, (h.tile, h.turns)) != (h.tile, h.turns):
-            p.conflict = f"two hints for cell ({h.row}, {h.col})"
-            return
-        cells[i] = (h.tile, h.turns)
-    places: dict[int, int] = {}
+    cells = {h.row * inst.cols + h.col: (h.tile, h.turns) for h in inst.hints}
     for i, (t, a) in cells.items():
-        if t in places:
-            p.conflict = f"tile {t} is hinted into two cells"
-            return
-        places[t] = i
         shape = turned(inst.tiles[t], a)
         ti = type_of[t]
         rep = inst.tiles[p.types[ti][0]]
         e = next(e for e in range(len(p.ent_type)) if p.ent_type[e] == ti and turned(rep, int(p.ent_turn[e])) == shape)
-        if not p.allowed[i, e]:
-            p.conflict = f"the hint puts tile {t} turned {a} in cell {divmod(i, inst.cols)}, against the frame rule"
-            return
         p.fixed[i] = e
         p.col[i] = p.ent_col[e]
         p.avail[ti] -= 1

@@ -159,6 +159,25 @@ def inner_edges(inst: Instance) -> list[Edge]:
     return out
 
 
+def hint_conflict(inst: Instance) -> str:
+    """Why the hints cannot all hold ("" when they can): two for one cell, one tile in two cells, or a hint that
+    shows grey off the boundary (or colour on it) in a frame puzzle.  No search and no tables: a rule check."""
+    cells: dict[int, tuple[int, int]] = {}
+    for h in inst.hints:
+        i = h.row * inst.cols + h.col
+        if cells.get(i, (h.tile, h.turns)) != (h.tile, h.turns):
+            return f"two hints for cell ({h.row}, {h.col})"
+        cells[i] = (h.tile, h.turns)
+    places: dict[int, int] = {}
+    for i, (t, a) in cells.items():
+        if t in places:
+            return f"tile {t} is hinted into two cells"
+        places[t] = i
+        if inst.frame and not fits_frame(inst, *divmod(i, inst.cols), turned(inst.tiles[t], a)):
+            return f"the hint puts tile {t} turned {a} in cell {divmod(i, inst.cols)}, against the frame rule"
+    return ""
+
+
 def plain_placement(inst: Instance) -> list[list[int]]:
     """A placement made without search that obeys the frame and the hints when tile counts allow: the hinted
     tiles where the hints put them, then each cell the first free tile that some turn shows grey exactly on the

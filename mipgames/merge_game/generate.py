@@ -23,6 +23,7 @@ from mipgames.merge_game.instance import (
     Stone,
     in_reading_order,
     normalise_attack,
+    output_paths,
 )
 
 
@@ -172,6 +173,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _generate(args: Any) -> Instance:
+    output = getattr(args, "output", None)
+    if output:  # the map and a reduction's graph, refused before the work rather than after it (instance.write)
+        output_paths(output, graph=args.kind == "reduction", probe=True)
     seed = getattr(args, "seed", 0) or 0
     if args.kind == "reduction":
         return reduction_map(args.vertices, seed, args.answer, args.k, args.edge_factor)

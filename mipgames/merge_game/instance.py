@@ -31,7 +31,7 @@ from typing import Any
 
 from mipgames.core.arguments import switch_word
 from mipgames.core.errors import InputError
-from mipgames.core.files import excerpt, parse_int, read_text, write_text_atomic
+from mipgames.core.files import excerpt, output_pair, parse_int, read_text, staged_output, write_text_atomic
 
 Offset = tuple[int, int]
 
@@ -407,14 +407,27 @@ def read(path: str | Path) -> Instance:
     return inst if inst.name else replace(inst, name=p.stem)
 
 
+def output_paths(path: str | Path, graph: bool, probe: bool = False) -> tuple[Path, Path | None]:
+    """The map's path and its graph file's (None without a graph), checked as ``output_pair`` does."""
+    from mipgames.merge_game.graphs import graph_path
+
+    return output_pair(path, graph_path(Path(path)) if graph else None, "the graph of a reduction map", probe)
+
+
 def write(instance: Instance, path: str | Path) -> None:
-    """The map in the format its extension names; a reduction instance's graph is written beside it."""
+    """The map in the format its extension names; a reduction instance's graph is written beside it.
+
+    Both paths are checked before either is written, and both files are staged before either is renamed into
+    place: a failure while writing leaves neither file changed (never a new map beside an old graph)."""
     from mipgames.merge_game.codec import instance_to_text
+    from mipgames.merge_game.graphs import write_graph
 
-    p = Path(path)
-    write_text_atomic(p, instance_to_text(instance) if p.suffix.lower() == ".json" else to_ascii(instance))
     graph = instance.meta.get("graph") if isinstance(instance.meta, Mapping) else None
-    if graph is not None:
-        from mipgames.merge_game.graphs import graph_path, write_graph
-
-        write_graph(graph, graph_path(p), instance)
+    target, companion = output_paths(path, graph is not None)
+    text = instance_to_text(instance) if target.suffix.lower() == ".json" else to_ascii(instance)
+    if companion is None or graph is None:
+        write_text_atomic(target, text)
+        return
+    with staged_output(target) as map_tmp, staged_output(companion) as graph_tmp:
+        map_tmp.write_text(text, encoding="utf-8")
+        write_graph(graph, graph_tmp, instance)  # writes (atomically) onto the staged file, renamed below

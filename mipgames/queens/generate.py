@@ -10,6 +10,7 @@ out and the forest model proves K unreachable.
 
 from __future__ import annotations
 
+import bisect
 import random
 import time
 from dataclasses import dataclass
@@ -47,8 +48,25 @@ def _split_targets(n: int, queens: dict, r: int, c: int) -> list[tuple[int, int]
     return found
 
 
+def _can_split(n: int, queens: dict, empty: set[tuple[int, int]]) -> bool:
+    """Whether some queen of power above 1 has an empty square in clear line of sight (a split is possible):
+    the first queen each empty square sees along each of the 8 lines, so a crowded board costs little."""
+    for r, c in empty:
+        for dr, dc in DIRECTIONS:
+            rr, cc = r + dr, c + dc
+            while 0 <= rr < n and 0 <= cc < n:
+                power = queens.get((rr, cc))
+                if power is not None:
+                    if power > 1:
+                        return True
+                    break
+                rr, cc = rr + dr, cc + dc
+    return False
+
+
 def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) -> Planted:
-    """K queens of power 2^exponent split ``moves`` times; raises UsageError when they cannot fit."""
+    """K queens of power 2^exponent split ``moves`` times; raises UsageError when they cannot fit, or when the
+    splits get stuck (no queen that can still be split sees an empty square)."""
     if k < 1 or k + moves > n * n:
         raise UsageError(f"{k} + {moves} queens do not fit on a {n}x{n} board (and K must be at least 1)")
     rng = random.Random(seed)
@@ -58,18 +76,35 @@ def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) 
         raise UsageError(f"exponent {exponent} cannot make {k + moves} queens below total 2^60")
     squares = rng.sample([(r, c) for r in range(n) for c in range(n)], k)
     queens = {sq: 1 << exponent for sq in squares}
+    empty = {(r, c) for r in range(n) for c in range(n)} - queens.keys()
     splits: list[Move] = []
+    movable = sorted(sq for sq, p in queens.items() if p > 1)  # kept sorted as queens split, not sorted each draw
+    checked = -1  # the split count at which a split was last proved possible
     while len(splits) < moves:
-        movable = [sq for sq, p in queens.items() if p > 1]
         if not movable:
             raise UsageError("ran out of powers to split: raise the exponent")
-        r, c = rng.choice(sorted(movable))
+        r, c = rng.choice(movable)
         targets = _split_targets(n, queens, r, c)
         if not targets:
+            # The draw is retried on the unchanged board (the same random stream as ever), which ends once a
+            # splittable queen is drawn; when there is none it would never end, so that is checked, once a board.
+            if checked != len(splits):
+                if not _can_split(n, queens, empty):
+                    raise UsageError(
+                        f"stuck after {len(splits)} of {moves} splits: no empty square is in line of sight of a "
+                        "queen that can still be split; ask for fewer moves, a larger board or exponent, "
+                        "or another seed"
+                    )
+                checked = len(splits)
             continue
         rr, cc = rng.choice(targets)
         queens[r, c] //= 2
         queens[rr, cc] = queens[r, c]
+        empty.discard((rr, cc))
+        if queens[r, c] == 1:
+            del movable[bisect.bisect_left(movable, (r, c))]
+        else:
+            bisect.insort(movable, (rr, cc))
         splits.append((rr, cc, r, c))
     return Planted(_board(n, queens, k, splits[::-1]), splits[::-1])
 
@@ -176,6 +211,11 @@ def add_arguments(parser) -> None:
 
 
 def from_args(args) -> Queens:
+    output = getattr(args, "output", None)
+    if output:  # the board and its moves file, refused before the work rather than after it (instance.write)
+        from mipgames.queens.instance import output_paths
+
+        output_paths(output, planted=not args.unsolvable, probe=True)
     if args.unsolvable:
         return unsolvable(args.n, args.k + args.moves, args.k, args.seed, args.proof_time)
     return planted(args.n, args.k, args.moves, args.seed, args.exponent).instance

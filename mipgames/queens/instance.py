@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mipgames.core.errors import InputError
-from mipgames.core.files import parse_int, read_text, write_text_atomic
+from mipgames.core.files import output_pair, parse_int, read_text, staged_output, write_text_atomic
 
 MAX_N = 128
 MAX_TOTAL = 1 << 60
@@ -112,11 +112,23 @@ def moves_path(board_path: str | Path) -> Path:
     return Path(board_path).with_suffix(".moves")
 
 
+def output_paths(path: str | Path, planted: bool, probe: bool = False) -> tuple[Path, Path | None]:
+    """The board's path and its moves file's (None without planted moves), checked as ``output_pair`` does."""
+    return output_pair(path, moves_path(path) if planted else None, "the planted moves file", probe)
+
+
 def write(instance: Queens, path: str | Path) -> None:
-    """The board; a planted instance's solution goes beside it as a moves file."""
-    write_text_atomic(path, format_instance(instance))
-    if instance.planted is not None:
-        write_text_atomic(moves_path(path), format_moves(instance.planted))
+    """The board; a planted instance's solution goes beside it as a moves file.
+
+    Both paths are checked before either is written, and both files are staged before either is renamed into
+    place: a failure while writing leaves neither file changed (never a new board beside an old moves file)."""
+    board, moves = output_paths(path, instance.planted is not None)
+    if moves is None or instance.planted is None:
+        write_text_atomic(board, format_instance(instance))
+        return
+    with staged_output(board) as board_tmp, staged_output(moves) as moves_tmp:
+        board_tmp.write_text(format_instance(instance), encoding="utf-8")
+        moves_tmp.write_text(format_moves(instance.planted), encoding="utf-8")
 
 
 def parse_moves(text: str, path: str | Path | None = None) -> list[tuple[int, Move]]:

@@ -1,0 +1,73 @@
+"""A planted board and its moves file are checked together before either is written (fault: ``-o x.moves``
+wrote the board, then replaced it with the moves; a folder or link at ``x.moves`` left a board without moves)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from mipgames.cli import main as cli
+from mipgames.core.errors import OutputError
+from mipgames.queens.generate import planted
+from mipgames.queens.instance import moves_path, read, read_moves, write
+
+ARGS = ["generate", "queens", "--n", "6", "--k", "1", "--moves", "8", "--seed", "2"]
+
+
+def _listing(folder):
+    return sorted(os.listdir(folder))
+
+
+@pytest.mark.parametrize("name", ["qq.moves", "qq.MOVES"])
+def test_a_board_named_like_its_moves_file_is_refused(tmp_path, capsys, name):
+    assert cli([*ARGS, "-o", str(tmp_path / name)]) == 4
+    assert _listing(tmp_path) == []
+    err = capsys.readouterr().err
+    assert "give it another extension" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("blocker", ["folder", "symlink", "dangling symlink"])
+def test_a_bad_moves_path_is_refused_before_the_board_is_written(tmp_path, capsys, blocker):
+    moves = tmp_path / "q.moves"
+    if blocker == "folder":
+        moves.mkdir()
+    else:
+        target = tmp_path / "elsewhere"
+        if blocker == "symlink":
+            target.write_text("keep\n")
+        moves.symlink_to(target)
+    before = _listing(tmp_path)
+    assert cli([*ARGS, "-o", str(tmp_path / "q.txt")]) == 4
+    assert _listing(tmp_path) == before  # no board, no temporary file
+    assert blocker != "symlink" or (tmp_path / "elsewhere").read_text() == "keep\n"
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_writer_checks_both_paths_before_writing(tmp_path):
+    case = planted(6, 1, 8, 2)
+    board = tmp_path / "b.txt"
+    board.write_text("old board\n")
+    moves_path(board).mkdir()
+    with pytest.raises(OutputError):
+        write(case.instance, board)
+    assert board.read_text() == "old board\n" and _listing(tmp_path) == ["b.moves", "b.txt"]
+    with pytest.raises(OutputError, match="another extension"):
+        write(case.instance, tmp_path / "b2.moves")
+    assert not (tmp_path / "b2.moves").exists()
+
+
+def test_board_and_moves_are_written_together(tmp_path):
+    out = tmp_path / "p.txt"
+    assert cli([*ARGS, "-o", str(out)]) == 0
+    case = planted(6, 1, 8, 2)
+    assert read(out) == case.instance
+    assert tuple(m for _, m in read_moves(moves_path(out))) == case.instance.planted
+    assert _listing(tmp_path) == ["p.moves", "p.txt"]
+
+
+def test_an_unsolvable_board_has_no_moves_file_and_may_end_in_moves(tmp_path):
+    from mipgames.queens.instance import output_paths
+
+    board, moves = output_paths(tmp_path / "u.moves", planted=False)
+    assert board == tmp_path / "u.moves" and moves is None
