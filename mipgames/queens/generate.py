@@ -72,8 +72,13 @@ def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) 
     rng = random.Random(seed)
     need = max(1, (moves // k + 1).bit_length())
     exponent = need + 1 if exponent is None else exponent
-    if k << exponent >= MAX_TOTAL or k << exponent < k + moves:
-        raise UsageError(f"exponent {exponent} cannot make {k + moves} queens below total 2^60")
+    if k << exponent >= MAX_TOTAL:
+        raise UsageError(f"exponent {exponent} is too large: {k} queens of power 2^{exponent} reach the total 2^60")
+    if k << exponent < k + moves:
+        raise UsageError(
+            f"exponent {exponent} is too small: {k} queens of power 2^{exponent} split into at most {k << exponent} "
+            f"queens, not {k + moves}"
+        )
     squares = rng.sample([(r, c) for r in range(n) for c in range(n)], k)
     queens = {sq: 1 << exponent for sq in squares}
     empty = {(r, c) for r in range(n) for c in range(n)} - queens.keys()

@@ -107,3 +107,11 @@ def test_the_stuck_check_agrees_with_trying_every_queen(data):
     empty = set(squares) - queens.keys()
     splittable = any(_split_targets(n, queens, r, c) for (r, c), p in queens.items() if p > 1)
     assert _can_split(n, queens, empty) == splittable
+
+
+def test_an_exponent_out_of_range_is_named_too_small_or_too_large():
+    """`--exponent 0` was refused as unable to make the queens "below total 2^60", which is the other limit."""
+    with pytest.raises(UsageError, match="exponent 0 is too small: 2 queens of power 2\\^0 split into at most 2"):
+        planted(6, 2, 8, 0, exponent=0)
+    with pytest.raises(UsageError, match="exponent 59 is too large"):
+        planted(6, 2, 8, 0, exponent=59)
