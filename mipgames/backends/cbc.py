@@ -36,7 +36,7 @@ _FINAL_BOUND = re.compile(r"^(?:Lower|Upper) bound:\s+(\S+)", re.M)
 _BEST_POSSIBLE = re.compile(r"best possible (\S+)")
 _PROGRESS = re.compile(r"Cbc0010I After \d+ nodes, \d+ on tree, (\S+) best solution, best possible (\S+)")
 _INTEGER = re.compile(r"Cbc0012I Integer solution of (\S+)|Cbc0038I Solution found of (\S+)")
-_ROOT_BOUND = re.compile(r"^Continuous objective value is (\S+)")
+_ROOT_BOUND = re.compile(r"^Continuous objective value is (\S+)", re.M)
 
 
 def _cmd():
@@ -117,6 +117,9 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     bound = final if final is not None else running
     if bound is not None:
         bound += objective_constant(built)
+    elif not objective_constant(built):  # solved at the root: Clp's relaxation, in the model's sense, still bounds
+        found = last_match(_ROOT_BOUND, log)
+        bound = number(found.group(1)) if found else None
     status_code = built.model.status
     sol_status = built.model.sol_status
     stop = _stop_reason(verdict)
@@ -135,6 +138,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         result = solved(built, Status.OPTIMAL, None, wall, verdict)
         result.bound = result.objective if final is None else final + objective_constant(built)
         return result
+    if verdict == "Optimal solution found":  # with --gap: optimal only up to the gap allowed
+        verdict = f"{verdict} within the relative gap {options.gap:g}"
     result = solved(built, Status.FEASIBLE, bound, wall, verdict)
     result.stop = stop
     return result

@@ -440,3 +440,14 @@ def test_where_a_certificate_says_it_came_from_must_be_where_it_came_from(capsys
     puzzle.write_text(puzzle.read_text() + "\n")  # edited since the solve: the embedded instance is what counts
     assert main(["verify", str(tmp_path / "c.json")]) == 0
     assert "no longer holds the file solved" in capsys.readouterr().out
+
+
+def test_cbc_stopped_by_a_gap_reports_its_root_bound_and_says_the_gap(capsys, tmp_path):
+    """CBC with --gap 0.5 stopped at the root: "feasible" beside CBC's own "Optimal solution found", with the map's
+    bound 300 although the root relaxation (148.688) proves the 148 found optimal."""
+    args = ("--solver", "cbc", "--gap", "0.5", "--threads", "1", "--time-limit", "20")
+    code, out, cert = _solve(capsys, tmp_path, "instances/merge_game/random-40x40.txt", *args)
+    assert code == 0 and cert["objective"] == 148 and cert["bound"] < 300
+    assert cert["status"] == ("optimal" if cert["bound"] == 148 else "feasible")
+    assert cert["message"].startswith("Optimal solution found within the relative gap 0.5")
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
