@@ -63,7 +63,7 @@ def count_claims(inst: Any, params: dict[str, Any], stats: Any, objective: float
     if cells < 40 and seen > math.factorial(cells) * 4**cells:  # 40! alone is beyond the 10**30 read
         raise InputError(f"claims {seen:,} perfect placements; {cells} tiles have {math.factorial(cells) * 4**cells:,}")
     turns = 4 if inst.rows == inst.cols else 2
-    if complete and cells > 1 and not inst.hints and total % turns:
+    if complete and total is not None and cells > 1 and not inst.hints and total % turns:
         raise InputError(
             f"claims {total:,} perfect placements, not a multiple of {turns}: the board turned is another placement "
             "of every solution, so a complete count without hints comes in whole sets of turned copies"

@@ -18,8 +18,8 @@ def _window(instance: Instance) -> tuple[tuple[int, int], tuple[int, int]]:
     """The columns and rows drawn: the whole map when it is small, else the box around every hero and stone."""
     if max(instance.width, instance.height) <= MAX_GRID:
         return (1, instance.width), (1, instance.height)
-    xs = [o.x for o in (*instance.heroes, *instance.stones)] or [1]
-    ys = [o.y for o in (*instance.heroes, *instance.stones)] or [1]
+    xs = [h.x for h in instance.heroes] + [s.x for s in instance.stones] or [1]
+    ys = [h.y for h in instance.heroes] + [s.y for s in instance.stones] or [1]
     return (max(1, min(xs) - 1), min(instance.width, max(xs) + 1)), (
         max(1, min(ys) - 1),
         min(instance.height, max(ys) + 1),

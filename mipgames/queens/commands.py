@@ -101,9 +101,9 @@ def check_command(args: Any, stdout: TextIO, stderr: TextIO) -> int:
     except MipgamesError as error:
         stderr.write(f"mipgames: {error}\n")
         return error.exit_code
-    board, bad, error = replay(instance, [move for _, move in numbered])
+    board, bad, why = replay(instance, [move for _, move in numbered])
     if bad is not None:
-        stderr.write(f"mipgames: {InputError(f'illegal move: {error}', args.moves, numbered[bad][0])}\n")
+        stderr.write(f"mipgames: {InputError(f'illegal move: {why}', args.moves, numbered[bad][0])}\n")
         return 1
     remaining = len(board)
     verdict = "accepted" if remaining <= instance.k else "rejected"
