@@ -70,6 +70,7 @@ def rerun_command(result: Result, instance_path: str | None, problem: Problem) -
     A nullable parameter (``Param.nullable``) set to None where its default is not is spelt ``none``, as
     ``--frame-colour none``; without it the rerun would solve another puzzle."""
     nullable = {p.name for p in problem.params if p.nullable and p.default is not None}
+    unset = {p.name for p in problem.params if p.default is None}  # there a 0 is a value (--target 0), not "off"
     options = result.options
     words = ["mipgames", "solve", instance_path or "INSTANCE", "--problem", result.problem, "--solver", result.solver]
     if result.formulation:
@@ -88,7 +89,7 @@ def rerun_command(result: Result, instance_path: str | None, problem: Problem) -
             words.append(flag)
         elif value is None and name in nullable:
             words += [flag, "none"]
-        elif value not in (False, None):
+        elif value not in (False, None) or (name in unset and value == 0 and value is not False):
             words += [flag, str(value)]
     return " ".join(shlex.quote(w) for w in words)
 

@@ -451,3 +451,10 @@ def test_cbc_stopped_by_a_gap_reports_its_root_bound_and_says_the_gap(capsys, tm
     assert cert["status"] == ("optimal" if cert["bound"] == 148 else "feasible")
     assert cert["message"].startswith("Optimal solution found within the relative gap 0.5")
     assert main(["verify", str(tmp_path / "c.json")]) == 0
+
+
+def test_a_rerun_keeps_a_target_of_zero(capsys, tmp_path):
+    """--target 0 (a decision: destroy at least nothing) was left out of the rerun command, which then optimised."""
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--target", "0", "--threads", "1")
+    assert code == 0 and cert["params"]["target"] == 0 and cert["rerun"].endswith("--target 0")
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
