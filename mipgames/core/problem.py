@@ -425,7 +425,8 @@ def judge(
         return Claim(Status.ERROR, None, None, prover, fault), own
     if fault:
         bound = None  # no proof behind it: the claim rests on the other bounds or on none
-    anyhow = plain_objective(problem, instance, problem.optimise_params(params))  # a bound is on every game
+    # a bound is on every game (not under --reprove's cut, which asks about the games beyond the claim)
+    anyhow = None if cut else plain_objective(problem, instance, problem.optimise_params(params))
     stated = finite(bound)
     if anyhow is not None and stated is not None and not same(stated, anyhow) and tighter(stated, anyhow, sense):
         why = f"bound {stated:g} ({prover}) is beyond {anyhow:g}, the {name} of a solution made without search"
