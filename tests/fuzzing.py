@@ -1,8 +1,13 @@
-"""What every reader's fuzz test shares: the hypothesis settings and the mutations of a bundled file."""
+"""What every reader's fuzz test shares: the hypothesis settings, the mutations of a bundled file, a guard
+against hangs and the hostile things found where an output should go."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+import signal
+from collections.abc import Iterator
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
@@ -39,3 +44,36 @@ def mutate(text: str, rng: random.Random, inserts: tuple[str, ...] = INSERTS) ->
         pos = rng.randrange(len(text) + 1)
         return text[:pos] + rng.choice(inserts) + text[pos:]
     return "[" * 5000 + text
+
+
+@contextlib.contextmanager
+def hang_guard(seconds: float) -> Iterator[None]:
+    """Fail (instead of blocking the suite) when a case hangs: an endless loop, a FIFO opened blocking, a
+    quadratic int() (SIGALRM, main thread)."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise AssertionError(f"case still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+BLOCKERS = ("folder", "symlink", "dangling symlink")
+"""What can stand where an output goes and must not be written through."""
+
+
+def block(path: Path, blocker: str) -> Path | None:
+    """Put a ``BLOCKERS`` entry at ``path``; returns the file a live symlink points to (it must stay as it is)."""
+    if blocker == "folder":
+        path.mkdir()
+        return None
+    target = path.parent / "elsewhere"
+    if blocker == "symlink":
+        target.write_text("keep\n")
+    path.symlink_to(target)
+    return target if blocker == "symlink" else None

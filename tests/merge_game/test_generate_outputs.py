@@ -12,6 +12,7 @@ from mipgames.core.errors import OutputError
 from mipgames.merge_game.generate import reduction_map
 from mipgames.merge_game.graphs import graph_path
 from mipgames.merge_game.instance import read, write
+from tests.fuzzing import BLOCKERS, block
 
 ARGS = ["generate", "merge-game", "--kind", "reduction", "--vertices", "8", "--seed", "1"]
 
@@ -33,20 +34,13 @@ def test_a_random_map_has_no_graph_and_may_end_in_graph(tmp_path):
     assert _listing(tmp_path) == ["r.graph"] and read(tmp_path / "r.graph").width == 4
 
 
-@pytest.mark.parametrize("blocker", ["folder", "symlink", "dangling symlink"])
+@pytest.mark.parametrize("blocker", BLOCKERS)
 def test_a_bad_graph_path_is_refused_before_the_map_is_written(tmp_path, capsys, blocker):
-    graph = tmp_path / "g.graph"
-    if blocker == "folder":
-        graph.mkdir()
-    else:
-        target = tmp_path / "elsewhere"
-        if blocker == "symlink":
-            target.write_text("keep\n")
-        graph.symlink_to(target)
+    kept = block(tmp_path / "g.graph", blocker)
     before = _listing(tmp_path)
     assert cli([*ARGS, "-o", str(tmp_path / "g.txt")]) == 4
     assert _listing(tmp_path) == before
-    assert blocker != "symlink" or (tmp_path / "elsewhere").read_text() == "keep\n"
+    assert kept is None or kept.read_text() == "keep\n"
     assert capsys.readouterr().err.count("\n") == 1
 
 

@@ -11,6 +11,7 @@ from mipgames.cli import main as cli
 from mipgames.core.errors import OutputError
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import moves_path, read, read_moves, write
+from tests.fuzzing import BLOCKERS, block
 
 ARGS = ["generate", "queens", "--n", "6", "--k", "1", "--moves", "8", "--seed", "2"]
 
@@ -27,20 +28,13 @@ def test_a_board_named_like_its_moves_file_is_refused(tmp_path, capsys, name):
     assert "give it another extension" in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("blocker", ["folder", "symlink", "dangling symlink"])
+@pytest.mark.parametrize("blocker", BLOCKERS)
 def test_a_bad_moves_path_is_refused_before_the_board_is_written(tmp_path, capsys, blocker):
-    moves = tmp_path / "q.moves"
-    if blocker == "folder":
-        moves.mkdir()
-    else:
-        target = tmp_path / "elsewhere"
-        if blocker == "symlink":
-            target.write_text("keep\n")
-        moves.symlink_to(target)
+    kept = block(tmp_path / "q.moves", blocker)
     before = _listing(tmp_path)
     assert cli([*ARGS, "-o", str(tmp_path / "q.txt")]) == 4
     assert _listing(tmp_path) == before  # no board, no temporary file
-    assert blocker != "symlink" or (tmp_path / "elsewhere").read_text() == "keep\n"
+    assert kept is None or kept.read_text() == "keep\n"
     assert capsys.readouterr().err.count("\n") == 1
 
 

@@ -3,10 +3,7 @@ endless retry when no queen that can still be split saw an empty square), and st
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import signal
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,27 +13,7 @@ from mipgames.core.errors import UsageError
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import format_instance, format_moves
 from mipgames.queens.simulate import evaluate
-
-
-class Endless(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Turns an endless loop into a failure instead of a hung test run (SIGALRM, main thread)."""
-
-    def expire(*_: object) -> None:
-        raise Endless(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
+from tests.fuzzing import hang_guard
 
 STUCK = [(8, 1, 63, 1, None), (3, 1, 7, 2, 3), (4, 1, 15, 2, None), (16, 1, 255, 0, None), (128, 1, 16383, 3, None)]
 """(n, k, moves, seed, exponent) that looped forever before."""
@@ -44,14 +21,14 @@ STUCK = [(8, 1, 63, 1, None), (3, 1, 7, 2, 3), (4, 1, 15, 2, None), (16, 1, 255,
 
 @pytest.mark.parametrize("n, k, moves, seed, exponent", STUCK)
 def test_stuck_splits_are_refused(n, k, moves, seed, exponent):
-    with deadline(20), pytest.raises(UsageError, match="stuck after"):
+    with hang_guard(20), pytest.raises(UsageError, match="stuck after"):
         planted(n, k, moves, seed, exponent)
 
 
 def test_stuck_splits_exit_4_with_one_message(capsys):
     from mipgames.cli import main as cli
 
-    with deadline(20):
+    with hang_guard(20):
         assert cli(["generate", "queens", "--n", "8", "--k", "1", "--moves", "63", "--seed", "1"]) == 4
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("mipgames: stuck after 62 of 63 splits") and err.count("\n") == 1
@@ -67,7 +44,7 @@ def test_stuck_splits_exit_4_with_one_message(capsys):
 )
 def test_planted_ends_with_a_solution_or_a_refusal(n, k, fill, seed, exponent):
     moves = round(fill * max(0, n * n - k))
-    with deadline(10):
+    with hang_guard(10):
         try:
             case = planted(n, k, moves, seed, exponent)
         except UsageError:

@@ -25,10 +25,8 @@ import io
 import itertools
 import os
 import re
-import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +42,7 @@ from mipgames.samegame2.interpreter import (
     Interpreter,
     read_lines,
 )
+from tests.fuzzing import hang_guard
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -139,22 +138,6 @@ def check_run(status: int, out: str, err: str, source: str) -> None:
         numbers.append(int(number))
         assert any(m.fullmatch(message) for m in MESSAGES), f"unknown message: {message!r}"
     assert numbers == sorted(set(numbers))  # one message per refused line, in order
-
-
-@contextlib.contextmanager
-def hang_guard(seconds: float = HANG_SECONDS) -> Iterator[None]:
-    """Fail (instead of blocking the suite) when a case hangs: a FIFO opened blocking, a quadratic int()."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise AssertionError(f"case still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # -- the arena: data files, hostile files, base scripts -------------------------------------------
@@ -272,14 +255,14 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Arena:
 # -- running one script ----------------------------------------------------------------------------
 def run_api(script: bytes, source: str = "<stdin>") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with hang_guard():
+    with hang_guard(HANG_SECONDS):
         status = Interpreter(out, err, source).run(read_lines(io.BytesIO(script)))
     return status, out.getvalue(), err.getvalue()
 
 
 def run_cli(args: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with hang_guard(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with hang_guard(HANG_SECONDS), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = cli_main(["samegame2", *args])
     return status, out.getvalue(), err.getvalue()
 
