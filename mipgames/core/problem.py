@@ -425,16 +425,17 @@ def judge(
         return Claim(Status.ERROR, None, None, prover, fault), own
     if fault:
         bound = None  # no proof behind it: the claim rests on the other bounds or on none
-    # a bound is on every game (not under --reprove's cut, which asks about the games beyond the claim)
-    anyhow = None if cut else plain_objective(problem, instance, problem.optimise_params(params))
     stated = finite(bound)
-    if anyhow is not None and stated is not None and not same(stated, anyhow) and tighter(stated, anyhow, sense):
-        why = f"bound {stated:g} ({prover}) is beyond {anyhow:g}, the {name} of a solution made without search"
-        return Claim(Status.ERROR, None, None, prover, why), own
-    plain = plain_objective(problem, instance, params, cut)
+    if objective is None and stated is not None and not cut and not is_own(prover, own):
+        # With no solution replayed, a bound is held against a game made without search (with one, ``decide``
+        # holds it against that).  Not under --reprove's cut: that bound is on the games beyond the claim.
+        anyhow = plain_objective(problem, instance, problem.optimise_params(params))
+        if anyhow is not None and not same(stated, anyhow) and tighter(stated, anyhow, sense):
+            why = f"bound {stated:g} ({prover}) is beyond {anyhow:g}, the {name} of a solution made without search"
+            return Claim(Status.ERROR, None, None, prover, why), own
     bounds: list[tuple[object, str]] = [(bound, prover)] + ([own] if own is not None else [])
     claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover, target=target)
-    if claim.status is Status.INFEASIBLE and plain is not None:
+    if claim.status is Status.INFEASIBLE and plain_objective(problem, instance, params, cut) is not None:
         why = f"{prover} reported infeasible, yet a solution made without search replays as legal"
         return Claim(Status.ERROR, None, None, prover, why), own
     return claim, own

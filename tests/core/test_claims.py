@@ -458,3 +458,29 @@ def test_a_rerun_keeps_a_target_of_zero(capsys, tmp_path):
     code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--target", "0", "--threads", "1")
     assert code == 0 and cert["params"]["target"] == 0 and cert["rerun"].endswith("--target 0")
     assert main(["verify", str(tmp_path / "c.json")]) == 0
+
+
+def test_a_game_made_without_search_is_played_only_when_a_claim_needs_it():
+    """Every solve and verify played SameGame's plain game (7 s in Python on a 64x64 board) to check bounds that
+    a replayed solution, or the toolkit's own recomputed bound, already checks."""
+    import dataclasses
+
+    from mipgames.core.problem import judge
+    from mipgames.samegame.generate import random_board
+    from mipgames.samegame.problem import PROBLEM
+
+    def played(*_):
+        raise AssertionError("the plain game was played")
+
+    lazy = dataclasses.replace(PROBLEM, plain_solution=played)
+    board, params = random_board(8, 8, 3, 1), PROBLEM.default_params()
+    own = "mipgames: the colour-count bound"
+    for reported, objective, bound, prover in (
+        (Status.FEASIBLE, 10.0, 0.0, "cpsat 9.15"),  # a solution replayed: decide holds the bound against it
+        (Status.UNKNOWN, None, 0.0, own),  # the toolkit's own bound: recomputed instead
+        (Status.UNKNOWN, None, None, "cpsat 9.15"),  # no bound at all
+    ):
+        claim, _ = judge(lazy, board, params, reported, objective, bound, prover)
+        assert claim.status is not Status.ERROR, claim
+    with pytest.raises(AssertionError, match="plain game was played"):  # a solver's bound alone: checked
+        judge(lazy, board, params, Status.UNKNOWN, None, 3.0, "cpsat 9.15")
