@@ -32,9 +32,6 @@ from mipgames.core.problem import (
     bare,
     is_own,
     judge,
-    own_bound,
-    own_proof,
-    prover_fault,
 )
 from mipgames.core.result import Result
 from mipgames.core.status import Status, finite, same
@@ -275,14 +272,6 @@ def _verify(data: dict[str, Any], problem: Problem) -> Check:
         return check.reject(str(exc))
 
 
-def _prover_fault(
-    problem: Problem, instance: Any, params: dict[str, Any], status: Status, bound: object, prover: str
-) -> str:
-    _, sense = problem.objective(params)
-    own, proof = own_bound(problem, instance, params), own_proof(problem, instance, params)
-    return prover_fault(problem, prover, status, bound, sense, own, proof, problem.target(instance, params))
-
-
 OPTION_FIELDS = ("time_limit", "threads", "gap", "seed", "warm_start", "memory_limit")
 """``SolveOptions.as_dict``'s keys: what a certificate's ``options`` hold."""
 
@@ -357,12 +346,10 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.notes.append("records a failed run: it claims nothing")
         return check
     prover = data["proved_by"]
-    if status.proved or data["bound"] is not None:  # the runner drops such a bound; a certificate may not carry it
-        fault = _guarded("claim", _prover_fault, problem, check.instance, params, status, data["bound"], prover)
-        if fault:
-            return check.reject(fault)
-    claim, own = _guarded("claim", judge, problem, check.instance, params, status, objective, data["bound"], prover)
-    proof = _guarded("claim", own_proof, problem, check.instance, params)
+    strict = functools.partial(judge, strict=True)  # a bound the runner would have dropped is refused here
+    claim, own, proof = _guarded(
+        "claim", strict, problem, check.instance, params, status, objective, data["bound"], prover
+    )
     if claim.status is Status.ERROR:
         return check.reject(claim.reason)
     if claim.status is not status:

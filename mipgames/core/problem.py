@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from mipgames.core.result import Result, Value
 from mipgames.core.status import Claim, Sense, Status, decide, finite, same, tighter
@@ -370,7 +370,7 @@ def prover_fault(
             goal = "a decision" if target is None else f"the target {target:g}"
             return f"infeasible is credited to {prover}, but its bound {own[0]:g} does not rule out {goal}"
         return ""
-    head = prover.split(" ", 1)[0]
+    head = prover_head(prover)
     algorithm = problem.algorithms.get(head)
     if algorithm is not None:
         return "" if algorithm.may_prove else f"proved_by names {head}, a heuristic: it proves no bound"
@@ -396,6 +396,19 @@ def plain_objective(
     return value
 
 
+class Judged(NamedTuple):
+    """What ``judge`` decided, with the toolkit's own bound and proof it recomputed (for the caller's notes)."""
+
+    claim: Claim
+    own: tuple[float, str] | None
+    proof: tuple[str, str] | None
+
+
+def prover_head(prover: str) -> str:
+    """The solver or algorithm a prover's name starts with (``cpsat 9.15 (forest model)`` -> ``cpsat``)."""
+    return prover.split(" ", 1)[0]
+
+
 def judge(
     problem: Problem,
     instance: Any,
@@ -405,24 +418,32 @@ def judge(
     bound: object,
     prover: str,
     cut: tuple[str, float] | None = None,
-) -> tuple[Claim, tuple[float, str] | None]:
+    strict: bool = False,
+) -> Judged:
     """The one claim rule for a report on an instance, as the runner applies it to a solver and ``verify`` to a
     certificate.  The problem's own bound is recomputed and joins ``bound``; a bound from a prover that cannot
     prove (``prover_fault``) is dropped, and emptiness it reports is refused; a decision's target is applied;
     ``infeasible`` is refused where a plain solution replays, and any bound beyond that solution's objective;
-    ``unbounded`` is refused outright, since a puzzle has finitely many solutions.  Returns the claim (ERROR,
-    with the reason, when the report is false) and the own bound, for the caller's notes."""
+    ``unbounded`` is refused outright, since a puzzle has finitely many solutions.  ``strict`` (``verify``): a
+    proved status or a bound credited to a prover that cannot prove it is refused, not dropped (the runner drops
+    such a bound, so a certificate never carries one).  The claim is ERROR, with the reason, when the report is
+    false."""
     name, sense = problem.objective(params)
     reported = Status(reported)
     own = own_bound(problem, instance, params)
     proof = own_proof(problem, instance, params)
     target = problem.target(instance, params)
-    if reported is Status.UNBOUNDED:
-        why = f"{prover} reported unbounded, but a puzzle has finitely many solutions: {name} is bounded"
-        return Claim(Status.ERROR, None, None, prover, why), own
     fault = prover_fault(problem, prover, reported, bound, sense, own, proof, target)
+
+    def refuse(why: str) -> Judged:
+        return Judged(Claim(Status.ERROR, None, None, prover, why), own, proof)
+
+    if fault and strict and (reported.proved or bound is not None):
+        return refuse(fault)
+    if reported is Status.UNBOUNDED:
+        return refuse(f"{prover} reported unbounded, but a puzzle has finitely many solutions: {name} is bounded")
     if fault and (reported is Status.INFEASIBLE or prover.startswith(OWN_BOUND) or is_own(prover, own)):
-        return Claim(Status.ERROR, None, None, prover, fault), own
+        return refuse(fault)
     if fault:
         bound = None  # no proof behind it: the claim rests on the other bounds or on none
     stated = finite(bound)
@@ -431,11 +452,11 @@ def judge(
         # holds it against that).  Not under --reprove's cut: that bound is on the games beyond the claim.
         anyhow = plain_objective(problem, instance, problem.optimise_params(params))
         if anyhow is not None and not same(stated, anyhow) and tighter(stated, anyhow, sense):
-            why = f"bound {stated:g} ({prover}) is beyond {anyhow:g}, the {name} of a solution made without search"
-            return Claim(Status.ERROR, None, None, prover, why), own
+            return refuse(
+                f"bound {stated:g} ({prover}) is beyond {anyhow:g}, the {name} of a solution made without search"
+            )
     bounds: list[tuple[object, str]] = [(bound, prover)] + ([own] if own is not None else [])
     claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover, target=target)
     if claim.status is Status.INFEASIBLE and plain_objective(problem, instance, params, cut) is not None:
-        why = f"{prover} reported infeasible, yet a solution made without search replays as legal"
-        return Claim(Status.ERROR, None, None, prover, why), own
-    return claim, own
+        return refuse(f"{prover} reported infeasible, yet a solution made without search replays as legal")
+    return Judged(claim, own, proof)

@@ -48,7 +48,7 @@ def render(instance: Instance, params: dict[str, Any], solution: Any | None, pat
     ax.set_xlim(x0 - 0.5, x1 + 0.5)
     ax.set_ylim(y0 - 0.5, y1 + 0.5)
     ax.set_aspect("equal")
-    if max(width, height) <= MAX_GRID:
+    if side <= MAX_GRID:
         ax.set_xticks(range(x0, x1 + 1))
         ax.set_yticks(range(y0, y1 + 1))
         ax.set_xticks([x - 0.5 for x in range(x0, x1 + 2)], minor=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 from mipgames.backends import BACKENDS, get_backend
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import OWN_BOUND, Built, Problem, SolveOptions
+from mipgames.core.problem import OWN_BOUND, Built, Problem, SolveOptions, prover_head
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 
@@ -161,7 +161,7 @@ def reprove(
         took = f"{time.monotonic() - started:.1f} s"
         if result.status is Status.INFEASIBLE:
             what = f"no solution better than {data['objective']:g}" if cut else "no solution exists"
-            if result.proved_by.split(" ", 1)[0] != name:  # the toolkit's own bound proved it, not the solver
+            if prover_head(result.proved_by) != name:  # the toolkit's own bound proved it, not the solver
                 took += f", not by {label}"
                 label = result.proved_by
             return Reproof("re-proved", name, f"re-proved by {label} in {took}: {what}", result)

@@ -327,7 +327,7 @@ def finish(
             # model value, and the measured value is what is reported.
             result.message = _join(result.message, f"model value {claimed:g} is looser than the measured {objective:g}")
     bound = data.get("bound") if data.get("has_objective", True) else None
-    claim, _ = judge(problem, instance, params, reported, objective, bound, prover, cut)
+    claim = judge(problem, instance, params, reported, objective, bound, prover, cut).claim
     result.status, result.objective, result.bound, result.proved_by = (
         claim.status,
         claim.objective,

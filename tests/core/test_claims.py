@@ -480,7 +480,7 @@ def test_a_game_made_without_search_is_played_only_when_a_claim_needs_it():
         (Status.UNKNOWN, None, 0.0, own),  # the toolkit's own bound: recomputed instead
         (Status.UNKNOWN, None, None, "cpsat 9.15"),  # no bound at all
     ):
-        claim, _ = judge(lazy, board, params, reported, objective, bound, prover)
+        claim = judge(lazy, board, params, reported, objective, bound, prover).claim
         assert claim.status is not Status.ERROR, claim
     with pytest.raises(AssertionError, match="plain game was played"):  # a solver's bound alone: checked
         judge(lazy, board, params, Status.UNKNOWN, None, 3.0, "cpsat 9.15")
