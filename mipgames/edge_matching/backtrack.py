@@ -41,6 +41,8 @@ COUNT_EVERY_S = 1.0
 RESTART_UNIT = 100_000
 """Nodes of the shortest shuffled restart (Luby multiples of it); em_14_7_3 falls in about a second with it."""
 PROVER = "backtrack (mipgames kernel)"
+MAX_CELLS = 4096
+"""The largest board the backtracker and the local search take; the default solver gives larger ones to CP-SAT."""
 LARGE = 100
 """Above this many cells a decision's complete search takes one slice for every ``TREE_EVERY`` slices of
 its shuffled restarts (elsewhere one for one), and no other pinned tree is searched: the complete search
@@ -73,17 +75,23 @@ class Outcome:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def check_size(inst: Instance) -> None:
-    """The kernel's tables hold K x K buckets per cell class: refuse what would not fit in memory."""
+def beyond_kernel(inst: Instance) -> str | None:
+    """Why the kernel cannot take this board (its tables hold K x K buckets per cell class), or None."""
     from mipgames.edge_matching.kernel import MAX_COLOURS
 
     if len(inst.colours()) + 1 > MAX_COLOURS:
-        raise UsageError(
-            f"the backtracker takes at most {MAX_COLOURS - 1} distinct colours; this puzzle has "
-            f"{len(inst.colours())} (use --solver cpsat)"
-        )
-    if inst.cells > 4096:
-        raise UsageError(f"the backtracker takes boards of at most 4096 cells; this one has {inst.cells}")
+        count = len(inst.colours())
+        return f"the backtracker takes at most {MAX_COLOURS - 1} distinct colours; this puzzle has {count}"
+    if inst.cells > MAX_CELLS:
+        return f"the backtracker takes boards of at most {MAX_CELLS} cells; this one has {inst.cells}"
+    return None
+
+
+def check_size(inst: Instance) -> None:
+    """Refuse, with the reason and the solver that takes it, a board the kernel's tables cannot hold."""
+    why = beyond_kernel(inst)
+    if why:
+        raise UsageError(f"{why} (use --solver cpsat)")
 
 
 COUNTING_TILES, HINTS = "counting tiles", "hints"

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from mipgames.core.alarm import DeadlinePassed, interrupt_at
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
@@ -39,6 +40,7 @@ from mipgames.edge_matching.simulate import (
     colour_count_bound,
     evaluate,
     mode_of,
+    plain_placement,
 )
 
 MARGIN = 0.3
@@ -155,7 +157,11 @@ def _cpsat(
 
     who = f"cpsat {version()}"
     options = SolveOptions(time_limit=left(), threads=threads, seed=seed)
-    built = cpsat.build(inst, params, options)
+    try:
+        with interrupt_at(deadline):  # a large board's model can outlive the deadline: then this member ends quietly
+            built = cpsat.build(inst, params, options)
+    except DeadlinePassed:
+        return
     if hint is not None:
         start = candidates.canonical(inst, hint)
         for var, val in cpsat.hint(inst, built.handles, start, built.handles["model"] == "table").items():
@@ -188,7 +194,7 @@ def _cpsat(
 
 
 def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    from mipgames.edge_matching.backtrack import check_size, refusal, run_backtrack
+    from mipgames.edge_matching.backtrack import beyond_kernel, refusal, run_backtrack
 
     if params.get("count"):
         return run_backtrack(inst, params, options, report)
@@ -203,7 +209,9 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
     best = Best(params, floor, report, bound=floor)
     best.tell(force=True)
     threads = max(1, options.threads)
-    check_size(inst)
+    beyond = beyond_kernel(inst)
+    if beyond:
+        return _cpsat_alone(best, inst, params, options, deadline, decision, beyond)
     _warm_kernel()
     if decision or floor == 0:
         share = None
@@ -234,6 +242,26 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
             return _answer(best, decision)
     _phase(best, inst, params, threads, options.seed, deadline, decision=False)
     return _answer(best, decision)
+
+
+def _cpsat_alone(
+    best: Best,
+    inst: Instance,
+    params: dict[str, Any],
+    options: SolveOptions,
+    deadline: float | None,
+    decision: bool,
+    why: str,
+) -> Result:
+    """A board the compiled members cannot take: CP-SAT's model on every thread, in this process, after the
+    placement made without search (an answer in optimise mode, kept if CP-SAT's build outlives the deadline)."""
+    if not decision:
+        best.offer(inst, plain_placement(inst), "a placement made without search")
+        best.tell(force=True)
+    if not best.closed:
+        _cpsat(_Inbox(best, inst, decision), inst, params, deadline, options.seed, max(1, options.threads), None)
+    answer = _answer(best, decision)
+    return replace(answer, message=f"{answer.message}; CP-SAT alone, since {why}")
 
 
 def _warm_kernel() -> None:
@@ -325,6 +353,18 @@ def _take(best: Best, inst: Instance, kind: str, payload: Any, decision: bool) -
         raise RuntimeError(f"a portfolio member failed: {payload}")
 
 
+@dataclass
+class _Inbox:
+    """A member's outbox when it runs in this process: what it sends is taken at once."""
+
+    best: Best
+    inst: Instance
+    decision: bool
+
+    def send(self, kind: str, payload: Any = None) -> None:
+        _take(self.best, self.inst, kind, payload, self.decision)
+
+
 def _turns(
     best: Best,
     inst: Instance,
@@ -336,12 +376,7 @@ def _turns(
     use_cpsat: bool,
 ) -> None:
     """One thread: the members one after the other in this process (no fork needed)."""
-
-    class Inbox:
-        def send(self, kind: str, payload: Any = None) -> None:
-            _take(best, inst, kind, payload, decision)
-
-    box = Inbox()
+    box = _Inbox(best, inst, decision)
     now = time.monotonic()
     if decision:
         mid = until if until is None or not use_cpsat else now + 0.5 * (until - now)

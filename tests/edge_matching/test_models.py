@@ -282,3 +282,24 @@ def test_frame_colour_none_solves_a_puzzle_whose_colours_start_at_zero(tmp_path,
     cert.write_text(json.dumps(data))
     assert main(["verify", str(cert)]) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_portfolio_gives_a_board_beyond_its_kernel_to_cpsat_and_says_so():
+    """More colours than the compiled members' tables hold: an answer from CP-SAT alone and the placement made
+    without search, not a refusal (it was exit 4, "use --solver cpsat")."""
+    inst, _ = planted(24, 24, False, 0, 10**6, seed=1)
+    assert len(inst.colours()) > 1023
+    for mode in ("optimise", "decision"):
+        r = solve(
+            PROBLEM,
+            inst,
+            solver="portfolio",
+            params={"mode": mode},
+            options=SolveOptions(threads=1, time_limit=3),
+            isolate=False,
+        )
+        assert "CP-SAT alone, since the backtracker takes at most 1023 distinct colours" in r.message, r.message
+        if mode == "optimise":
+            assert r.status in ("feasible", "optimal") and r.objective == score(inst, r.solution)
+        else:
+            assert r.status in ("unknown", "optimal"), r.status
