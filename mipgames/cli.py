@@ -442,6 +442,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         "reasons": check.reasons,
         "notes": check.notes,
         "status": data.get("status"),
+        "instance_sha256": data.get("instance_sha256") if check.ok else None,
         "replayed_objective": None if check.verdict is None else check.verdict.objective,
     }
     if not check.ok:
@@ -458,7 +459,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if check.verdict is not None:
         what += f", objective {_format(check.verdict.objective)} {name} reproduced by the simulator"
     if not args.json:
-        print(f"{args.certificate}: OK — {data['problem']}, {what}")
+        instance = f"instance {data['instance_sha256'][:12]}"  # the embedded instance's hash, checked above
+        print(f"{args.certificate}: OK — {data['problem']} {instance}, {what}")
         for note in check.notes:
             print(f"  {note}")
     if args.reprove is None:

@@ -23,8 +23,12 @@ def test_solve_then_verify(tmp_path, capsys):
     code = main(["solve", str(inst), "--problem", "toy-split", "--solver", "cbc", "--out", str(cert), "--quiet"])
     out = capsys.readouterr().out
     assert code == 0 and "optimal (proved by cbc" in out and "yes: replayed" in out
+    capsys.readouterr()
     assert main(["verify", str(cert)]) == 0
     data = json.loads(cert.read_text())
+    assert f"OK — toy-split instance {data['instance_sha256'][:12]}, status optimal" in capsys.readouterr().out
+    assert main(["verify", str(cert), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["instance_sha256"] == data["instance_sha256"]
     data["objective"] += 1
     cert.write_text(json.dumps(data))
     assert main(["verify", str(cert)]) == 1
