@@ -407,7 +407,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     rows.append(("time", f"{total:.2f} s (solver {result.wall_time_s:.2f} s) of a {limit:g} s limit{limit_note}"))
     rows.append(("certificate", written or "NOT WRITTEN"))
     if args.export_model:
-        rows.append(("model", str(args.export_model)))
+        exported = result.stats.get("model_file") == str(args.export_model)
+        rows.append(("model", str(args.export_model) if exported else "NOT WRITTEN (no model was built in time)"))
     for key, value in rows:
         print(f"{key:<12}{value}")
     for failure in failures:

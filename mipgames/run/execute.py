@@ -261,6 +261,7 @@ def _run_model(
     if export:
         notify(("phase", "exporting the model"))
         export_model(built, form.kind, export)
+        stats["model_file"] = str(export)
     if cut is not None:
         from mipgames.run.reprove import add_cut
 

@@ -251,3 +251,18 @@ def test_render_tells_a_json_instance_from_a_certificate(capsys, tmp_path):
         == 4
     )
     assert "give none or a colour number" in capsys.readouterr().err
+
+
+def test_a_model_cut_by_the_deadline_is_not_named_as_written(capsys, tmp_path):
+    """A build the time limit stopped exported nothing, but the summary printed "model FILE" all the same."""
+    instance, target = tmp_path / "q.txt", tmp_path / "q.mps"
+    assert (
+        main(["generate", "queens", "--n", "40", "--k", "2", "--moves", "148", "--seed", "1", "-o", str(instance)]) == 0
+    )
+    code = main(
+        ["solve", str(instance), "--problem", "queens", "--solver", "cbc", "--time-limit", "1"]
+        + ["--export-model", str(target), "--quiet", "--out", str(tmp_path / "c.json")]
+    )
+    out = capsys.readouterr().out
+    assert code == 3 and "model       NOT WRITTEN (no model was built in time)" in out, out
+    assert not target.exists()
