@@ -82,6 +82,32 @@ def progress(line: str, sense: str) -> Progress | None:
     return None
 
 
+def _timed_cmd(clock: Stopwatch) -> type:
+    """PuLP's COIN_CMD whose time limit is read when the command line is made, after the MPS file is written
+    (it was read before): CBC's clock starts after it has read that file, which takes about as long as writing
+    it did, so both are taken off.  CBC still overruns in a root LP it cannot stop; the supervisor ends it."""
+    import pulp
+
+    class TimedCbc(pulp.COIN_CMD):
+        limit: float | None = None
+
+        @property
+        def timeLimit(self) -> float | None:
+            if self.limit is None:
+                return None
+            return max(READ_FLOOR_S, self.limit - 2 * clock.elapsed())
+
+        @timeLimit.setter
+        def timeLimit(self, value: float | None) -> None:
+            self.limit = value
+
+    return TimedCbc
+
+
+READ_FLOOR_S = 0.1
+"""CBC's time limit when writing and reading its model would take all of it."""
+
+
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
     import pulp
 
@@ -89,7 +115,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
 
     warm = options.warm_start and apply_hint(built)
     clock = Stopwatch()
-    solver = pulp.COIN_CMD(
+    solver = _timed_cmd(clock)(
         path=guarded(_cmd()().path, line_buffered=True),
         msg=True,
         timeLimit=options.time_limit,

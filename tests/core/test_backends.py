@@ -132,3 +132,18 @@ def test_scips_infinity_is_no_bound():
 
     assert dual_bound(Stopped(-1e20), 0.0) is None and dual_bound(Stopped(1e20), 5.0) is None
     assert dual_bound(Stopped(-12.0), 5.0) == -7.0
+
+
+def test_cbc_is_given_the_time_left_after_its_model_file_is_written():
+    """CBC's clock starts after it has read the MPS file PuLP writes, so the time spent writing it is taken off
+    twice (writing, and reading about as long); the limit was read before the file was written."""
+    from mipgames.backends.base import Stopwatch
+    from mipgames.backends.cbc import READ_FLOOR_S, _timed_cmd
+
+    clock = Stopwatch()
+    command = _timed_cmd(clock)(timeLimit=30.0)
+    clock.start -= 5.0  # five seconds went into writing the file
+    assert command.timeLimit == pytest.approx(20.0, abs=0.1)
+    clock.start -= 100.0
+    assert command.timeLimit == READ_FLOOR_S
+    assert _timed_cmd(clock)(timeLimit=None).timeLimit is None
