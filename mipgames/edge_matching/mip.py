@@ -110,10 +110,13 @@ def build_decision(inst: Instance, params: dict[str, Any], options: SolveOptions
 
 def _zero_objective(x, inst: Instance):
     """Decision mode: an objective that is identically 0 (every cell holds one tile) but names real
-    variables; an empty objective makes PuLP add '__dummy', which GLPK leaves without a value."""
+    variables; an empty objective makes PuLP add '__dummy', which GLPK leaves without a value.  The cell
+    count stands as a variable fixed to it, not a constant: PuLP's LP and MPS writers drop constants, and
+    an exported decision model's optimum read 16 on a 4x4 board."""
     import pulp
 
-    return pulp.lpSum(v for row in x for _, _, v in row) - inst.cells
+    cells = pulp.LpVariable("cells", inst.cells, inst.cells, cat="Integer")
+    return pulp.lpSum(v for row in x for _, _, v in row) - cells
 
 
 def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) -> None:

@@ -131,6 +131,8 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
     total = pulp.lpSum(destroyed.values())
     if st.target is not None:
         model += total >= st.target, "target"
+    if not model.constraints:  # GLPK reads no LP file whose Subject To is empty (no stone within reach)
+        model += pulp.LpVariable("never", 0, 0, pulp.LpInteger) <= 0, "no_rows"
     model += total
     handles = CompactHandles(st.groups, tuple(counts), destroyed)
     return Built(model, handles, stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)})
@@ -143,7 +145,8 @@ def build_cover(instance: Instance, params: dict[str, Any], options: SolveOption
     h = hits(instance, rules(instance, params))
     model = pulp.LpProblem("merge_game_cover", pulp.LpMinimize)
     chosen = {i: pulp.LpVariable(f"z_{i}", cat=pulp.LpBinary) for i in range(len(instance.heroes)) if h.hero_stones[i]}
-    never = pulp.LpVariable("never", 0, 0)  # keeps every row non-empty: an uncoverable stone reads never >= 1
+    # keeps every row non-empty (an uncoverable stone reads never >= 1); integer, so the model translates to CP-SAT
+    never = pulp.LpVariable("never", 0, 0, pulp.LpInteger)
     for k in range(len(instance.stones)):
         model += pulp.lpSum([never] + [chosen[i] for i in h.stone_heroes[k]]) >= 1, f"cover_{k}"
     used = pulp.lpSum([never] + list(chosen.values()))
@@ -160,7 +163,7 @@ def build_kernel(instance: Instance, params: dict[str, Any], options: SolveOptio
     kernel = simple.reduce(instance, params)
     model = pulp.LpProblem("merge_game_vertex_cover", pulp.LpMinimize)
     chosen = {v: pulp.LpVariable(f"x_{v}", cat=pulp.LpBinary) for v in kernel.vertices}
-    never = pulp.LpVariable("never", 0, 0)
+    never = pulp.LpVariable("never", 0, 0, pulp.LpInteger)
     for a, b in kernel.edges:
         model += chosen[a] + chosen[b] >= 1, f"edge_{a}_{b}"
     if kernel.uncoverable:

@@ -266,3 +266,24 @@ def test_a_model_cut_by_the_deadline_is_not_named_as_written(capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 3 and "model       NOT WRITTEN (no model was built in time)" in out, out
     assert not target.exists()
+
+
+def test_exported_models_read_as_the_toolkit_solves_them(capsys, tmp_path):
+    """A decision model's LP/MPS read 16 on a 4x4 board (PuLP's writers drop the objective's constant), and a
+    merge map with no stone in reach wrote an LP whose empty Subject To GLPK refuses."""
+    edge = str(ROOT / "instances/edge_matching/coursework_4x4.txt")
+    assert main(["export", edge, "--mode", "decision", "--formulation", "typed", "-d", str(tmp_path)]) == 0
+    for suffix in (".lp", ".mps"):
+        model = tmp_path / f"coursework_4x4.typed{suffix}"
+        assert _highs_optimum(model) == pytest.approx(0) and _glpk_optimum(model) == pytest.approx(0)
+    merge = str(ROOT / "instances/merge_game/two-types.txt")
+    assert main(["export", merge, "--max-level", "1", "--formulation", "compact", "-d", str(tmp_path)]) == 0
+    assert _glpk_optimum(tmp_path / "two-types.compact.lp") == pytest.approx(0)
+    capsys.readouterr()
+    for instance, extra in (
+        (merge, ["--max-level", "1"]),
+        (str(ROOT / "instances/merge_game/reduction-n12-yes.txt"), []),
+    ):
+        formulation = "compact" if extra else "set-cover"  # their rows' fixed variable is integer: CP-SAT takes them
+        code = main(["solve", instance, *extra, "--formulation", formulation, "--solver", "cpsat", "--quiet"])
+        assert code == 0 and "status      optimal" in capsys.readouterr().out
