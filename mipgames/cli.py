@@ -28,7 +28,7 @@ from mipgames import __version__, registry
 from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
 from mipgames.core.figures import check_figure_path
-from mipgames.core.files import distinct_outputs, writable_output, write_text_atomic
+from mipgames.core.files import distinct_outputs, printable, writable_output, write_text_atomic
 from mipgames.core.problem import Problem, SolveOptions, default_memory_limit
 
 
@@ -268,6 +268,16 @@ def status_text(result: Any) -> str:
     }[result.status]
 
 
+def _exported(path: str, since: float) -> str:
+    """The summary's word on ``--export-model``: the file only when this command wrote it (its solver may have
+    been killed at the deadline after the export, or the deadline may have come before or during it)."""
+    try:
+        fresh = Path(path).stat().st_mtime >= since - 0.5
+    except OSError:
+        fresh = False
+    return printable(path) if fresh else "NOT WRITTEN"
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
     from mipgames.core.status import EXIT_CODES
@@ -404,11 +414,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rows.append(("note", result.message))
     limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
     total = time.monotonic() - started
+    started_wall = time.time() - total
     rows.append(("time", f"{total:.2f} s (solver {result.wall_time_s:.2f} s) of a {limit:g} s limit{limit_note}"))
-    rows.append(("certificate", written or "NOT WRITTEN"))
+    rows.append(("certificate", printable(written) if written else "NOT WRITTEN"))
     if args.export_model:
-        exported = result.stats.get("model_file") == str(args.export_model)
-        rows.append(("model", str(args.export_model) if exported else "NOT WRITTEN (no model was built in time)"))
+        rows.append(("model", _exported(args.export_model, started_wall)))
     for key, value in rows:
         print(f"{key:<12}{value}")
     for failure in failures:
@@ -547,18 +557,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def model_size(built: Any, kind: str) -> int:
-    """Bytes a model takes on disk, estimated without writing it (about 24 bytes a nonzero in LP/MPS, a few
-    dozen a variable or constraint in a CP-SAT proto)."""
+BYTES_PER_ENTRY = {".lp": 10, ".mps": 48}
+"""Bytes a nonzero (objective and bounds counted as one each per variable) takes in each MIP format, at the
+low end of what the bundled models measure (.lp 11-17, .mps 53-67): the estimate only skips a model
+without writing it when it is surely too large; the written file is measured exactly."""
+
+
+def model_size(built: Any, kind: str, suffix: str) -> int:
+    """Bytes a model takes on disk, estimated without writing it (a lower estimate: see ``BYTES_PER_ENTRY``; a
+    CP-SAT proto a few bytes a variable and a dozen a constraint)."""
     if kind == "mip":
         nonzeros = sum(len(c) for c in built.model.constraints.values()) + len(built.model.variables())
-        return 24 * nonzeros
+        return BYTES_PER_ENTRY[suffix] * nonzeros
     proto = built.model.proto
-    return 16 * len(proto.variables) + 48 * len(proto.constraints)
+    return 4 * len(proto.variables) + 12 * len(proto.constraints)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from mipgames.run.execute import export_model
+    from mipgames.run.export import TooLarge, describe, export_model
     from mipgames.run.plan import plan
 
     problem = _problem_for(args.instance, args.problem)
@@ -581,20 +597,25 @@ def cmd_export(args: argparse.Namespace) -> int:
     distinct_outputs([args.instance], *every)
     for target in every:  # all of them before the first is built: a late refusal left part of the set written
         writable_output(target)
+    limit = None if args.max_size is None else int(args.max_size * 2**20)
     written = 0
     for name, files in targets.items():
         form = problem.formulations[name]
         built = form.build(instance, params, SolveOptions())
-        size = model_size(built, form.kind)
-        if args.max_size is not None and size > args.max_size * 2**20:
-            print(
-                f"mipgames: skipped {name}: about {size / 2**20:,.0f} MB, over --max-size {args.max_size:g} MB",
-                file=sys.stderr,
-            )
-            continue
         for target in files:
-            export_model(built, form.kind, target)
-            print(target)
+            size = model_size(built, form.kind, target.suffix)
+            try:
+                if limit is not None and size > limit:
+                    raise TooLarge(size)
+                export_model(built, form.kind, target, limit, describe(problem, instance, params, name, built))
+            except TooLarge as big:
+                print(
+                    f"mipgames: skipped {printable(target.name)}: {big.size / 2**20:,.1f} MB"
+                    f"{' or more' if big.size == size else ''}, over --max-size {args.max_size:g} MB",
+                    file=sys.stderr,
+                )
+                continue
+            print(printable(str(target)))
             written += 1
     return 0 if written else 4
 

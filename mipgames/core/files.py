@@ -329,7 +329,8 @@ def staged_output(path: str | Path) -> Iterator[Path]:
     target = check_output_target(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".tmp{target.suffix}", dir=target.parent)
+        # the suffix in lower case: OR-Tools writes a text proto only for a name ending in "txt", never "TXT"
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".tmp{target.suffix.lower()}", dir=target.parent)
     except OSError as exc:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
     os.close(fd)

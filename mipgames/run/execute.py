@@ -19,6 +19,7 @@ from mipgames.core.alarm import DeadlinePassed, interrupt_at
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Built, Problem, SolveOptions
 from mipgames.core.status import Status
+from mipgames.run.export import describe, export_model
 from mipgames.run.plan import Plan
 
 Notify = Callable[[Any], None]
@@ -98,50 +99,6 @@ class ModelListener:
         )
 
 
-def check_export(kind: str, path: str | Path) -> str:
-    """The export file's suffix, refused before any work when it does not fit the route's kind of model."""
-    suffix = Path(path).suffix.lower()
-    if kind == "algorithm":
-        raise UsageError(
-            f"{path}: this solver is an algorithm and builds no model to export; "
-            "name a backend (--solver cbc, highs, cpsat, ...) or use `mipgames export`"
-        )
-    if kind == "mip" and suffix not in (".lp", ".mps"):
-        raise UsageError(f"{path}: a MIP model is written as .lp or .mps")
-    if kind != "mip" and suffix not in (".pb", ".txt", ".pbtxt"):
-        raise UsageError(f"{path}: a CP-SAT model is written as .pb (binary) or .pbtxt/.txt (text proto)")
-    return suffix
-
-
-def export_model(built: Built, kind: str, path: str | Path) -> None:
-    """Write the model for other solvers (LP/MPS from PuLP, a CP-SAT proto), through a temporary file."""
-    from mipgames.core.files import staged_output
-
-    suffix = check_export(kind, path)
-    with staged_output(path) as tmp:
-        if suffix == ".lp":
-            built.model.writeLP(str(tmp))
-        elif suffix == ".mps":
-            _write_mps(built, tmp)
-        elif not built.model.export_to_file(str(tmp)):
-            raise UsageError(f"{path}: CP-SAT could not write the model")
-
-
-def _write_mps(built: Built, path: Path) -> None:
-    """MPS as every reader takes it: a maximising model is written as the minimisation of its negation.
-
-    No sense marker works everywhere: GLPK rejects an OBJSENSE section, CBC 2.10 ignores
-    ``OBJSENSE MAX``, and without one every reader minimised a maximising model (0 stones
-    where the optimum destroys 8).  A comment line says so at the top of the file."""
-    import pulp
-
-    built.model.writeMPS(str(path), mpsSense=pulp.LpMinimize)
-    if built.model.sense == pulp.LpMaximize:
-        text = path.read_text()
-        note = "* mipgames: the model maximises; this file minimises the negated objective (optimum = -value)\n"
-        path.write_text(note + text)
-
-
 def execute(
     problem: Problem,
     instance: Any,
@@ -204,7 +161,9 @@ def _with_ignored_start(message: str, solver: str, ignored: bool) -> str:
     return "; ".join(part for part in (message, f"{solver} takes no warm start: --warm-start was ignored") if part)
 
 
-def _out_of_time(build_time: float, version: str, stats: dict[str, Any]) -> dict[str, Any]:
+def _out_of_time(
+    build_time: float, version: str, stats: dict[str, Any], when: str = "while the model was being built"
+) -> dict[str, Any]:
     """The report of a solve whose time ran out before the solver started: no answer, no bound."""
     return {
         "status": str(Status.UNKNOWN),
@@ -213,7 +172,7 @@ def _out_of_time(build_time: float, version: str, stats: dict[str, Any]) -> dict
         "solution_json": None,
         "wall_time_s": build_time,
         "version": version,
-        "message": "the time limit passed while the model was being built",
+        "message": f"the time limit passed {when}",
         "stop": "time limit",
         "stats": stats,
     }
@@ -260,14 +219,19 @@ def _run_model(
     stats["build_time_s"] = round(build_time, 4)
     if export:
         notify(("phase", "exporting the model"))
-        export_model(built, form.kind, export)
-        stats["model_file"] = str(export)
+        try:
+            with interrupt_at(deadline):  # stopped here, the staged file is removed (a kill would leave it)
+                export_model(
+                    built, form.kind, export, header=describe(problem, instance, params, run.formulation, built)
+                )
+        except DeadlinePassed:
+            return _out_of_time(build_time, backend.version(), stats, "while the model was being exported")
     if cut is not None:
         from mipgames.run.reprove import add_cut
 
         add_cut(built, form.kind, cut)
     if deadline is not None and time.monotonic() >= deadline - SOLVER_RESERVE_S:
-        return _out_of_time(build_time, backend.version(), stats)
+        return _out_of_time(build_time, backend.version(), stats, "before the solver could start")
     notify(("phase", "solving"))
     listener = ModelListener(problem, instance, params, built, form.decode, notify)
     res = backend.solve(

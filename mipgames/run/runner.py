@@ -29,7 +29,8 @@ from mipgames.core.files import writable_output
 from mipgames.core.problem import Problem, SolveOptions, judge
 from mipgames.core.result import Result
 from mipgames.core.status import Status, same
-from mipgames.run.execute import check_export, execute
+from mipgames.run.execute import execute
+from mipgames.run.export import check_export
 from mipgames.run.plan import Plan, plan
 from mipgames.run.scratch import scratch_dir, temporary_files_in
 from mipgames.run.supervisor import ChildEnd, Limits, supervise

@@ -1,0 +1,137 @@
+"""Model files for other solvers: LP and MPS from PuLP, CP-SAT protos, each written through a temporary file.
+
+An LP or MPS file opens with comment lines that say what it is: the toolkit's version, the problem, the
+formulation, the instance (by the hash its certificates carry) and the parameters, and how the file's
+objective maps to the toolkit's value.  Files of one instance built with other parameters share a name, and
+some formulations optimise another quantity (set-cover counts heroes): the header tells them apart.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mipgames.core.errors import UsageError
+from mipgames.core.problem import Built, Problem
+
+MAXIMISING_MPS = "mipgames: the model maximises; this file minimises the negated objective (optimum = -value)"
+
+
+def check_export(kind: str, path: str | Path) -> str:
+    """The export file's suffix, refused before any work when it does not fit the route's kind of model."""
+    suffix = Path(path).suffix.lower()
+    if kind == "algorithm":
+        raise UsageError(
+            f"{path}: this solver is an algorithm and builds no model to export; "
+            "name a backend (--solver cbc, highs, cpsat, ...) or use `mipgames export`"
+        )
+    if kind == "mip" and suffix not in (".lp", ".mps"):
+        raise UsageError(f"{path}: a MIP model is written as .lp or .mps")
+    if kind != "mip" and suffix not in (".pb", ".txt", ".pbtxt"):
+        raise UsageError(f"{path}: a CP-SAT model is written as .pb (binary) or .pbtxt/.txt (text proto)")
+    return suffix
+
+
+class TooLarge(Exception):
+    """An exported model over the size asked for: its file is not kept."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+def describe(problem: Problem, instance: Any, params: dict[str, Any], formulation: str, built: Built) -> list[str]:
+    """The header lines of a model file (the objective line for the model's own sense; see ``export_model``)."""
+    from mipgames import __version__
+    from mipgames.core.certificate import sha256
+    from mipgames.core.files import printable
+
+    digest = sha256(problem.instance_to_json(instance))
+    settings = ", ".join(f"{key}={value}" for key, value in sorted(params.items())) or "none"
+    lines = [
+        f"mipgames {__version__}: {problem.name}, formulation {formulation}",
+        f"instance sha256 {digest} (the instance_sha256 of its certificates)",
+        f"parameters: {printable(settings)}",
+    ]
+    if built.has_objective:
+        name, sense = problem.objective(params)
+        lines.append(f"objective: {name} ({sense}) = {_affine_text(*built.affine())}")
+    else:
+        lines.append("no objective: a decision model, every feasible solution answers")
+    return lines
+
+
+def _affine_text(a: float, b: float) -> str:
+    if (a, b) == (0.0, 1.0):
+        return "this file's objective"
+    if b == 0.0:
+        return f"{a:g} for every feasible solution (this file's objective is another quantity)"
+    scaled = "this file's objective" if b == 1.0 else f"{b:g} x this file's objective"
+    return scaled if a == 0.0 else f"{a:g} + {scaled}"
+
+
+def export_model(
+    built: Built, kind: str, path: str | Path, max_bytes: int | None = None, header: Sequence[str] = ()
+) -> None:
+    """Write the model for other solvers through a temporary file, ``header`` as comments at the top of an LP or
+    MPS file; a file over ``max_bytes`` is dropped (``TooLarge``), so nothing over the limit is ever left."""
+    from mipgames.core.files import staged_output
+
+    suffix = check_export(kind, path)
+    with staged_output(path) as tmp:
+        if suffix == ".lp":
+            built.model.writeLP(str(tmp))
+            _prepend(tmp, [f"\\* {_comment(line)} *\\" for line in header])
+        elif suffix == ".mps":
+            _write_mps(built, tmp, header)
+        elif not built.model.export_to_file(str(tmp)):
+            raise UsageError(f"{path}: CP-SAT could not write the model")
+        size = tmp.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            raise TooLarge(size)
+
+
+def _write_mps(built: Built, path: Path, header: Sequence[str]) -> None:
+    """MPS as every reader takes it: a maximising model is written as the minimisation of its negation.
+
+    No sense marker works everywhere: GLPK rejects an OBJSENSE section, CBC 2.10 ignores
+    ``OBJSENSE MAX``, and without one every reader minimised a maximising model (0 stones
+    where the optimum destroys 8).  A comment line says so at the top of the file."""
+    import pulp
+
+    built.model.writeMPS(str(path), mpsSense=pulp.LpMinimize)
+    lines = list(header)
+    if built.model.sense == pulp.LpMaximize:
+        if built.has_objective:
+            a, b = built.affine()
+            lines = [_flip(line, a, b) for line in lines]
+        lines.insert(0, MAXIMISING_MPS)
+    _prepend(path, [f"* {_comment(line)}" for line in lines])
+
+
+def _flip(line: str, a: float, b: float) -> str:
+    """The objective line of a negated file: the toolkit's value in terms of the file's (minimised) objective."""
+    head = line.partition(" = ")[0]
+    return f"{head} = {_affine_text(a, -b)}" if line.startswith("objective:") else line
+
+
+def _comment(line: str) -> str:
+    """One header line as a comment no reader can take for model text (no line break, no LP comment end)."""
+    return line.replace("\n", " ").replace("*\\", "* \\")
+
+
+def _prepend(path: Path, lines: Sequence[str]) -> None:
+    """Put ``lines`` before the file's text, streaming (a model file can run to hundreds of megabytes)."""
+    if not lines:
+        return
+    fresh = path.with_name(path.name + ".head")
+    try:
+        with open(fresh, "w") as out, open(path) as old:
+            out.write("".join(f"{line}\n" for line in lines))
+            shutil.copyfileobj(old, out, 1 << 20)
+        os.replace(fresh, path)
+    finally:
+        fresh.unlink(missing_ok=True)
