@@ -37,6 +37,7 @@ _BEST_POSSIBLE = re.compile(r"best possible (\S+)")
 _PROGRESS = re.compile(r"Cbc0010I After \d+ nodes, \d+ on tree, (\S+) best solution, best possible (\S+)")
 _INTEGER = re.compile(r"Cbc0012I Integer solution of (\S+)|Cbc0038I Solution found of (\S+)")
 _ROOT_BOUND = re.compile(r"^Continuous objective value is (\S+)", re.M)
+_GAP_EXIT = re.compile(r"Exiting as integer gap")
 
 
 def _cmd():
@@ -114,6 +115,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     from mipgames.run.spawn import guarded
 
     warm = options.warm_start and apply_hint(built)
+    cbc_seed = min(options.seed + 1, 2**31 - 1)  # CBC takes 1..2^31-1 (0: its default); 2^31 it ignored, silently
     clock = Stopwatch()
     solver = _timed_cmd(clock)(
         path=guarded(_cmd()().path, line_buffered=True),
@@ -123,7 +125,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         gapRel=options.gap,
         warmStart=warm,
         timeMode="elapsed",
-        options=[f"randomCbcSeed {options.seed + 1}", f"randomSeed {options.seed + 1}"],
+        options=[f"randomCbcSeed {cbc_seed}", f"randomSeed {cbc_seed}"],
     )
     try:
         built.model.solve(solver)
@@ -159,12 +161,13 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         )
     if not verdict and not options.gap and re.search(r"^Optimal - objective value", log, re.M):
         verdict = "Optimal solution found"  # an empty problem (presolve solved it): no "Result -" line is printed
-    if verdict == "Optimal solution found" and not options.gap:
-        # The search completed with no gap allowed: its bound is the objective (CBC prints none then).
+    if verdict == "Optimal solution found" and not (options.gap and _GAP_EXIT.search(log)):
+        # The search completed (a gap stop says "Exiting as integer gap" and "... (within gap tolerance)"): its
+        # bound is the objective (CBC prints none then), whatever gap was allowed.
         result = solved(built, Status.OPTIMAL, None, wall, verdict)
         result.bound = result.objective if final is None else final + objective_constant(built)
         return result
-    if verdict == "Optimal solution found":  # with --gap: optimal only up to the gap allowed
+    if verdict == "Optimal solution found":  # it exited on the gap allowed: optimal only up to it
         verdict = f"{verdict} within the relative gap {options.gap:g}"
     result = solved(built, Status.FEASIBLE, bound, wall, verdict)
     result.stop = stop

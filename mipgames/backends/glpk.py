@@ -1,4 +1,5 @@
-"""GNU GLPK in-process through its C API (swiglpk): an exact time limit and no temporary files.
+"""GNU GLPK in-process through its C API (swiglpk): no temporary files, and a time limit GLPK checks between
+steps of its search (a long root LP can overrun it; the supervisor then ends the run at the deadline's grace).
 
 The PuLP model is loaded into a GLPK problem object column by column and row
 by row, and solved by ``glp_intopt`` with the presolver.  GLPK's own report
@@ -144,8 +145,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
             return Result(Status.UNKNOWN, bound=bound, wall_time_s=wall, message="no integer solution", stop=stop)
         for j, var in enumerate(variables, start=1):
             var.varValue = glp.glp_mip_col_val(prob, j)
-        if status == glp.GLP_OPT and code == 0 and not options.gap:
-            # The tree was searched to the end with no gap allowed: the bound is the objective.
+        if status == glp.GLP_OPT and code == 0:
+            # The tree was searched to the end (a stop on --gap returns GLP_EMIPGAP): the bound is the objective.
             result = solved(built, Status.OPTIMAL, None, wall, "")
             result.bound = result.objective
             return result

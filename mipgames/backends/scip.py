@@ -84,7 +84,8 @@ def _solver_class() -> Any:
 
         def callSolver(self, lp: Any) -> None:
             model = lp.solverModel
-            model.setParam("randomization/randomseedshift", self.seed)
+            # SCIP's sub-solvers (rapid learning) add to the shift: near 2^31 it overflowed into an error
+            model.setParam("randomization/randomseedshift", self.seed % 2**30)
             if not isinstance(self.listener, Silent):
                 model.includeEventhdlr(
                     BestSolution(lp, self.listener, self.constant), "mipgames-best", "reports new best solutions"

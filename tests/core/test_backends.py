@@ -147,3 +147,16 @@ def test_cbc_is_given_the_time_left_after_its_model_file_is_written():
     clock.start -= 100.0
     assert command.timeLimit == READ_FLOOR_S
     assert _timed_cmd(clock)(timeLimit=None).timeLimit is None
+
+
+@pytest.mark.parametrize("solver", ["scip", "cbc"])
+def test_the_largest_seed_is_taken_by_every_backend(solver, tmp_path, capsys):
+    """--seed 2147483647 made SCIP fail (its rapid learning added to the seed shift and overflowed) and CBC drop
+    the seed for its default without a word (it was passed as 2^31)."""
+    from mipgames.cli import main
+
+    log = tmp_path / "solver.log"
+    args = ["solve", str(ROOT / "instances/merge_game/random-20x20.txt"), "--solver", solver, "--seed", "2147483647"]
+    assert main([*args, "--quiet", "--solver-log", str(log), "--out", str(tmp_path / "c.json")]) == 0
+    assert "status      optimal" in capsys.readouterr().out
+    assert "valid range" not in log.read_text()
