@@ -278,6 +278,19 @@ def _exported(path: str, since: float) -> str:
     return printable(path) if fresh else "NOT WRITTEN"
 
 
+def _check_counting(problem: Problem, args: argparse.Namespace, params: dict[str, Any]) -> None:
+    """``--count`` with a solver that finds one solution was ignored, and the certificate still said count."""
+    from mipgames.run.plan import plan
+
+    if not params.get("count"):
+        return
+    solver = plan(problem, args.solver, args.formulation).solver
+    algorithm = problem.algorithms.get(solver)
+    if algorithm is None or not algorithm.counts:
+        counting = " or ".join(name for name, a in problem.algorithms.items() if a.counts)
+        raise UsageError(f"--count is counted by --solver {counting}; {solver} finds one solution")
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
     from mipgames.core.status import EXIT_CODES
@@ -297,6 +310,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         warm_start=args.warm_start,
         memory_limit=memory,
     )
+    _check_counting(problem, args, params)
     out = args.out
     distinct_outputs([args.instance], out, args.render, args.export_model, args.solver_log)
     for target in (out, args.export_model, args.solver_log):

@@ -238,6 +238,9 @@ class Algorithm:
     in a special case it recognises (a beam search that never cut a layer) says True; one that proves nothing
     says False, and a claim credited to it is refused."""
 
+    counts: bool = False
+    """Whether it counts every solution when asked (``--count``); other solvers refuse the switch."""
+
     @property
     def may_prove(self) -> bool:
         return self.exact if self.proves is None else self.proves

@@ -46,6 +46,7 @@ ALGORITHMS = {
         "the default: compiled backtracker and local search beside CP-SAT, sharing incumbents and bounds; "
         "returns the best verified placement at the deadline",
         exact=True,
+        counts=True,
     ),
     "backtrack": Algorithm(
         "backtrack",
@@ -53,6 +54,7 @@ ALGORITHMS = {
         "compiled exact backtracker (row scan, (top, left)-indexed candidates): perfect placements, "
         "infeasibility proofs, --count; branch and bound for the optimum of small boards",
         exact=True,
+        counts=True,
     ),
     "lns": Algorithm(
         "lns",

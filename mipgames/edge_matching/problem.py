@@ -7,6 +7,7 @@ colour 0 as the frame (or no frame at all for ``--frame-colour none``).
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -116,7 +117,7 @@ def _progress(report: Any) -> Any:
 
 def _algorithm(algo: Any) -> Any:
     run = _framed(lambda inst, params, options, report: algo.run(inst, params, options, _progress(report)))
-    return type(algo)(algo.name, run, algo.description, algo.exact)
+    return dataclasses.replace(algo, run=run)
 
 
 def _objective(params: dict[str, Any]) -> tuple[str, Sense]:

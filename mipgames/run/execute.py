@@ -8,6 +8,7 @@ the runner does, after the simulator has replayed the solution.
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from collections.abc import Callable
@@ -134,8 +135,14 @@ def _run_algorithm(
     notify(("phase", "solving"))
     notify(("started", {"sense": problem.objective(params)[1], "affine": (0.0, 1.0)}))
     reporter = Reporter(problem, notify)
+    threads = worker_threads(options.threads)
+    notes = [
+        f"{threads} threads, one a core (--threads {options.threads} was asked)" if threads < options.threads else "",
+        f"{run.solver} takes no warm start: --warm-start was ignored" if options.warm_start else "",
+    ]
     start = time.perf_counter()
-    out = algo.run(instance, params, replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S)), reporter)
+    within = replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S), threads=threads)
+    out = algo.run(instance, params, within, reporter)
     wall = time.perf_counter() - start
     reporter.pending = None
     solution_json = None if out.solution is None else problem.solution_to_json(out.solution)
@@ -146,7 +153,7 @@ def _run_algorithm(
         "solution_json": solution_json,
         "wall_time_s": wall,
         "version": "mipgames",
-        "message": out.message,
+        "message": _with_notes(out.message, *notes),
         "has_objective": True,
         "stats": dict(out.stats),
         "proved_by": out.proved_by,
@@ -154,11 +161,29 @@ def _run_algorithm(
     }
 
 
-def _with_ignored_start(message: str, solver: str, ignored: bool) -> str:
-    """Say so when --warm-start was asked of a solver that takes no start, rather than let it pass unseen."""
-    if not ignored:
-        return message
-    return "; ".join(part for part in (message, f"{solver} takes no warm start: --warm-start was ignored") if part)
+def _with_notes(message: str, *notes: str) -> str:
+    return "; ".join(part for part in (message, *notes) if part)
+
+
+def _ignored_start(solver: str, options: SolveOptions, backend: Any, built: Built, kind: str) -> str:
+    """Say so when --warm-start was asked and no start reached the solver (it takes none, or the formulation
+    builds none), rather than let it pass unseen: the certificate records the flag either way."""
+    if not options.warm_start:
+        return ""
+    if not backend.capabilities.warm_start:
+        return f"{solver} takes no warm start: --warm-start was ignored"
+    given = len(built.model.proto.solution_hint.vars) if kind == "cpsat" else bool(built.hint)
+    return "" if given else "this formulation builds no warm start: --warm-start was ignored"
+
+
+def worker_threads(threads: int) -> int:
+    """The threads an algorithm gets: at most one a core this process may use.  Its workers are forked
+    processes, and 64 of them on 2 cores turned a 1 s SameGame solve into 'unknown', past the deadline's grace."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(threads, cores))
 
 
 def _out_of_time(
@@ -250,9 +275,7 @@ def _run_model(
         "solution_json": solution_json,
         "wall_time_s": res.wall_time_s,
         "version": backend.version(),
-        "message": _with_ignored_start(
-            res.message, run.solver, options.warm_start and not backend.capabilities.warm_start
-        ),
+        "message": _with_notes(res.message, _ignored_start(run.solver, options, backend, built, form.kind)),
         "has_objective": has_objective,
         "stats": stats,
         "proved_by": res.proved_by,

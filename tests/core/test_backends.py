@@ -160,3 +160,37 @@ def test_the_largest_seed_is_taken_by_every_backend(solver, tmp_path, capsys):
     assert main([*args, "--quiet", "--solver-log", str(log), "--out", str(tmp_path / "c.json")]) == 0
     assert "status      optimal" in capsys.readouterr().out
     assert "valid range" not in log.read_text()
+
+
+def test_options_that_reach_no_solver_say_so(tmp_path, capsys):
+    """--warm-start passed unseen where the formulation builds no start and on algorithms, and --threads 64
+    forked 64 SameGame workers on 2 cores (a 1 s board ended 'unknown' past the deadline's grace)."""
+    from mipgames.cli import main
+    from mipgames.run.execute import worker_threads
+
+    def note(*args: str) -> str:
+        assert main(["solve", *args, "--quiet", "--out", str(tmp_path / "c.json")]) == 0
+        return capsys.readouterr().out
+
+    merge = str(ROOT / "instances/merge_game/choice.txt")
+    board = str(ROOT / "instances/samegame/random-4x4-k4-seed5.txt")
+    assert "this formulation builds no warm start: --warm-start was ignored" in note(
+        merge, "--solver", "cbc", "--warm-start"
+    )
+    assert "exact takes no warm start: --warm-start was ignored" in note(board, "--solver", "exact", "--warm-start")
+    assert "--warm-start was ignored" not in note(board, "--solver", "highs", "--warm-start")
+    cores = worker_threads(10**6)
+    said = note(board, "--threads", str(cores + 62), "--time-limit", "20")
+    assert "status      optimal" in said and f"{cores} threads, one a core (--threads {cores + 62} was asked)" in said
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "lns"])
+def test_count_is_refused_by_solvers_that_find_one_solution(solver, capsys):
+    """--count on a model solver or a search that does not enumerate was ignored, the certificate saying count."""
+    from mipgames.cli import main
+
+    puzzle = str(ROOT / "instances/edge_matching/coursework_4x4.txt")
+    assert main(["solve", puzzle, "--solver", solver, "--count", "--quiet"]) == 4
+    assert (
+        f"--count is counted by --solver portfolio or backtrack; {solver} finds one solution" in capsys.readouterr().err
+    )
