@@ -157,8 +157,14 @@ def _run_algorithm(
         "has_objective": True,
         "stats": dict(out.stats),
         "proved_by": out.proved_by,
-        "stop": out.stop,
+        "stop": out.stop or _ran_out(out.status, wall, within.time_limit),
     }
+
+
+def _ran_out(status: Status, wall: float, limit: float | None) -> str:
+    """The stop reason of an algorithm that used its time without a proof and named none itself."""
+    used = limit is not None and wall >= 0.95 * limit
+    return "time limit" if used and status in (Status.FEASIBLE, Status.UNKNOWN) else ""
 
 
 def _with_notes(message: str, *notes: str) -> str:

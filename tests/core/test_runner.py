@@ -225,3 +225,13 @@ def test_an_in_process_solver_stops_loading_the_model_at_its_limit(solver, tmp_p
     assert get_backend(solver).solve(fresh, "mip", SolveOptions(time_limit=30), tmp_path / "log", Silent()).status == (
         "optimal"
     )
+
+
+def test_an_algorithm_that_used_its_time_without_a_proof_stopped_on_it():
+    """Time-limited algorithm runs left their stop reason empty ("feasible ... stop ''")."""
+    from mipgames.core.status import Status
+    from mipgames.run.execute import _ran_out
+
+    assert _ran_out(Status.FEASIBLE, 9.9, 10.0) == _ran_out(Status.UNKNOWN, 12.0, 10.0) == "time limit"
+    assert _ran_out(Status.FEASIBLE, 2.0, 10.0) == _ran_out(Status.OPTIMAL, 10.0, 10.0) == ""
+    assert _ran_out(Status.UNKNOWN, 100.0, None) == ""

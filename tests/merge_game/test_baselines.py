@@ -1,5 +1,7 @@
 """The thesis's algorithms against the MILP; generators with known answers; refusals; rendering."""
 
+from pathlib import Path
+
 import pulp
 import pytest
 from hypothesis import given, settings
@@ -125,6 +127,17 @@ def test_exhaustive_time_limit_is_not_an_error():
     inst = random_map(8, 8, 40, 20, types=1, hp=(1, 3), seed=5)
     out = run_exhaustive(inst, {}, SolveOptions(time_limit=0.2), lambda *_: None)
     assert out.status == "feasible" and out.bound is not None and out.objective <= out.bound
+
+
+def test_exhaustive_keeps_its_deadline_on_a_map_whose_every_state_is_expensive():
+    """The clock was read when the count of states met a multiple of 512, which a 300-hero map (30,000 children a
+    state, 9 s each) skipped: a 5 s limit ran on until the supervisor killed the search and its best game."""
+    import time
+
+    inst = PROBLEM.read(Path(__file__).resolve().parents[2] / "instances/merge_game/random-40x40.txt")
+    start = time.monotonic()
+    out = run_exhaustive(inst, {}, SolveOptions(time_limit=1.0), lambda *_: None)
+    assert out.status == "feasible" and time.monotonic() - start < 2.0  # one hero's children past the limit
 
 
 @pytest.mark.parametrize(
