@@ -268,14 +268,23 @@ def status_text(result: Any) -> str:
     }[result.status]
 
 
-def _exported(path: str, since: float) -> str:
+def _file_id(path: str | None) -> tuple[int, int] | None:
+    """(inode, mtime in ns) of a file, or None: a file this command writes is renamed into place, so it gets a
+    new inode, whatever its times."""
+    if path is None:
+        return None
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
+def _exported(path: str, before: tuple[int, int] | None) -> str:
     """The summary's word on ``--export-model``: the file only when this command wrote it (its solver may have
     been killed at the deadline after the export, or the deadline may have come before or during it)."""
-    try:
-        fresh = Path(path).stat().st_mtime >= since - 0.5
-    except OSError:
-        fresh = False
-    return printable(path) if fresh else "NOT WRITTEN"
+    now = _file_id(path)
+    return printable(path) if now is not None and now != before else "NOT WRITTEN"
 
 
 def _check_counting(problem: Problem, args: argparse.Namespace, params: dict[str, Any]) -> None:
@@ -311,6 +320,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         memory_limit=memory,
     )
     _check_counting(problem, args, params)
+    model_before = _file_id(args.export_model)
     out = args.out
     distinct_outputs([args.instance], out, args.render, args.export_model, args.solver_log)
     for target in (out, args.export_model, args.solver_log):
@@ -428,11 +438,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rows.append(("note", result.message))
     limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
     total = time.monotonic() - started
-    started_wall = time.time() - total
     rows.append(("time", f"{total:.2f} s (solver {result.wall_time_s:.2f} s) of a {limit:g} s limit{limit_note}"))
     rows.append(("certificate", printable(written) if written else "NOT WRITTEN"))
     if args.export_model:
-        rows.append(("model", _exported(args.export_model, started_wall)))
+        rows.append(("model", _exported(args.export_model, model_before)))
     for key, value in rows:
         print(f"{key:<12}{value}")
     for failure in failures:
@@ -827,7 +836,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--formulation", action="append", help="formulation(s) to write (default: all)")
     p.add_argument("-d", "--directory", default="models")
-    p.add_argument("--max-size", type=_megabytes, metavar="MB", help="skip models larger than this (estimated)")
+    p.add_argument("--max-size", type=_megabytes, metavar="MB", help="skip model files larger than this (as written)")
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_export)
 

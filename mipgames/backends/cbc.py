@@ -159,7 +159,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         return Result(
             Status.UNKNOWN, bound=bound, wall_time_s=wall, message=verdict or pulp.LpStatus[status_code], stop=stop
         )
-    if not verdict and not options.gap and re.search(r"^Optimal - objective value", log, re.M):
+    if not verdict and re.search(r"^Optimal - objective value", log, re.M):
         verdict = "Optimal solution found"  # an empty problem (presolve solved it): no "Result -" line is printed
     if verdict == "Optimal solution found" and not (options.gap and _GAP_EXIT.search(log)):
         # The search completed (a gap stop says "Exiting as integer gap" and "... (within gap tolerance)"): its

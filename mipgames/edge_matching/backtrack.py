@@ -87,11 +87,11 @@ def beyond_kernel(inst: Instance) -> str | None:
     return None
 
 
-def check_size(inst: Instance) -> None:
+def check_size(inst: Instance, counting: bool = False) -> None:
     """Refuse, with the reason and the solver that takes it, a board the kernel's tables cannot hold."""
     why = beyond_kernel(inst)
     if why:
-        raise UsageError(f"{why} (use --solver cpsat)")
+        raise UsageError(f"{why}; no other solver counts" if counting else f"{why} (use --solver cpsat)")
 
 
 COUNTING_TILES, HINTS = "counting tiles", "hints"
@@ -489,7 +489,7 @@ def _part(
 
 
 def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    check_size(inst)
+    check_size(inst, counting=bool(params.get("count")))
     known = refusal(inst, params)
     if known is not None:
         return known

@@ -136,10 +136,7 @@ def _run_algorithm(
     notify(("started", {"sense": problem.objective(params)[1], "affine": (0.0, 1.0)}))
     reporter = Reporter(problem, notify)
     threads = worker_threads(options.threads)
-    notes = [
-        f"{threads} threads, one a core (--threads {options.threads} was asked)" if threads < options.threads else "",
-        f"{run.solver} takes no warm start: --warm-start was ignored" if options.warm_start else "",
-    ]
+    notes = [f"{run.solver} takes no warm start: --warm-start was ignored" if options.warm_start else ""]
     start = time.perf_counter()
     within = replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S), threads=threads)
     out = algo.run(instance, params, within, reporter)
