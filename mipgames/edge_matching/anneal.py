@@ -176,8 +176,20 @@ def heuristic_placement(inst: Instance, seed: int = 0, time_limit: float = 5.0) 
     return anneal(inst, seed, time_limit, target=target)[1]
 
 
+MAX_CELLS = 1024
+"""The largest board the baseline takes: its candidate lists hold every (tile, turn) a cell allows, cells
+squared times four on a board without a frame (a 70x70 board: 96 million, killed at the deadline unbuilt)."""
+
+
 def run_anneal(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    from mipgames.core.errors import UsageError
     from mipgames.edge_matching.backtrack import refusal
+
+    if inst.cells > MAX_CELLS:
+        raise UsageError(
+            f"anneal, the pure-Python baseline, takes boards of at most {MAX_CELLS:,} cells; this one has "
+            f"{inst.cells:,} (the default solver takes it)"
+        )
 
     known = refusal(inst, params)
     if known is not None:

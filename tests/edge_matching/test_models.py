@@ -303,3 +303,16 @@ def test_portfolio_gives_a_board_beyond_its_kernel_to_cpsat_and_says_so():
             assert r.status in ("feasible", "optimal") and r.objective == score(inst, r.solution)
         else:
             assert r.status in ("unknown", "optimal"), r.status
+
+
+def test_the_anneal_baseline_refuses_a_board_it_cannot_set_up(tmp_path, capsys):
+    """Its candidate lists grow as cells squared: a 70x70 board was killed at the deadline with no answer."""
+    from mipgames.cli import main
+
+    puzzle = tmp_path / "big.txt"
+    assert (
+        main(["generate", "edge-matching", "--rows", "33", "--cols", "32", "--inner-colours", "4", "-o", str(puzzle)])
+        == 0
+    )
+    assert main(["solve", str(puzzle), "--problem", "edge-matching", "--solver", "anneal", "--quiet"]) == 4
+    assert "takes boards of at most 1,024 cells; this one has 1,056" in capsys.readouterr().err
