@@ -266,7 +266,10 @@ def test_a_model_cut_by_the_deadline_is_not_named_as_written(capsys, tmp_path):
         + ["--export-model", str(target), "--quiet", "--out", str(tmp_path / "c.json")]
     )
     out = capsys.readouterr().out
-    assert code == 3 and "model       NOT WRITTEN" in out and "while the model was being built" in out, out
+    # the child's alarm ends the build, or (an alarm lost in a garbage-collector callback that hypothesis installs
+    # in this test process) the supervisor does, a grace later
+    building = "while the model was being built" in out or "deadline while building the model" in out
+    assert code == 3 and "model       NOT WRITTEN" in out and building, out
     assert target.read_text() == "another model"
 
 
