@@ -29,7 +29,7 @@ from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, printable, writable_output, write_text_atomic
-from mipgames.core.problem import Problem, SolveOptions, default_memory_limit
+from mipgames.core.problem import MAX_SEED, Problem, SolveOptions, default_memory_limit
 
 
 class Parser(argparse.ArgumentParser):
@@ -764,7 +764,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--threads", type=int_in(1, 256), default=2, help="solver threads (default 2)")
     p.add_argument("--gap", type=_gap, help="relative gap at which the solver may stop (then: feasible)")
-    p.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0)
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument("--warm-start", action="store_true", help="start from the problem's heuristic solution")
     p.add_argument(
         "--out",

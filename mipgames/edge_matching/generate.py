@@ -6,10 +6,9 @@ import random
 from typing import Any
 
 from mipgames.core.arguments import int_in
+from mipgames.core.problem import MAX_SEED
 from mipgames.edge_matching.instance import MAX_CELLS, MAX_COLOUR, MAX_SIDE, Instance
 from mipgames.edge_matching.simulate import turned
-
-MAX_SEED = 2**31 - 1
 
 
 def planted(

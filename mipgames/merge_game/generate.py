@@ -14,7 +14,7 @@ from typing import Any
 
 from mipgames.core.arguments import int_in, number_in
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Generator
+from mipgames.core.problem import MAX_SEED, Generator
 from mipgames.merge_game import reduction
 from mipgames.merge_game.graphs import random_drawing, vertex_cover
 from mipgames.merge_game.instance import (
@@ -119,7 +119,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="random map, or the thesis's reduction of a random planar graph (MERGE-GAME-SIMPLE)",
     )
     try:
-        parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0, help="random seed")
+        parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0, help="random seed")
     except argparse.ArgumentError:
         pass  # the shared CLI already offers --seed
     g = parser.add_argument_group("random maps")

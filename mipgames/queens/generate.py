@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from mipgames.core.arguments import int_in, number_in
 from mipgames.core.errors import UsageError
+from mipgames.core.problem import MAX_SEED
 from mipgames.queens.geometry import DIRECTIONS
 from mipgames.queens.instance import MAX_N, MAX_TOTAL, Move, Queens
 
@@ -204,7 +205,7 @@ def add_arguments(parser) -> None:
         default=None,
         help="starting queens' exponent (planted)",
     )
-    parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0)
+    parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     parser.add_argument(
         "--unsolvable",
         action="store_true",

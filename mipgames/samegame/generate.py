@@ -7,10 +7,8 @@ import random
 
 from mipgames.core.arguments import int_in
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import Generator
+from mipgames.core.problem import MAX_SEED, Generator
 from mipgames.samegame.instance import MAX_COLOURS, MAX_SIDE, Board
-
-MAX_SEED = 2**31 - 1
 
 
 def random_board(rows: int, cols: int, colours: int, seed: int = 0) -> Board:
