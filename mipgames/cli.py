@@ -580,22 +580,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-BYTES_PER_ENTRY = {".lp": 10, ".mps": 48}
-"""Bytes a nonzero (objective and bounds counted as one each per variable) takes in each MIP format, at the
-low end of what the bundled models measure (.lp 11-17, .mps 53-67): the estimate only skips a model
-without writing it when it is surely too large; the written file is measured exactly."""
-
-
-def model_size(built: Any, kind: str, suffix: str) -> int:
-    """Bytes a model takes on disk, estimated without writing it (a lower estimate: see ``BYTES_PER_ENTRY``; a
-    CP-SAT proto a few bytes a variable and a dozen a constraint)."""
-    if kind == "mip":
-        nonzeros = sum(len(c) for c in built.model.constraints.values()) + len(built.model.variables())
-        return BYTES_PER_ENTRY[suffix] * nonzeros
-    proto = built.model.proto
-    return 4 * len(proto.variables) + 12 * len(proto.constraints)
-
-
 def cmd_export(args: argparse.Namespace) -> int:
     from mipgames.run.export import TooLarge, describe, export_model
     from mipgames.run.plan import plan
@@ -626,15 +610,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         form = problem.formulations[name]
         built = form.build(instance, params, SolveOptions())
         for target in files:
-            size = model_size(built, form.kind, target.suffix)
             try:
-                if limit is not None and size > limit:
-                    raise TooLarge(size)
                 export_model(built, form.kind, target, limit, describe(problem, instance, params, name, built))
             except TooLarge as big:
                 print(
                     f"mipgames: skipped {printable(target.name)}: {big.size / 2**20:,.1f} MB"
-                    f"{' or more' if big.size == size else ''}, over --max-size {args.max_size:g} MB",
+                    f"{' or more' if big.estimated else ''}, over --max-size {args.max_size:g} MB",
                     file=sys.stderr,
                 )
                 continue
