@@ -4,10 +4,12 @@ against hangs and the hostile things found where an output should go."""
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 
@@ -77,3 +79,42 @@ def block(path: Path, blocker: str) -> Path | None:
         target.write_text("keep\n")
     path.symlink_to(target)
     return target if blocker == "symlink" else None
+
+
+def listing(folder: Path) -> list[str]:
+    """The names in a folder, sorted: what a refused write must leave as it found it (temporary files too)."""
+    return sorted(os.listdir(folder))
+
+
+def refused_at_parsing(capsys: Any, argv: list[str], out: Path) -> None:
+    """A command given a value its reader refuses: exit 4 from the argument parser, nothing written."""
+    from mipgames.cli import main
+
+    assert main([*argv, "-o", str(out)]) == 4
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert "error: argument" in err and "Traceback" not in err
+
+
+def companion_name_refused(capsys: Any, argv: list[str], output: Path) -> None:
+    """A generator asked to write its instance under the name of the companion file written beside it (a planted
+    game, a reduction's graph): one message, exit 4, nothing written."""
+    from mipgames.cli import main
+
+    assert main([*argv, "-o", str(output)]) == 4
+    assert listing(output.parent) == []
+    err = capsys.readouterr().err
+    assert "give it another extension" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def blocked_companion_refused(capsys: Any, argv: list[str], output: Path, companion: Path, blocker: str) -> None:
+    """A ``BLOCKERS`` entry where the companion goes: refused before the instance is written (no file, no
+    temporary file), a linked file left as it was, one message."""
+    from mipgames.cli import main
+
+    kept = block(companion, blocker)
+    before = listing(output.parent)
+    assert main([*argv, "-o", str(output)]) == 4
+    assert listing(output.parent) == before  # no instance, no temporary file
+    assert kept is None or kept.read_text() == "keep\n"
+    assert capsys.readouterr().err.count("\n") == 1

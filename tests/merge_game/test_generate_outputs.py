@@ -3,8 +3,6 @@ wrote the map, then replaced it with the graph; a folder or link at ``g.graph`` 
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from mipgames.cli import main as cli
@@ -12,36 +10,24 @@ from mipgames.core.errors import OutputError
 from mipgames.merge_game.generate import reduction_map
 from mipgames.merge_game.graphs import graph_path
 from mipgames.merge_game.instance import read, write
-from tests.fuzzing import BLOCKERS, block
+from tests.fuzzing import BLOCKERS, blocked_companion_refused, companion_name_refused, listing
 
 ARGS = ["generate", "merge-game", "--kind", "reduction", "--vertices", "8", "--seed", "1"]
 
 
-def _listing(folder):
-    return sorted(os.listdir(folder))
-
-
 @pytest.mark.parametrize("name", ["g1.graph", "g1.Graph"])
 def test_a_map_named_like_its_graph_file_is_refused(tmp_path, capsys, name):
-    assert cli([*ARGS, "-o", str(tmp_path / name)]) == 4
-    assert _listing(tmp_path) == []
-    err = capsys.readouterr().err
-    assert "give it another extension" in err and err.count("\n") == 1 and "Traceback" not in err
+    companion_name_refused(capsys, ARGS, tmp_path / name)
 
 
 def test_a_random_map_has_no_graph_and_may_end_in_graph(tmp_path):
     assert cli(["generate", "merge-game", "--size", "4", "-o", str(tmp_path / "r.graph")]) == 0
-    assert _listing(tmp_path) == ["r.graph"] and read(tmp_path / "r.graph").width == 4
+    assert listing(tmp_path) == ["r.graph"] and read(tmp_path / "r.graph").width == 4
 
 
 @pytest.mark.parametrize("blocker", BLOCKERS)
 def test_a_bad_graph_path_is_refused_before_the_map_is_written(tmp_path, capsys, blocker):
-    kept = block(tmp_path / "g.graph", blocker)
-    before = _listing(tmp_path)
-    assert cli([*ARGS, "-o", str(tmp_path / "g.txt")]) == 4
-    assert _listing(tmp_path) == before
-    assert kept is None or kept.read_text() == "keep\n"
-    assert capsys.readouterr().err.count("\n") == 1
+    blocked_companion_refused(capsys, ARGS, tmp_path / "g.txt", tmp_path / "g.graph", blocker)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +41,7 @@ def test_the_writer_checks_both_paths_before_writing(tmp_path, reduction):
     graph_path(target).symlink_to(tmp_path / "nowhere")
     with pytest.raises(OutputError):
         write(reduction, target)
-    assert target.read_text() == "old map\n" and _listing(tmp_path) == ["m.graph", "m.txt"]
+    assert target.read_text() == "old map\n" and listing(tmp_path) == ["m.graph", "m.txt"]
     with pytest.raises(OutputError, match="another extension"):
         write(reduction, tmp_path / "m2.graph")
     assert not (tmp_path / "m2.graph").exists()
@@ -64,7 +50,7 @@ def test_the_writer_checks_both_paths_before_writing(tmp_path, reduction):
 @pytest.mark.parametrize("name", ["m.txt", "m.json"])
 def test_map_and_graph_are_written_together(tmp_path, reduction, name):
     write(reduction, tmp_path / name)
-    assert _listing(tmp_path) == sorted([name, "m.graph"])
+    assert listing(tmp_path) == sorted([name, "m.graph"])
     back = read(tmp_path / name)
     assert (back.heroes, back.stones) == (reduction.heroes, reduction.stones)
     assert (tmp_path / "m.graph").read_text().startswith("c planar graph")

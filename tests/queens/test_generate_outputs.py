@@ -3,39 +3,25 @@ wrote the board, then replaced it with the moves; a folder or link at ``x.moves`
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from mipgames.cli import main as cli
 from mipgames.core.errors import OutputError
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import moves_path, read, read_moves, write
-from tests.fuzzing import BLOCKERS, block
+from tests.fuzzing import BLOCKERS, blocked_companion_refused, companion_name_refused, listing
 
 ARGS = ["generate", "queens", "--n", "6", "--k", "1", "--moves", "8", "--seed", "2"]
 
 
-def _listing(folder):
-    return sorted(os.listdir(folder))
-
-
 @pytest.mark.parametrize("name", ["qq.moves", "qq.MOVES"])
 def test_a_board_named_like_its_moves_file_is_refused(tmp_path, capsys, name):
-    assert cli([*ARGS, "-o", str(tmp_path / name)]) == 4
-    assert _listing(tmp_path) == []
-    err = capsys.readouterr().err
-    assert "give it another extension" in err and err.count("\n") == 1 and "Traceback" not in err
+    companion_name_refused(capsys, ARGS, tmp_path / name)
 
 
 @pytest.mark.parametrize("blocker", BLOCKERS)
 def test_a_bad_moves_path_is_refused_before_the_board_is_written(tmp_path, capsys, blocker):
-    kept = block(tmp_path / "q.moves", blocker)
-    before = _listing(tmp_path)
-    assert cli([*ARGS, "-o", str(tmp_path / "q.txt")]) == 4
-    assert _listing(tmp_path) == before  # no board, no temporary file
-    assert kept is None or kept.read_text() == "keep\n"
-    assert capsys.readouterr().err.count("\n") == 1
+    blocked_companion_refused(capsys, ARGS, tmp_path / "q.txt", tmp_path / "q.moves", blocker)
 
 
 def test_the_writer_checks_both_paths_before_writing(tmp_path):
@@ -45,7 +31,7 @@ def test_the_writer_checks_both_paths_before_writing(tmp_path):
     moves_path(board).mkdir()
     with pytest.raises(OutputError):
         write(case.instance, board)
-    assert board.read_text() == "old board\n" and _listing(tmp_path) == ["b.moves", "b.txt"]
+    assert board.read_text() == "old board\n" and listing(tmp_path) == ["b.moves", "b.txt"]
     with pytest.raises(OutputError, match="another extension"):
         write(case.instance, tmp_path / "b2.moves")
     assert not (tmp_path / "b2.moves").exists()
@@ -57,7 +43,7 @@ def test_board_and_moves_are_written_together(tmp_path):
     case = planted(6, 1, 8, 2)
     assert read(out) == case.instance
     assert tuple(m for _, m in read_moves(moves_path(out))) == case.instance.planted
-    assert _listing(tmp_path) == ["p.moves", "p.txt"]
+    assert listing(tmp_path) == ["p.moves", "p.txt"]
 
 
 def test_an_unsolvable_board_has_no_moves_file_and_may_end_in_moves(tmp_path):
