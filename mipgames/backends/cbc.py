@@ -83,6 +83,10 @@ def progress(line: str, sense: str) -> Progress | None:
     return None
 
 
+READ_FLOOR_S = 0.1
+"""CBC's time limit when writing and reading its model would take all of it."""
+
+
 def _timed_cmd(clock: Stopwatch) -> type:
     """PuLP's COIN_CMD whose time limit is read when the command line is made, after the MPS file is written
     (it was read before): CBC's clock starts after it has read that file, which takes about as long as writing
@@ -103,10 +107,6 @@ def _timed_cmd(clock: Stopwatch) -> type:
             self.limit = value
 
     return TimedCbc
-
-
-READ_FLOOR_S = 0.1
-"""CBC's time limit when writing and reading its model would take all of it."""
 
 
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
