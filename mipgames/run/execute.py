@@ -179,6 +179,14 @@ def _ignored_start(solver: str, options: SolveOptions, backend: Any, built: Buil
     return "" if given else "this formulation builds no warm start: --warm-start was ignored"
 
 
+def _one_thread(solver: str, options: SolveOptions, backend: Any) -> str:
+    """Say so when more threads were asked of a solver that runs on one (GLPK, SCIP here): a comparison of
+    solvers at --threads 2 is otherwise read as a fair one."""
+    if options.threads <= 1 or backend.capabilities.threads:
+        return ""
+    return f"{solver} runs on one thread: --threads {options.threads} was not used"
+
+
 def worker_threads(threads: int) -> int:
     """The threads an algorithm gets: at most one a core this process may use.  Its workers are forked
     processes, and 64 of them on 2 cores turned a 1 s SameGame solve into 'unknown', past the deadline's grace."""
@@ -278,7 +286,11 @@ def _run_model(
         "solution_json": solution_json,
         "wall_time_s": res.wall_time_s,
         "version": backend.version(),
-        "message": _with_notes(res.message, _ignored_start(run.solver, options, backend, built, form.kind)),
+        "message": _with_notes(
+            res.message,
+            _ignored_start(run.solver, options, backend, built, form.kind),
+            _one_thread(run.solver, options, backend),
+        ),
         "has_objective": has_objective,
         "stats": stats,
         "proved_by": res.proved_by,

@@ -163,8 +163,9 @@ def test_the_largest_seed_is_taken_by_scip_and_cbc(solver, tmp_path, capsys):
 
 
 def test_options_that_reach_no_solver_say_so(tmp_path, capsys):
-    """--warm-start passed unseen where the formulation builds no start and on algorithms, and --threads 64
-    forked 64 SameGame workers on 2 cores (a 1 s board ended 'unknown' past the deadline's grace)."""
+    """--warm-start passed unseen where the formulation builds no start and on algorithms, --threads passed
+    unseen by solvers that run on one, and --threads 64 forked 64 SameGame workers on 2 cores (a 1 s board
+    ended 'unknown' past the deadline's grace)."""
     from mipgames.cli import main
     from mipgames.run.execute import worker_threads
 
@@ -179,6 +180,9 @@ def test_options_that_reach_no_solver_say_so(tmp_path, capsys):
     )
     assert "exact takes no warm start: --warm-start was ignored" in note(board, "--solver", "exact", "--warm-start")
     assert "--warm-start was ignored" not in note(board, "--solver", "highs", "--warm-start")
+    assert "glpk runs on one thread: --threads 3 was not used" in note(merge, "--solver", "glpk", "--threads", "3")
+    assert "one thread" not in note(merge, "--solver", "scip", "--threads", "1")
+    assert "one thread" not in note(merge, "--solver", "highs", "--threads", "3")
     cores = worker_threads(10**6)
     assert worker_threads(cores + 62) == cores and worker_threads(1) == 1
     assert "status      optimal" in note(board, "--threads", str(cores + 62), "--time-limit", "20")
