@@ -99,3 +99,18 @@ def test_colour_count_bound():
     assert colour_count_bound(inst) == 1
     assert evaluate(inst, {}, [(0, 0), (1, 0)]).objective == 1
     assert colour_count_bound(coursework()) == 0
+
+
+def test_each_frame_rule_is_checked_on_its_own():
+    """Each rule alone: a tile with no grey showing colour outwards (every inner side fine), and an all-grey
+    tile showing grey inwards (every outer side fine).  The turned and swapped tiles above break both rules at
+    once, so either check alone passed them."""
+    corners = [(0, 1, 2, 0), (0, 0, 3, 1), (2, 4, 0, 0), (3, 0, 0, 4)]  # a perfect 2x2 frame, scan order
+    perfect = [(t, 0) for t in range(4)]
+    assert evaluate(Instance(2, 2, tuple(corners)), {}, perfect).objective == 0
+    outwards = Instance(2, 2, ((5, 1, 2, 5), *corners[1:]))
+    v = evaluate(outwards, {}, perfect)
+    assert not v.legal and "outer top side, must be 0" in v.reason, v.reason
+    inwards = Instance(2, 2, ((0, 0, 0, 0), *corners[1:]))
+    v = evaluate(inwards, {}, perfect)
+    assert not v.legal and "grey (0) on its inner right side" in v.reason, v.reason

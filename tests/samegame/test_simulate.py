@@ -96,6 +96,16 @@ def test_a_game_must_be_played_to_its_end() -> None:
     assert not evaluate(SMALL, {"objective": "score"}, None).legal
 
 
+def test_a_lone_pair_either_way_keeps_the_game_going() -> None:
+    """The end of the game is judged on vertical and horizontal neighbours alike: with only a vertical pair
+    left a stop was accepted once either check was dropped (a mutation the tests above let pass)."""
+    for rows in ("0\n0\n", "00\n", "1.\n0.\n01\n"):
+        verdict = evaluate(parse_board(rows), {"objective": "min-remaining"}, [])
+        assert not verdict.legal and verdict.reason.startswith("game not over: group of 2"), (rows, verdict.reason)
+    over = evaluate(parse_board("10\n01\n"), {"objective": "min-remaining"}, [])
+    assert over.legal and over.objective == 4
+
+
 # -- against a simple classic implementation -----------------------------------------
 def simple_click(board: Board, x: int, y: int) -> tuple[Board, int]:
     """Classic SameGame the obvious way on a column-major grid (bottom first)."""
