@@ -118,7 +118,6 @@ def decide(
     *,
     integral: bool,
     prover: str,
-    limits_valid: bool = True,
     target: float | None = None,
 ) -> Claim:
     """The claim a report supports.
@@ -137,8 +136,6 @@ def decide(
         return Claim(Status.ERROR, None, None, prover)
     if objective is None:
         if reported in (Status.INFEASIBLE, Status.UNBOUNDED):
-            if not limits_valid:
-                return Claim(Status.UNKNOWN, None, None, "", f"{reported} reported under invalid limits")
             return Claim(reported, None, bound if reported is Status.INFEASIBLE else None, prover)
         if reported.has_solution:
             return Claim(Status.ERROR, None, None, prover, f"{prover} reported a solution but none was replayed")

@@ -96,6 +96,14 @@ def test_the_tightest_bound_and_its_prover_count():
     assert (claim.status, claim.proved_by) == ("optimal", "mipgames: counting")
 
 
+def test_a_bool_is_no_bound():
+    """JSON true is not the number 1: a solver wrapper or a certificate handing over True as a bound proves
+    nothing (bool is an int subclass in Python, so a plain number test takes it for 1)."""
+    claim = decide("optimal", 1.0, [(True, "x")], "min", integral=True, prover="x")
+    assert (claim.status, claim.bound) == ("feasible", None)
+    assert decide("unknown", None, [(True, "x")], "min", integral=True, prover="x", target=0).status == "unknown"
+
+
 @pytest.mark.parametrize(
     "field, value",
     [
