@@ -60,6 +60,7 @@ def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objec
         ("feasible", 2.0, 2.5, "error"),  # a bound beyond a verified objective is a broken proof
         ("infeasible", 3.0, None, "error"),  # "infeasible" beside a replayed solution
         ("infeasible", None, None, "infeasible"),
+        ("unbounded", 3.0, None, "error"),  # "unbounded" beside a replayed solution of a bounded puzzle
         ("unknown", None, 1.0, "unknown"),
         ("optimal", None, None, "error"),  # a solution was claimed but none replayed
     ],
@@ -71,6 +72,14 @@ def test_claim_table(reported, objective, bound, expected):
 def test_non_integral_objective_needs_exact_equality():
     assert decide("optimal", 2.0, [(1.9999, "s")], "min", integral=False, prover="s").status == "feasible"
     assert decide("optimal", 2.0, [(2.0, "s")], "min", integral=False, prover="s").status == "optimal"
+
+
+def test_a_bound_a_rounding_error_past_the_target_rules_nothing_out():
+    """A fractional bound that equals the decision's target but for the last bits of a float is the target, not
+    a proof that it cannot be reached (a mutation that dropped the equality guard passed the suite)."""
+    claim = decide("unknown", None, [(1.0 + 1e-12, "s")], "min", integral=False, prover="s", target=1.0)
+    assert claim.status == "unknown"
+    assert decide("unknown", None, [(1.001, "s")], "min", integral=False, prover="s", target=1.0).status == "infeasible"
 
 
 @pytest.mark.parametrize(
