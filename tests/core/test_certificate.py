@@ -50,6 +50,15 @@ def test_edited_solution_is_rejected(cert):
     assert not check.ok and "replay measures" in check.reasons[0]
 
 
+def test_an_edited_record_of_the_replay_is_rejected(cert):
+    """The certificate's own record of its replay must agree with the replay, even where the claimed
+    objective still does (a mutation that dropped this check passed the suite)."""
+    data = copy.deepcopy(cert)
+    data["verified"]["objective"] = data["objective"] + 1
+    check = verify(data)
+    assert not check.ok and "recorded verification says" in check.reasons[0], check.reasons
+
+
 def test_illegal_solution_is_rejected(cert):
     data = copy.deepcopy(cert)
     data["solution"] = [0, 0]
