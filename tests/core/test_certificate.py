@@ -59,6 +59,14 @@ def test_an_edited_record_of_the_replay_is_rejected(cert):
     assert not check.ok and "recorded verification says" in check.reasons[0], check.reasons
 
 
+def test_a_proof_with_no_prover_is_rejected(cert):
+    """An optimal claim must name who proved it (a mutation that dropped this check passed the suite)."""
+    data = copy.deepcopy(cert)
+    data["proved_by"] = "  "
+    check = verify(data)
+    assert not check.ok and any("names no prover" in reason for reason in check.reasons), check.reasons
+
+
 def test_illegal_solution_is_rejected(cert):
     data = copy.deepcopy(cert)
     data["solution"] = [0, 0]
