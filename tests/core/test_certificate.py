@@ -67,6 +67,16 @@ def test_a_proof_with_no_prover_is_rejected(cert):
     assert not check.ok and any("names no prover" in reason for reason in check.reasons), check.reasons
 
 
+@pytest.mark.parametrize("status", ["unknown", "infeasible"])
+def test_a_claim_without_a_solution_carries_no_objective(cert, status):
+    """An objective beside no solution is a number nothing replays (a mutation that dropped this check passed
+    the suite)."""
+    data = copy.deepcopy(cert)
+    data["status"], data["solution"], data["bound"], data["proved_by"] = status, None, None, ""
+    check = verify(data)
+    assert not check.ok and any("cannot carry an objective" in r for r in check.reasons), check.reasons
+
+
 def test_illegal_solution_is_rejected(cert):
     data = copy.deepcopy(cert)
     data["solution"] = [0, 0]

@@ -86,6 +86,18 @@ def test_claim_versus_measured_objective(status, offset, closed, verdict):
         assert got.objective is None and "simulator measures" in got.message
 
 
+def test_a_model_without_the_objective_proves_nothing_about_it():
+    """A feasibility model's "optimal" means "found one", and any bound it reports bounds no objective of the
+    problem: the replayed solution is feasible, with no bound (a mutation that took the bound passed the suite,
+    since execute drops it first; a backend that does not would have had its number called a proof)."""
+    inst = random_split(rows=2, items=10, seed=5, high=20)
+    chosen = [0, 2, 5]
+    measured = deviation(inst, chosen)
+    data = {"status": "optimal", "objective": None, "bound": measured, "solution_json": chosen, "has_objective": False}
+    got = finish(PROBLEM, inst, Plan("cbc", "mip", "mip"), {}, SolveOptions(), data)
+    assert (got.status, got.objective, got.bound, got.proved_by) == ("feasible", measured, None, "")
+
+
 def test_a_models_cpsat_parameters_reach_the_solver():
     inst = random_split(rows=2, items=10, seed=5, high=20)
     plain = solve(PROBLEM, inst, solver="cpsat", formulation="cpsat", isolate=False)

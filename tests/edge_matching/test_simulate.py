@@ -114,3 +114,21 @@ def test_each_frame_rule_is_checked_on_its_own():
     inwards = Instance(2, 2, ((0, 0, 0, 0), *corners[1:]))
     v = evaluate(inwards, {}, perfect)
     assert not v.legal and "grey (0) on its inner right side" in v.reason, v.reason
+
+
+def test_another_frame_colour_swaps_with_zero_so_zero_stays_a_colour():
+    """--frame-colour 5 on a puzzle that also uses 0 inside: 5 becomes the frame and 0 an ordinary colour.
+    Renaming 5 to 0 without giving 0 a new name merged the two (a mutation that did so passed the suite), so
+    the 0-0 join below was called grey on an inner side."""
+    inst = Instance(1, 2, ((5, 0, 5, 5), (5, 5, 5, 0)))  # (top, right, bottom, left): 5 all round, 0 inside
+    v = evaluate(inst, {"frame_colour": 5}, [(0, 0), (1, 0)])
+    assert v.legal and v.objective == 0, v.reason
+    greyed = Instance(1, 2, ((5, 5, 5, 5), (5, 5, 5, 0)))
+    v = evaluate(greyed, {"frame_colour": 5}, [(0, 0), (1, 0)])
+    assert not v.legal and "inner right side" in v.reason, v.reason
+
+
+def test_a_placement_longer_than_the_board_is_refused():
+    """A certificate may list more cells than the board holds; the extra cells are no part of any placement."""
+    v = evaluate(coursework(), {}, IDENTITY + [(0, 0)])
+    assert not v.legal and "17 cells, the board has 16" in v.reason, v.reason

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from mipgames.samegame.commands import parse_moves, play
 from mipgames.samegame.instance import Board, parse_board, read_standard_set
 from mipgames.samegame.simulate import (
+    CLEAR_BONUS,
     IllegalMove,
+    Rules,
     apply_move,
     evaluate,
     group_at,
@@ -104,6 +106,14 @@ def test_a_lone_pair_either_way_keeps_the_game_going() -> None:
         assert not verdict.legal and verdict.reason.startswith("game not over: group of 2"), (rows, verdict.reason)
     over = evaluate(parse_board("10\n01\n"), {"objective": "min-remaining"}, [])
     assert over.legal and over.objective == 4
+
+
+def test_the_colour_count_bound_grants_the_clear_bonus_only_when_no_colour_is_stranded() -> None:
+    """One tile of a colour never leaves, so the board is never cleared: no bonus.  A looser bound is still
+    sound but costs true "optimal" claims, and a mutation that always added the bonus passed the suite."""
+    assert Rules(score=True).bound({1: 1, 2: 3}) == 1
+    assert Rules(score=True).bound({2: 4}) == 4 + CLEAR_BONUS
+    assert Rules(score=False).bound({1: 1, 2: 3, 3: 1}) == -2
 
 
 # -- against a simple classic implementation -----------------------------------------
