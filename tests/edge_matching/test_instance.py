@@ -53,6 +53,7 @@ def test_write_then_read_round_trip(tmp_path):
 BAD = {
     "too few tiles": ("2 2\n1 1 1 1\n1 1 1 1\n1 1 1 1\n", "wrong tile count", 4),
     "too many tiles": ("1 1\n1 1 1 1\n1 1 1 1\n", "wrong tile count", 3),
+    "the first tile too many is named": ("1 1\n1 1 1 1\n1 1 1 1\n2 2 2 2\n", "this is one more", 3),
     "non-integer colour": ("1 1\n1 x 1 1\n", "must be an integer", 2),
     "float size": ("1.5 1\n1 1 1 1\n", "must be an integer", 1),
     "negative colour": ("1 1\n1 -2 1 1\n", "colour must be between 0", 2),

@@ -68,6 +68,7 @@ def test_params_override_file_values():
         ("a.\n.0\n", 2, "hp 0"),
         ("a.\n.X\n", 2, "unknown symbol 'X'"),
         ("a..\n.1\n", 2, "2 cells"),
+        ("a.\n.1a\n", 2, "3 cells"),  # a longer row too: its hero would stand off the map
         ("colour: red\na.\n", 1, "unknown header key"),
         ("attack: diagonal\na1\n", 1, "bad attack vector"),
         ("max_level: 0\na1\n", 1, "max_level must be between 1 and"),

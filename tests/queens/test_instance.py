@@ -67,6 +67,9 @@ def test_moves_format():
     assert caught.value.line == 2
     with pytest.raises(InputError, match="integer"):
         parse_moves("0 1 1 x\n")
+    with pytest.raises(InputError, match="got 5 values") as caught:  # not an unpacking traceback
+        parse_moves("0 1 1 1\n0 1 1 1 2\n", "m.txt")
+    assert caught.value.line == 2
 
 
 def test_queens_are_row_major():

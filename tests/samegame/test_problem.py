@@ -107,6 +107,21 @@ def test_top_origin_solutions_replay_and_come_back_in_that_origin():
         assert all(y == 2 for _, y in res.solution[:1])  # the first click is on the bottom row, y = 2 from the top
 
 
+@pytest.mark.parametrize("name, value", [("objective", "most-tiles"), ("origin", "left")])
+def test_a_certificate_with_a_value_outside_a_parameters_choices_is_rejected(name, value):
+    """A value of the right type that is no choice of its parameter names rules nobody wrote: verify refuses it
+    with the choices named (checked twice, by the declaration and by the problem's own check)."""
+    from mipgames.core import certificate
+
+    board = parse_board("0..\n01.\n110\n")
+    res = solve(PROBLEM, board, solver="exact", params={"objective": "score"}, isolate=False)
+    data = certificate.build(PROBLEM, board, res)
+    assert certificate.verify(data, PROBLEM).ok
+    data["params"][name] = value
+    check = certificate.verify(data, PROBLEM)
+    assert not check.ok and any(f"{name} must be one of" in r for r in check.reasons), check.reasons
+
+
 def test_generator_is_seeded():
     parser = argparse.ArgumentParser()
     GENERATOR.add_arguments(parser)
