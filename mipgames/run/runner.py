@@ -353,12 +353,15 @@ def finish(
         f": {claim.reason}" if claim.reason else "",
     )
     if claim.status is Status.ERROR:
-        result.solution = result.solution_json = None
+        return _error(result, result.message)
     return result
 
 
 def _error(result: Result, message: str) -> Result:
+    """An error claims nothing, so it carries no solution either: nothing downstream (a drawing, the API) can
+    take the solver's rejected answer for one; the verdict stays, with the simulator's reason."""
     result.status, result.objective, result.bound, result.proved_by = Status.ERROR, None, None, ""
+    result.solution = result.solution_json = None
     result.message = message
     return result
 

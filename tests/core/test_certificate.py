@@ -77,6 +77,41 @@ def test_a_claim_without_a_solution_carries_no_objective(cert, status):
     assert not check.ok and any("cannot carry an objective" in r for r in check.reasons), check.reasons
 
 
+def _forged_one_worse(cert):
+    """The fixture's certificate claiming optimal on a solution one worse than the optimum (1, by brute force)."""
+    data = copy.deepcopy(cert)
+    data.update(solution=[6, 7, 8], objective=2.0, bound=2.0)
+    data["verified"]["objective"] = 2.0
+    data["verified"]["measured"] = {"items": 3}
+    check = verify(data)
+    assert check.ok, check.reasons  # self-consistent: only a second solver can tell
+    return data, check
+
+
+def test_a_claim_one_short_of_the_optimum_is_refuted(cert):
+    """The re-proof asks for a solution *one* better (the objective is integral); a cut two steps away missed
+    the optimum here and re-proved the forgery (a mutation that did so passed the suite)."""
+    from mipgames.run.reprove import reprove
+
+    data, check = _forged_one_worse(cert)
+    got = reprove(PROBLEM, check.instance, check.params, data, "highs", SolveOptions(time_limit=20, threads=1))
+    assert got.verdict == "refuted" and got.result.objective == 1, got.text
+
+
+def test_a_solver_answer_no_better_than_the_claim_refutes_nothing(cert, monkeypatch):
+    """Should a second solver hand back a solution equal to the claim (a cut it stretched by its tolerance),
+    that is no counter-example: equal is not better."""
+    from mipgames.core.result import Result
+    from mipgames.core.status import Status
+    from mipgames.run import reprove as module
+    from mipgames.run import runner
+
+    data, check = _forged_one_worse(cert)
+    monkeypatch.setattr(runner, "solve", lambda *a, **k: Result(Status.FEASIBLE, objective=2.0, solver="highs"))
+    got = module.reprove(PROBLEM, check.instance, check.params, data, "highs", SolveOptions(time_limit=20))
+    assert got.verdict == "not re-proved" and "not better than the claim" in got.text, got.text
+
+
 def test_illegal_solution_is_rejected(cert):
     data = copy.deepcopy(cert)
     data["solution"] = [0, 0]

@@ -247,3 +247,21 @@ def test_an_algorithm_that_used_its_time_without_a_proof_stopped_on_it():
     assert _ran_out(Status.FEASIBLE, 9.9, 10.0) == _ran_out(Status.UNKNOWN, 12.0, 10.0) == "time limit"
     assert _ran_out(Status.FEASIBLE, 2.0, 10.0) == _ran_out(Status.OPTIMAL, 10.0, 10.0) == ""
     assert _ran_out(Status.UNKNOWN, 100.0, None) == ""
+
+
+@pytest.mark.parametrize(
+    "data, why",
+    [
+        ({"status": "feasible", "objective": None, "bound": 99.0}, "bound"),  # the claim rule's error
+        ({"status": "feasible", "objective": 1.0, "bound": 0.0}, "simulator measures"),  # the replay's
+        ({"status": "feasible", "objective": None, "bound": 0.0, "solution_json": [0, 0]}, "simulator rejects"),
+    ],
+)
+def test_an_error_carries_no_solution(data, why):
+    """Whichever rule makes an error, nothing of the solver's answer stays for a drawing or an API user to take
+    for one (the claim rule's errors cleared it and the replay's kept it; a mutation keeping it passed)."""
+    inst = random_split(rows=2, items=10, seed=5, high=20)
+    data = {"solution_json": [0, 2, 5], **data}
+    got = finish(PROBLEM, inst, Plan("cbc", "mip", "mip"), {}, SolveOptions(), data)
+    assert got.status == "error" and why in got.message, got.message
+    assert (got.solution, got.solution_json, got.objective, got.bound, got.verified) == (None, None, None, None, False)
