@@ -46,6 +46,8 @@ def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objec
         assert not claim.status.has_solution
     if claim.status in (Status.INFEASIBLE, Status.UNBOUNDED):
         assert reported is claim.status and objective is None
+    if claim.status is Status.UNBOUNDED:
+        assert claim.bound is None  # a finite bound on an unbounded objective contradicts the claim
     if claim.bound is not None and objective is not None and claim.status is not Status.ERROR:
         assert (claim.bound <= objective) if sense == "min" else (claim.bound >= objective)
 
@@ -67,6 +69,13 @@ def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objec
 )
 def test_claim_table(reported, objective, bound, expected):
     assert decide(reported, objective, [(bound, "s")], "min", integral=True, prover="s").status == expected
+
+
+def test_an_unbounded_claim_keeps_no_bound():
+    """Unbounded and a finite bound contradict each other; only infeasible keeps the bound that proved it (a
+    mutation that kept it on unbounded passed the suite)."""
+    assert decide("unbounded", None, [(5.0, "s")], "min", integral=True, prover="s").bound is None
+    assert decide("infeasible", None, [(5.0, "s")], "min", integral=True, prover="s").bound == 5.0
 
 
 def test_non_integral_objective_needs_exact_equality():
