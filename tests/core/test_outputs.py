@@ -372,3 +372,19 @@ def test_a_model_file_says_what_it_is(capsys, tmp_path):
         )
         assert f"instance sha256 {digest}" in head[1] and "target=248" in head[2]
         assert "stones destroyed (max) = 248 for every feasible solution" in head[3]
+
+
+def test_a_drawing_shows_only_a_verified_solution_and_says_what_it_shows(capsys, tmp_path):
+    """--render asked beside a proof that no solution exists drew nothing and said nothing; it draws the
+    instance and names it, and where a solution was replayed it draws that."""
+    drawing = tmp_path / "d.png"
+    unsolvable = str(ROOT / "instances/queens/unsolvable_n8_k1_q20_s1.txt")
+    args = ["solve", unsolvable, "--solver", "levels", "--threads", "1", "--out", str(tmp_path / "c.json")]
+    assert main([*args, "--render", str(drawing)]) == 2
+    out = capsys.readouterr().out
+    assert f"drawing     {drawing} (the instance: no verified solution to draw)" in out, out
+    assert drawing.read_bytes().startswith(b"\x89PNG")
+    solvable = str(ROOT / "instances/merge_game/choice.txt")
+    args = ["solve", solvable, "--solver", "highs", "--threads", "1", "--out", str(tmp_path / "c.json"), "--json"]
+    assert main([*args, "--render", str(drawing)]) == 0
+    assert json.loads(capsys.readouterr().out)["drawing"] == str(drawing)
