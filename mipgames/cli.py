@@ -377,12 +377,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 write_text_atomic(Path(out).with_suffix(".log"), Path(solver_log).read_text(errors="replace"))
             except (OutputError, OSError) as exc:
                 failures.append(f"solver log not kept: {exc}")
-    drawing = None
+    drawing, drew = None, ""
     if args.render and problem.render is not None:
         shown = result.solution if result.verified else None  # never a solution the simulator did not replay
         try:
             problem.render(instance, result.params, shown, args.render)
-            drawing = str(args.render) + ("" if shown is not None else " (the instance: no verified solution to draw)")
+            drawing = str(args.render)
+            drew = "" if shown is not None else " (the instance: no verified solution to draw)"
         except OutputError as exc:
             failures.append(f"drawing not written: {exc}")
     if args.json:
@@ -445,7 +446,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     rows.append(("time", f"{total:.2f} s (solver {result.wall_time_s:.2f} s) of a {limit:g} s limit{limit_note}"))
     rows.append(("certificate", printable(written) if written else "NOT WRITTEN"))
     if args.render:
-        rows.append(("drawing", printable(drawing) if drawing else "NOT WRITTEN"))
+        rows.append(("drawing", printable(drawing) + drew if drawing else "NOT WRITTEN"))
     if args.export_model:
         rows.append(("model", _exported(args.export_model, model_before)))
     for key, value in rows:

@@ -384,6 +384,8 @@ def test_a_drawing_shows_only_a_verified_solution_and_says_what_it_shows(capsys,
     out = capsys.readouterr().out
     assert f"drawing     {drawing} (the instance: no verified solution to draw)" in out, out
     assert drawing.read_bytes().startswith(b"\x89PNG")
+    assert main([*args, "--json", "--render", str(drawing)]) == 2
+    assert json.loads(capsys.readouterr().out)["drawing"] == str(drawing)  # a path, with no prose in it
     solvable = str(ROOT / "instances/merge_game/choice.txt")
     args = ["solve", solvable, "--solver", "highs", "--threads", "1", "--out", str(tmp_path / "c.json"), "--json"]
     assert main([*args, "--render", str(drawing)]) == 0
