@@ -1,7 +1,8 @@
 """The compiled search side by side with CP-SAT and the default portfolio, on the public sets.
 
     .venv/bin/python benchmarks/edge_matching/bench_search.py [--sets brendan,em,planted,count,nps,e2,shuffles]
-        [--planted-seeds 2] [--first-seeds 1,2,3] [--first-time-limit 20] [--time-limit 60] [--big-time-limit 600]
+        [--planted-seeds 2] [--planted 7:3:6,...] [--first-seeds 1,2,3] [--first-time-limit 20]
+        [--time-limit 60] [--big-time-limit 600]
         [--em-time-limit 5] [--count-time-limit 300] [--shuffles 40] [--shuffle-time-limit 30] [--shuffle-names ...]
         [--e2-time-limit 3600] [--threads 2] [--seed 1] [--benchmarks DIR] [--out search_results.md]
 
@@ -15,7 +16,8 @@ beside the repository; nothing is copied into the repository):
 - ``shuffles``: Heule's em_* puzzles (--shuffle-names, default all) shuffled and turned with seeds
   1..--shuffles, the default solver as a user runs it, --shuffle-time-limit: how many were placed and
   the spread of their times (the goal: every shuffle in < 5 s; not in the default --sets).
-- ``planted``: fresh planted frame puzzles 7x7..10x10 (--planted-seeds) with the default solver, --time-limit.
+- ``planted``: fresh planted frame puzzles (--planted side:rim colours:inner colours, default 7x7..10x10;
+  --planted-seeds) with the default solver, --time-limit.
 - ``first``: planted frame and free puzzles 7x7..10x10 (--first-seeds), the backtracker and CP-SAT's
   decision model on one thread each, --first-time-limit: which one the portfolio's first phase should run
   (not in the default --sets).
@@ -227,7 +229,8 @@ def shuffles(root: Path, args: argparse.Namespace) -> Table:
     return table
 
 
-PLANTED = ((7, 3, 6), (8, 3, 6), (9, 3, 7), (10, 4, 8))
+PLANTED = "7:3:6,8:3:6,9:3:7,10:4:8"
+"""Planted frame puzzles of the planted set, side:rim colours:inner colours."""
 """Frame puzzles of the bundled instances' sizes and colours (side, rim colours, inner colours)."""
 
 
@@ -237,7 +240,7 @@ def planted_frames(root: Path, args: argparse.Namespace) -> Table:
         f"portfolio (optimise), {args.threads} threads, {args.time_limit:g} s, generator seeds {args.planted_seeds}.",
         ["puzzle", "mism.", "status", "s", "load"],
     )
-    for side, rim, inner in PLANTED:
+    for side, rim, inner in (map(int, spec.split(":")) for spec in args.planted.split(",")):
         for seed in map(int, args.planted_seeds.split(",")):
             inst = planted(side, side, True, rim, inner, seed)[0]
             r, wall = run(inst, "portfolio", None, {}, args.time_limit, args.threads, args.seed)
@@ -462,6 +465,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--planted-seeds", default="2", help="generator seeds of the planted set")
+    ap.add_argument("--planted", default=PLANTED, help="puzzles of the planted set, side:rim:inner,...")
     ap.add_argument("--first-seeds", default="1,2,3", help="generator seeds of the first set")
     ap.add_argument("--first-time-limit", type=float, default=20)
     ap.add_argument("--benchmarks", type=Path, default=None)
