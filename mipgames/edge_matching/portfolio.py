@@ -232,11 +232,7 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
             return _answer(best, decision)
         if best.infeasible_by:
             if decision:
-                return Result(
-                    Status.INFEASIBLE,
-                    message="no placement matches every inner edge (proved)",
-                    proved_by=best.infeasible_by,
-                )
+                return _answer(best, decision)
             best.raise_bound(1, best.infeasible_by)
         if decision:
             return _answer(best, decision)
@@ -414,6 +410,12 @@ def _answer(best: Best, decision: bool) -> Result:
         return Result(
             Status.INFEASIBLE,
             message="no placement obeys the frame and the hints (proved)",
+            proved_by=best.infeasible_by,
+        )
+    if decision and best.infeasible_by and best.objective != 0:
+        return Result(
+            Status.INFEASIBLE,
+            message="no placement matches every inner edge (proved)",
             proved_by=best.infeasible_by,
         )
     if best.placement is None or best.objective is None:  # offer() sets both together

@@ -305,6 +305,24 @@ def test_portfolio_gives_a_board_beyond_its_kernel_to_cpsat_and_says_so():
             assert r.status in ("unknown", "optimal"), r.status
 
 
+def test_cpsat_alone_keeps_its_proof_that_no_perfect_placement_exists(monkeypatch):
+    """On a board beyond the kernel, CP-SAT's INFEASIBLE on the decision model was recorded and then dropped:
+    the answer said "unknown: no placement in time" although the question had been answered.  CP-SAT's
+    proof is stood in for here (the message its member sends), since a real one takes longer than a test."""
+    from mipgames.edge_matching import portfolio
+
+    def proves_no_perfect(out, inst, params, deadline, seed, threads, hint):
+        out.send("no_perfect", "cpsat (stand-in)")
+
+    monkeypatch.setattr(portfolio, "_cpsat", proves_no_perfect)
+    inst, _ = planted(24, 24, False, 0, 10**6, seed=1)
+    r = portfolio.run_portfolio(
+        inst, {"mode": "decision"}, SolveOptions(threads=1, time_limit=10), lambda *a, **k: None
+    )
+    assert r.status == "infeasible" and r.proved_by == "cpsat (stand-in)", (r.status, r.message)
+    assert r.solution is None and "CP-SAT alone" in r.message
+
+
 def test_the_anneal_baseline_refuses_a_board_it_cannot_set_up(tmp_path, capsys):
     """Its candidate lists grow as cells squared: a 70x70 board was killed at the deadline with no answer."""
     from mipgames.cli import main
