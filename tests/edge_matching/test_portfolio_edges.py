@@ -1,0 +1,192 @@
+"""Where the portfolio turns what its members send into an answer: the best verified placement and the best
+proved bound, in whatever order they arrive.
+
+The members are replaced by scripted ones (one thread: they take turns in this process, no fork), so each
+test says exactly what was found and what was proved, and the answer is checked against the exhaustive
+optimum of a board small enough to enumerate.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from mipgames.backends.cpsat import version
+from mipgames.core.problem import SolveOptions
+from mipgames.core.result import Result
+from mipgames.edge_matching import portfolio
+from mipgames.edge_matching.backtrack import PROVER
+from mipgames.edge_matching.instance import Instance
+from mipgames.edge_matching.problem import PROBLEM
+from mipgames.edge_matching.simulate import colour_count_bound
+from mipgames.run.runner import solve
+
+from .helpers import exhaustive_optimum, score
+
+# Six tiles, no frame: the colour counts allow a perfect placement (bound 0), yet none exists; the optimum is 1.
+NEAR = Instance(2, 3, ((3, 1, 3, 2), (3, 3, 2, 2), (1, 1, 1, 1), (2, 3, 3, 2), (2, 3, 3, 2), (3, 3, 3, 3)))
+ONE = [(0, 1), (1, 2), (3, 0), (2, 0), (4, 3), (5, 0)]
+TWO = [(0, 2), (1, 0), (2, 0), (3, 2), (4, 0), (5, 0)]
+THREE = [(0, 0), (1, 0), (2, 0), (3, 2), (4, 0), (5, 0)]
+
+Turns = Sequence[list[tuple[str, Any]]]
+CPSAT = f"cpsat {version()}"
+"""The names the real members prove by: the runner drops a bound credited to a name it does not know."""
+
+
+def test_the_board_and_its_placements_are_what_the_tests_say():
+    assert colour_count_bound(NEAR) == 0 and exhaustive_optimum(NEAR) == 1
+    assert [score(NEAR, p) for p in (ONE, TWO, THREE)] == [1, 2, 3]
+
+
+def scripted(monkeypatch: pytest.MonkeyPatch, kernel: Turns = (), lns: Turns = (), cpsat: Turns = ()) -> None:
+    """Members that send, on their n-th turn, the n-th list of messages (as the real members send them), then
+    nothing: the backtracker of phase 1, the local search and CP-SAT of phase 2.  Members that return at once
+    are called again and again until the deadline or until the answer is closed."""
+    calls = {"kernel": 0, "lns": 0, "cpsat": 0}
+
+    def member(name: str, script: Turns):
+        def run(out: Any, *args: Any, **kwargs: Any) -> None:
+            turn = calls[name]
+            calls[name] += 1
+            for kind, payload in script[turn] if turn < len(script) else []:
+                out.send(kind, payload)
+
+        return run
+
+    monkeypatch.setattr(portfolio, "_kernel_decision", member("kernel", list(kernel)))
+    monkeypatch.setattr(portfolio, "_lns", member("lns", list(lns)))
+    monkeypatch.setattr(portfolio, "_cpsat", member("cpsat", list(cpsat)))
+    monkeypatch.setattr(portfolio, "_warm_kernel", lambda: None)  # no compiled member runs: nothing to load
+
+
+def run(seconds: float = 1.0) -> Result:
+    return solve(PROBLEM, NEAR, solver="portfolio", options=SolveOptions(threads=1, time_limit=seconds), isolate=False)
+
+
+def placement(p: list[tuple[int, int]]) -> tuple[str, Any]:
+    return "placement", (p, "scripted local search")
+
+
+def test_a_worse_placement_sent_later_does_not_replace_the_better_one(monkeypatch):
+    """The answer is the best placement any member found, not the last one: a local search restarting from
+    scratch sends worse placements after better ones."""
+    scripted(monkeypatch, lns=[[placement(ONE), placement(THREE)]])
+    r = run()
+    assert (r.status, r.objective, r.bound) == ("feasible", 1, 0)
+    assert score(NEAR, r.solution) == 1
+
+
+def test_a_bound_of_exactly_one_proves_one_mismatch_not_two(monkeypatch):
+    """CP-SAT's bound 1.0 beside a placement of 2 mismatches: feasible with bound 1.  Rounding the bound up
+    past 1 (or giving the incumbent's value as its bound) would print "optimal" for 2, and the optimum is 1."""
+    scripted(monkeypatch, lns=[[placement(TWO)]], cpsat=[[("bound", (1.0, CPSAT))]])
+    r = run()
+    assert (r.status, r.objective, r.bound) == ("feasible", 2, 1)
+    assert score(NEAR, r.solution) == 2 > exhaustive_optimum(NEAR)
+
+
+def test_a_weaker_bound_sent_later_does_not_lower_the_proved_one(monkeypatch):
+    """With one thread CP-SAT runs in slices, each a new solve whose first bounds are weak: the bound proved in
+    an earlier slice stands, so the optimum the local search finds later is proved optimal."""
+    scripted(
+        monkeypatch,
+        lns=[[placement(TWO)], [], [placement(ONE)]],
+        cpsat=[[("bound", (1.0, CPSAT))], [("bound", (0.0, CPSAT))]],
+    )
+    r = run(5.0)
+    assert (r.status, r.objective, r.bound) == ("optimal", 1, 1)
+    assert score(NEAR, r.solution) == 1
+
+
+def test_a_proof_that_nothing_is_perfect_proves_a_placement_of_one_optimal(monkeypatch):
+    """Phase 1's backtracker exhausts (no perfect placement): the bound becomes 1, and phase 2's placement of 1
+    mismatch is optimal by that proof alone (CP-SAT proves nothing here)."""
+    scripted(monkeypatch, kernel=[[("no_perfect", PROVER)]], lns=[[placement(ONE)]])
+    r = run(5.0)
+    assert (r.status, r.objective, r.bound) == ("optimal", 1, 1)
+    assert r.proved_by == PROVER
+
+
+def test_a_placement_that_meets_the_bound_closes_the_run():
+    """``closed`` ends the members and makes the answer optimal: an incumbent equal to the bound is closed."""
+    best = portfolio.Best({"mode": "optimise"}, 0, lambda *a, **k: None)
+    best.offer(NEAR, ONE, "scripted local search")
+    assert not best.closed
+    best.raise_bound(1.0, CPSAT)
+    assert best.closed and (best.objective, best.bound) == (1, 1)
+
+
+class Outbox:
+    """What a member sends, kept in order."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, Any]] = []
+
+    def send(self, kind: str, payload: Any = None) -> None:
+        self.sent.append((kind, payload))
+
+
+def test_a_backtracker_cut_by_its_deadline_proves_nothing():
+    """A planted 10x10 (a perfect placement exists) and a deadline already passed: the backtracker stops after
+    its first slice without a placement and without exhausting its tree.  That is no proof: sending "no
+    perfect placement" would make a decision print "infeasible (proved)" for a solvable puzzle."""
+    from mipgames.edge_matching.generate import planted
+
+    inst, _ = planted(10, 10, True, 3, 6, seed=1)
+    out = Outbox()
+    portfolio._kernel_decision(out, inst, time.monotonic() - 1, 0)
+    assert [kind for kind, _ in out.sent] == []  # found nothing in one slice (deterministic: a node count)
+
+
+def test_cpsat_proving_that_no_placement_obeys_the_rules_is_an_infeasible_answer():
+    """Phase 2's CP-SAT proves its optimise model infeasible (the frame and hints admit no placement): the
+    answer is infeasible, with CP-SAT as its prover, not "no placement in time"."""
+    best = portfolio.Best({"mode": "optimise"}, 0, lambda *a, **k: None)
+    portfolio._take(best, NEAR, "infeasible", CPSAT, decision=False)
+    r = portfolio._answer(best, decision=False)
+    assert (r.status, r.proved_by) == ("infeasible", CPSAT)
+
+
+def test_no_placement_in_time_still_gives_the_bound_proved(monkeypatch):
+    """No member placed the tiles before the deadline, but CP-SAT proved 1: the unknown answer carries bound 1
+    (above the colour-count bound 0), not nothing."""
+    scripted(monkeypatch, cpsat=[[("bound", (1.0, CPSAT))]])
+    r = run()
+    assert (r.status, r.solution, r.bound) == ("unknown", None, 1)
+
+
+def test_cpsat_joins_a_large_decision_with_the_decision_model(monkeypatch, tmp_path):
+    """On boards above SMALL cells CP-SAT joins phase 1 to prove that no perfect placement exists: only its
+    decision model proves that (the optimise model's bound 1 is never taken as that proof in phase 1)."""
+    from mipgames.edge_matching.generate import planted
+
+    log = tmp_path / "modes.txt"
+
+    def kernel(out: Any, inst: Instance, deadline: float, seed: int, threads: int = 1) -> None:
+        time.sleep(max(0.0, deadline - time.monotonic()))  # finds nothing, like a backtracker on a hard board
+
+    def cpsat(out: Any, inst: Instance, params: dict, deadline: float, seed: int, threads: int, hint: Any) -> None:
+        log.write_text(params["mode"])  # in a forked member: the file tells the conductor's test
+
+    monkeypatch.setattr(portfolio, "_kernel_decision", kernel)
+    monkeypatch.setattr(portfolio, "_cpsat", cpsat)
+    inst, _ = planted(11, 11, True, 2, 3, seed=1)
+    assert inst.cells > portfolio.SMALL
+    best = portfolio.Best({"mode": "optimise"}, 0, lambda *a, **k: None)
+    portfolio._phase(best, inst, {"mode": "optimise"}, 2, 0, time.monotonic() + 0.8, decision=True, prove=True)
+    assert log.read_text() == "decision"
+
+
+def test_cpsat_proving_the_optimum_sends_it_as_a_bound():
+    """On this board CP-SAT's bounds during the search stay below 0 (its presolved objective), and each solution's
+    bound below 1: its proof that 1 is optimal comes only with the OPTIMAL status, and must be sent, or the
+    portfolio never learns it and runs to the deadline to answer "feasible"."""
+    out = Outbox()
+    portfolio._cpsat(out, NEAR, {"mode": "optimise"}, None, 0, 1, None)
+    bounds = [payload[0] for kind, payload in out.sent if kind == "bound"]
+    found = [score(NEAR, payload[0]) for kind, payload in out.sent if kind == "placement"]
+    assert max(bounds) == 1 == min(found) == exhaustive_optimum(NEAR)

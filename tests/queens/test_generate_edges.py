@@ -1,0 +1,54 @@
+"""What the queens generators promise beyond a readable file: the exponent asked for is the one planted, and a
+position is kept as unsolvable only on a proof, never because a search ran out of time."""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from mipgames.cli import main as cli
+from mipgames.core.problem import SolveOptions
+from mipgames.queens import levels
+from mipgames.queens.generate import planted, prove_unsolvable
+from mipgames.queens.instance import read
+
+
+def test_the_exponent_asked_for_is_the_one_planted(tmp_path):
+    """Two queens of power 2^5 split 5 times keep their total, 2 x 32 (the default exponent for 5 moves is 3)."""
+    out = tmp_path / "q.txt"
+    args = ["generate", "queens", "--n", "6", "--k", "2", "--moves", "5", "--exponent", "5", "--seed", "3"]
+    assert cli([*args, "-o", str(out)]) == 0
+    instance = read(out)
+    assert instance.total == 2 << 5 and len(instance.queens) == 7
+
+
+def test_searches_that_run_out_of_time_prove_nothing_unsolvable(monkeypatch):
+    """A planted (solvable) position, the level search stopped before exhausting and CP-SAT stopped without an
+    answer: that is no proof, so ``--unsolvable`` must not keep the position (it would be written as unsolvable)."""
+    case = planted(6, 1, 8, 0)
+    monkeypatch.setattr(levels, "search_forest", lambda *args, **kwargs: (None, False))
+    monkeypatch.setattr(cp_model.CpSolver, "solve", lambda self, model, *args, **kwargs: cp_model.UNKNOWN)
+    assert not prove_unsolvable(case.instance, SolveOptions(time_limit=1))
+
+
+def test_a_bundled_unsolvable_position_is_proved_unsolvable():
+    """The other side of the test above: a real proof is accepted (a check that always said no would pass it)."""
+    instance = read("instances/queens/unsolvable_n8_k1_q20_s1.txt")
+    assert prove_unsolvable(instance, SolveOptions(time_limit=20))
+
+
+def test_a_position_a_cheap_bound_refutes_is_never_kept(monkeypatch):
+    """``--unsolvable`` promises positions that no cheap bound refutes: a relocation that makes one (here the
+    first, as the cheap bounds say) is undone, and the position kept is a later one that passed them."""
+    from mipgames.queens import generate
+
+    checked = []
+
+    def obvious(candidate):
+        checked.append(candidate)
+        return len(checked) == 1  # the first relocation gives a position a cheap bound refutes
+
+    monkeypatch.setattr(generate, "obvious", obvious)
+    monkeypatch.setattr(levels, "search_forest", lambda *args, **kwargs: (None, False))
+    monkeypatch.setattr(generate, "prove_unsolvable", lambda candidate, options: True)
+    kept = generate.unsolvable(6, 9, 1, seed=2, time_limit=1)
+    assert len(checked) == 2 and kept == checked[1] != checked[0]
