@@ -25,6 +25,7 @@ slices that double.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, replace
@@ -60,6 +61,12 @@ thread in 1-4 s, else by CP-SAT in 4-5.6 s or by phase 2), against at most 2.5 s
 on both threads and its restarts given most of their time (``backtrack.LARGE``;
 ``benchmarks/edge_matching/RESULTS.md``, 2026-11-28).  Above this size CP-SAT's decision model only
 joins in decision mode (``CPSAT_JOINS``)."""
+QUICK_CELLS = 25
+QUICK_NODES = 10_000
+"""Boards of at most ``QUICK_CELLS`` cells are first searched by the backtracker's pure-Python twin, up to
+``QUICK_NODES`` nodes (20,000-30,000 a second; Brendan's pieces_05x05 takes 5,948): loading the compiled
+members takes about 1.5 s and CP-SAT's import 1 s more, so a 5x5 given 2 s ended "unknown" (2026-11-28)."""
+QUICK = "backtrack (mipgames reference search)"
 CPSAT_JOINS = 0.25
 """Share of a decision's time after which CP-SAT's decision model joins the backtracker on boards above
 ``SMALL`` cells (with no time limit, after ``CPSAT_JOINS_S`` seconds): there the backtracker finds
@@ -115,6 +122,26 @@ class Best:
 
 
 # ---------------------------------------------------------------- members (each in its own process)
+
+
+def _quick(best: Best, inst: Instance) -> bool:
+    """Settle a tiny board's decision with the backtracker's pure-Python twin before any compiled code loads:
+    True when it found a perfect placement or proved that none exists (``infeasible_by``), False when its node
+    cap cut it (then the compiled members go on)."""
+    from mipgames.edge_matching.search import decode_entries, fill_order, fill_reference, prepare
+
+    pieces = prepare(inst, "any")
+    if pieces.conflict:
+        return False
+    order = fill_order(inst, "rows", pieces.fixed)
+    got = fill_reference(pieces, order, look=True, max_nodes=QUICK_NODES)
+    if got.best is not None:
+        best.offer(inst, decode_entries(pieces, order, got.best), QUICK)
+        return best.objective == 0
+    if got.complete:
+        best.infeasible_by = QUICK
+        return True
+    return False
 
 
 def _kernel_decision(out: Any, inst: Instance, deadline: float | None, seed: int, threads: int = 1) -> None:
@@ -212,22 +239,23 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
     beyond = beyond_kernel(inst)
     if beyond:
         return _cpsat_alone(best, inst, params, options, deadline, decision, beyond)
-    _warm_kernel()
     if decision or floor == 0:
-        share = None
-        if deadline is not None:
-            total = deadline - start
-            share = total if decision else (0.5 * total if inst.cells <= SMALL else min(0.2 * total, 60.0))
-        _phase(
-            best,
-            inst,
-            params,
-            threads,
-            options.seed,
-            None if share is None else start + share,
-            decision=True,
-            prove=decision,
-        )
+        if not (inst.cells <= QUICK_CELLS and _quick(best, inst)):
+            _warm_kernel()
+            share = None
+            if deadline is not None:
+                total = deadline - start
+                share = total if decision else (0.5 * total if inst.cells <= SMALL else min(0.2 * total, 60.0))
+            _phase(
+                best,
+                inst,
+                params,
+                threads,
+                options.seed,
+                None if share is None else start + share,
+                decision=True,
+                prove=decision,
+            )
         if best.objective == 0:
             return _answer(best, decision)
         if best.infeasible_by:
@@ -236,6 +264,7 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
             best.raise_bound(1, best.infeasible_by)
         if decision:
             return _answer(best, decision)
+    _warm_kernel()
     _phase(best, inst, params, threads, options.seed, deadline, decision=False)
     return _answer(best, decision)
 
@@ -260,10 +289,9 @@ def _cpsat_alone(
     return replace(answer, message=f"{answer.message}; CP-SAT alone, since {why}")
 
 
+@functools.cache
 def _warm_kernel() -> None:
     """Load the compiled kernel here, once, so that forked members share it instead of each loading it."""
-    from ortools.sat.python import cp_model  # noqa: F401 - imported once, before the fork
-
     from mipgames.edge_matching import kernel, lns, search  # noqa: F401
     from mipgames.edge_matching.generate import planted
 
@@ -294,6 +322,8 @@ def _phase(
     if threads == 1:
         _turns(best, inst, params, seed, until, decision, target, use_cpsat)
         return
+    if use_cpsat:
+        from ortools.sat.python import cp_model  # noqa: F401 - imported once, before its member forks
     with Workers() as pool:
         if decision:  # the backtracker on every thread (see SMALL); CP-SAT later, beside it (CPSAT_JOINS)
             pool.start(_kernel_decision, inst, until, seed, threads)

@@ -554,6 +554,8 @@ class ReferenceResult:
     best_breaks: int | None
     best: list[int] | None
     """Entries along the order of the first solution of least breaks."""
+    complete: bool = True
+    """False when ``max_nodes`` cut the search: then finding nothing proves nothing."""
 
 
 @dataclass
@@ -561,11 +563,13 @@ class _Walk:
     """The reference search's running state, shared by its recursive calls."""
 
     cap: int
+    max_nodes: int = 0
     solutions: int = 0
     nodes: int = 0
     best: list[int] | None = None
     best_breaks: int | None = None
     stop: bool = False
+    cut: bool = False
 
 
 def fill_reference(
@@ -576,6 +580,7 @@ def fill_reference(
     count: bool = False,
     optimise: bool = False,
     look: bool = False,
+    max_nodes: int = 0,
 ) -> ReferenceResult:
     """The kernel's search, plainly: recursion, candidates filtered from all entries in id order.
 
@@ -584,7 +589,8 @@ def fill_reference(
     candidate's checked sides may add breaks; a candidate is taken while the
     running total stays within min(budget[k], cap).  ``look`` (exact search
     only, as in ``Search``): the row look-ahead of ``row_ahead``, recomputed
-    here from all entries.
+    here from all entries.  ``max_nodes`` (0: none) stops the search after
+    that many nodes, with ``complete`` False.
     """
     inst = p.inst
     nk = len(order)
@@ -602,7 +608,7 @@ def fill_reference(
     E = len(etype)
     allowed = p.allowed.tolist()
     place = [0] * nk
-    box = _Walk(cap)
+    box = _Walk(cap, max_nodes)
 
     def shows(nb: int, s: int) -> int:
         return col[nb][(s + 2) % 4] if nb >= 0 else ANY
@@ -648,6 +654,9 @@ def fill_reference(
                     continue
                 if block[k] and not next_row(k, e):
                     continue
+                if box.max_nodes and box.nodes >= box.max_nodes:
+                    box.stop = box.cut = True
+                    return
                 box.nodes += 1
                 place[k] = e
                 if k == nk - 1:
@@ -668,4 +677,4 @@ def fill_reference(
 
     if nk:
         go(0, 0)
-    return ReferenceResult(box.solutions, box.nodes, box.best_breaks, box.best)
+    return ReferenceResult(box.solutions, box.nodes, box.best_breaks, box.best, not box.cut)

@@ -61,6 +61,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch, kernel: Turns = (), lns: Turns = (
     monkeypatch.setattr(portfolio, "_lns", member("lns", list(lns)))
     monkeypatch.setattr(portfolio, "_cpsat", member("cpsat", list(cpsat)))
     monkeypatch.setattr(portfolio, "_warm_kernel", lambda: None)  # no compiled member runs: nothing to load
+    monkeypatch.setattr(portfolio, "_quick", lambda best, inst: False)  # nor the quick search of tiny boards
 
 
 def run(seconds: float = 1.0) -> Result:
@@ -190,3 +191,30 @@ def test_cpsat_proving_the_optimum_sends_it_as_a_bound():
     bounds = [payload[0] for kind, payload in out.sent if kind == "bound"]
     found = [score(NEAR, payload[0]) for kind, payload in out.sent if kind == "placement"]
     assert max(bounds) == 1 == min(found) == exhaustive_optimum(NEAR)
+
+
+def test_a_tiny_board_is_settled_before_any_compiled_member_loads(monkeypatch):
+    """Loading the compiled members takes about 2 s, so a 5x5 given 2 s ended "unknown": boards of at most
+    QUICK_CELLS cells are decided by the backtracker's pure-Python twin first, a placement or a proof."""
+    from mipgames.edge_matching.generate import planted
+
+    def never() -> None:
+        raise AssertionError("the compiled members were loaded for a board the quick search settles")
+
+    monkeypatch.setattr(portfolio, "_warm_kernel", never)
+    inst, _ = planted(5, 5, True, 2, 4, seed=3)
+    for mode in ("decision", "optimise"):
+        r = solve(PROBLEM, inst, solver="portfolio", params={"mode": mode}, options=SolveOptions(time_limit=1))
+        assert (r.status, r.objective, r.proved_by) == ("optimal", 0, portfolio.QUICK), r.message
+        assert score(inst, r.solution) == 0
+    r = solve(PROBLEM, NEAR, params={"mode": "decision"}, options=SolveOptions(time_limit=1), isolate=False)
+    assert (r.status, r.proved_by) == ("infeasible", portfolio.QUICK)
+
+
+def test_the_quick_search_proves_nothing_when_its_node_cap_cuts_it(monkeypatch):
+    """A cut search found nothing, which proves nothing: the compiled members go on and settle the board."""
+    monkeypatch.setattr(portfolio, "QUICK_NODES", 3)
+    r = solve(PROBLEM, NEAR, params={"mode": "decision"}, options=SolveOptions(time_limit=5), isolate=False)
+    assert (r.status, r.proved_by) == ("infeasible", PROVER)
+    best = portfolio.Best({"mode": "decision"}, 0, lambda *a, **k: None)
+    assert not portfolio._quick(best, NEAR) and not best.infeasible_by
