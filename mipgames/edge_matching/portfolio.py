@@ -436,6 +436,12 @@ def _turns(
 
 
 def _answer(best: Best, decision: bool) -> Result:
+    if best.bound >= 10**9 and best.placement is not None:  # a verified placement refutes the member's proof
+        return Result(
+            Status.ERROR,
+            message=f"{best.infeasible_by} proved that no placement obeys the frame and the hints, "
+            f"but {best.found_by} found one and the simulator accepted it",
+        )
     if best.bound >= 10**9:
         return Result(
             Status.INFEASIBLE,

@@ -218,3 +218,12 @@ def test_the_quick_search_proves_nothing_when_its_node_cap_cuts_it(monkeypatch):
     assert (r.status, r.proved_by) == ("infeasible", PROVER)
     best = portfolio.Best({"mode": "decision"}, 0, lambda *a, **k: None)
     assert not portfolio._quick(best, NEAR) and not best.infeasible_by
+
+
+def test_a_proof_of_infeasibility_beside_a_verified_placement_is_an_error(monkeypatch):
+    """A member that "proves" no placement obeys the rules while another's placement replays cleanly is wrong:
+    the answer is an error naming both, not "infeasible" (which dropped the placement) nor "optimal"."""
+    scripted(monkeypatch, lns=[[placement(TWO)]], cpsat=[[("infeasible", CPSAT)]])
+    r = run()
+    assert r.status == "error" and r.solution is None
+    assert CPSAT in r.message and "scripted local search" in r.message
