@@ -160,7 +160,8 @@ def test_an_algorithms_solver_log_says_why_it_holds_nothing(capsys, tmp_path):
     """--solver-log with an algorithm left an empty file, read as a lost log."""
     log = tmp_path / "solver.log"
     instance = str(ROOT / "instances/merge_game/choice.txt")
-    assert main(["solve", instance, "--solver", "theorem3", "--solver-log", str(log), "--quiet"]) == 0
+    args = ["solve", instance, "--solver", "theorem3", "--solver-log", str(log), "--quiet"]
+    assert main([*args, "--out", str(tmp_path / "c.json")]) == 0
     assert "theorem3 is an algorithm of mipgames: it writes no solver log" in log.read_text()
 
 
@@ -292,6 +293,7 @@ def test_exported_models_read_as_the_toolkit_solves_them(capsys, tmp_path):
     ):
         formulation = "compact" if extra else "set-cover"  # their rows' fixed variable is integer: CP-SAT takes them
         limit = ["--time-limit", "8"]  # CP-SAT proves the reduction map's set cover only after about a minute
+        limit += ["--out", str(tmp_path / "c.json")]  # not the checkout's out/
         code = main(["solve", instance, *extra, "--formulation", formulation, "--solver", "cpsat", "--quiet", *limit])
         out = capsys.readouterr().out
         taken = "status      optimal" in out or "status      feasible" in out
