@@ -230,8 +230,7 @@ def shuffles(root: Path, args: argparse.Namespace) -> Table:
 
 
 PLANTED = "7:3:6,8:3:6,9:3:7,10:4:8"
-"""Planted frame puzzles of the planted set, side:rim colours:inner colours."""
-"""Frame puzzles of the bundled instances' sizes and colours (side, rim colours, inner colours)."""
+"""The planted set's default: frame puzzles of the bundled instances' sizes and colours, side:rim:inner."""
 
 
 def planted_frames(root: Path, args: argparse.Namespace) -> Table:

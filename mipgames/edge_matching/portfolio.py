@@ -256,14 +256,10 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
                 decision=True,
                 prove=decision,
             )
-        if best.objective == 0:
+        if decision or best.objective == 0:
             return _answer(best, decision)
         if best.infeasible_by:
-            if decision:
-                return _answer(best, decision)
             best.raise_bound(1, best.infeasible_by)
-        if decision:
-            return _answer(best, decision)
     _warm_kernel()
     _phase(best, inst, params, threads, options.seed, deadline, decision=False)
     return _answer(best, decision)
@@ -436,13 +432,13 @@ def _turns(
 
 
 def _answer(best: Best, decision: bool) -> Result:
-    if best.bound >= 10**9 and best.placement is not None:  # a verified placement refutes the member's proof
-        return Result(
-            Status.ERROR,
-            message=f"{best.infeasible_by} proved that no placement obeys the frame and the hints, "
-            f"but {best.found_by} found one and the simulator accepted it",
-        )
     if best.bound >= 10**9:
+        if best.placement is not None:  # a verified placement refutes the member's proof
+            return Result(
+                Status.ERROR,
+                message=f"{best.infeasible_by} proved that no placement obeys the frame and the hints, "
+                f"but {best.found_by} found one and the simulator accepted it",
+            )
         return Result(
             Status.INFEASIBLE,
             message="no placement obeys the frame and the hints (proved)",
