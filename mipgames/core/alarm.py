@@ -19,6 +19,13 @@ class DeadlinePassed(Exception):
     """Raised inside the guarded block when the deadline comes."""
 
 
+RING_AGAIN_S = 0.5
+"""After the deadline the alarm rings again this often until the block ends: Python drops an exception raised
+while a ``__del__`` or a garbage-collector callback runs ("Exception ignored in ..."), and a ring that lands
+there would otherwise let the block run on to the supervisor's kill.  Half a second leaves the clean-up of an
+exception that did arrive (removing a staged file) unbroken."""
+
+
 def _ring(signum: int, frame: object) -> None:
     raise DeadlinePassed
 
@@ -39,7 +46,7 @@ def interrupt_at(deadline: float | None) -> Iterator[None]:
     if left <= 0:
         raise DeadlinePassed
     signal.signal(signal.SIGALRM, _ring)
-    signal.setitimer(signal.ITIMER_REAL, left)
+    signal.setitimer(signal.ITIMER_REAL, left, RING_AGAIN_S)
     try:
         yield
     finally:
