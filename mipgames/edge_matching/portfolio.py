@@ -241,7 +241,6 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
         return _cpsat_alone(best, inst, params, options, deadline, decision, beyond)
     if decision or floor == 0:
         if not (inst.cells <= QUICK_CELLS and _quick(best, inst)):
-            _warm_kernel()
             share = None
             if deadline is not None:
                 total = deadline - start
@@ -260,7 +259,6 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
             return _answer(best, decision)
         if best.infeasible_by:
             best.raise_bound(1, best.infeasible_by)
-    _warm_kernel()
     _phase(best, inst, params, threads, options.seed, deadline, decision=False)
     return _answer(best, decision)
 
@@ -310,6 +308,7 @@ def _phase(
     ``prove``: the user asked for a decision, so a proof that no placement exists is an answer too."""
     from mipgames.run.workers import Workers
 
+    _warm_kernel()  # before the members fork (once: cached)
     params = {**params, "mode": "decision" if decision else "optimise"}
     target = 0 if decision else best.bound
     use_cpsat = inst.cells <= 400
