@@ -39,6 +39,16 @@ def score(inst: Instance, placement, tiles=None) -> int:
     return bad
 
 
+def hints_kept(inst: Instance, placement) -> bool:
+    """Every hinted cell holds its tile, showing the colours of the hinted turn (a symmetric tile may be
+    reported with another turn that shows the same)."""
+    for h in inst.hints:
+        t, a = placement[h.row * inst.cols + h.col]
+        if t != h.tile or rot(inst.tiles[t], a) != rot(inst.tiles[t], h.turns):
+            return False
+    return True
+
+
 def frame_ok(inst: Instance, placement) -> bool:
     R, C = inst.rows, inst.cols
     for i, (t, a) in enumerate(placement):
@@ -50,13 +60,16 @@ def frame_ok(inst: Instance, placement) -> bool:
 
 
 def exhaustive_optimum(inst: Instance) -> int | None:
-    """Minimum mismatches over every placement obeying the frame rule (None: no legal placement).
+    """Minimum mismatches over every placement obeying the frame rule and the hints (None: no legal
+    placement).
 
     Plain depth-first enumeration of tiles and turns per cell in scan order, cut only when the
     partial count already reaches the best complete one (which cannot lose the optimum).
     """
     n, C = inst.cells, inst.cols
     frame = any(0 in t for t in inst.tiles)
+    hints = {h.row * C + h.col: (h.tile, h.turns) for h in inst.hints}
+    hinted = {t for t, _ in hints.values()}
     best = [None]
     placed = [None] * n
     used = [False] * n
@@ -79,9 +92,9 @@ def exhaustive_optimum(inst: Instance) -> int | None:
         r, c = divmod(i, C)
         out = (r == 0, c == C - 1, r == inst.rows - 1, c == 0)
         for t in range(n):
-            if used[t]:
+            if used[t] or (i in hints and hints[i][0] != t) or (i not in hints and t in hinted):
                 continue
-            for a in range(4):
+            for a in [hints[i][1]] if i in hints else range(4):
                 sh = rot(inst.tiles[t], a)
                 if frame and any((col == 0) != o for col, o in zip(sh, out)):
                     continue

@@ -5,7 +5,7 @@ import re
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
@@ -27,6 +27,7 @@ from .helpers import (
     INSTANCES,
     cpsat_type_count,
     exhaustive_optimum,
+    hints_kept,
     perfect_placements,
     score,
 )
@@ -88,6 +89,7 @@ def test_kernel_counts_like_its_twin_and_brute_force(inst, order_kind, look):
 
 @settings(max_examples=120, deadline=None, derandomize=True)
 @given(small_instances(max_cells=6), st.sampled_from(ORDERS))  # the brute-force optimum is (cells! 4^cells)
+@example(Instance(1, 2, ((1, 1, 1, 1), (2, 1, 1, 1)), (Hint(0, 1, 1, 3),)), "rows")  # the hint costs a mismatch
 def test_kernel_branch_and_bound_matches_its_twin_and_the_optimum(inst, order_kind):
     cap = inst.inner_edges
     pieces, _order, s, ref = _kernel_and_twin(inst, order_kind, budget=[cap] * inst.cells, cap=cap, optimise=True)
@@ -96,6 +98,7 @@ def test_kernel_branch_and_bound_matches_its_twin_and_the_optimum(inst, order_ki
         assert s.entries(best=True) == ref.best
         placement = s.placement(best=True)
         assert score(inst, placement) == s.best_breaks + pieces.fixed_breaks == exhaustive_optimum(inst)
+        assert hints_kept(inst, placement)
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
@@ -356,7 +359,7 @@ def test_local_search_reaches_the_optimum_of_small_boards(inst, seed):
     if best is None:
         return
     total, placement = score_search(inst, time.monotonic() + 30, seed, target=best)
-    assert total == best == score(inst, placement)
+    assert total == best == score(inst, placement) and hints_kept(inst, placement)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
