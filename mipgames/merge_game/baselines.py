@@ -19,7 +19,7 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.exhaustive import deadline_of, run_exhaustive, run_theorem3
-from mipgames.merge_game.instance import Instance, Offset, Rules, attack_text, rules
+from mipgames.merge_game.instance import Instance, Offset, Rules, attack_text, beyond_stones, rules
 from mipgames.merge_game.simple import cover_capacity, simple_reason
 from mipgames.merge_game.simulate import hits, max_merges, type_groups
 
@@ -71,6 +71,9 @@ def greedy_cover(instance: Instance, params: dict[str, Any]) -> list[int] | None
 
 
 def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    beyond = beyond_stones(instance, rules(instance, params))
+    if beyond:
+        return Result(Status.INFEASIBLE, message=beyond)
     why = simple_reason(instance, params)
     if why:
         raise UsageError(f"greedy solves MERGE-GAME-SIMPLE only: {why}")
@@ -198,6 +201,9 @@ def destroy_all_dp(
 
 def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     rule = rules(instance, params)
+    beyond = beyond_stones(instance, rule)
+    if beyond:
+        return Result(Status.INFEASIBLE, message=beyond)
     types = {h.type for h in instance.heroes}
     name = rule.describe(types)
     problems = []

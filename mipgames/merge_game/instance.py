@@ -183,6 +183,16 @@ def rules(instance: Instance, params: Mapping[str, Any] | None) -> Rules:
     return Rules(attack=parse_attack(attack), target=target, max_level=max_level, by_type=by_type)
 
 
+def beyond_stones(instance: Instance, rule: Rules) -> str | None:
+    """Why no play meets the target without search: it asks for more stones than the map holds (None when not).
+
+    The searches that answer DESTROY-ALL read ``target >= stones`` as "destroy every stone" and would otherwise
+    answer that question instead of saying no."""
+    if rule.target is not None and rule.target > len(instance.stones):
+        return f"the target {rule.target} exceeds the {len(instance.stones)} stones on the map"
+    return None
+
+
 # ---------------------------------------------------------------- validation
 
 LineOf = Callable[[str, int], "int | None"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mipgames.merge_game.instance import Instance, rules
+from mipgames.merge_game.instance import Instance, beyond_stones, rules
 from mipgames.merge_game.simulate import hits
 
 
@@ -38,7 +38,7 @@ def simple_reason(instance: Instance, params: dict[str, Any]) -> str | None:
         return "MERGE-GAME-SIMPLE needs every stone at hp 1 (ONE-HP)"
     if rule.target is None or rule.target < len(instance.stones):
         return "MERGE-GAME-SIMPLE is the DESTROY-ALL question: pass --destroy-all"
-    return None
+    return beyond_stones(instance, rule)
 
 
 def cover_capacity(instance: Instance, params: dict[str, Any]) -> int:

@@ -1,6 +1,9 @@
 """The compact models against the exhaustive search, every answer replayed by the simulator."""
 
-from hypothesis import given, settings
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
@@ -51,6 +54,9 @@ def test_milp_cpsat_and_exhaustive_agree(game):
 
 @settings(max_examples=15, deadline=None, derandomize=True)
 @given(small_games(), st.integers(0, 6))
+@example(  # a SIMPLE map: the vertex-cover kernel answered "destroy every stone" to a target of one more
+    (Instance(2, 2, (Hero(1, 2, 1), Hero(2, 2, 1)), (Stone(1, 1, 1),)), {"attack": "cross", "max_level": None}), 2
+)
 def test_decision_version_never_says_a_wrong_yes(game, target):
     inst, params = game
     best = run(inst, "exhaustive", params).objective
@@ -61,6 +67,15 @@ def test_decision_version_never_says_a_wrong_yes(game, target):
             assert r.status == "optimal" and r.objective == best and r.verdict.legal
         else:
             assert r.status == "infeasible" and r.solution is None
+
+
+@pytest.mark.parametrize("solver", ["cbc", "glpk", "highs", "cpsat", "scip", *PROBLEM.algorithms])
+def test_a_target_beyond_the_stones_is_infeasible_for_every_solver(solver):
+    """The DESTROY-ALL searches (the vertex-cover kernel, greedy, dp) read target >= stones as "destroy every
+    stone"; a target above the stone count has to be a no, not that answer refused by the simulator."""
+    inst = PROBLEM.read(Path(__file__).resolve().parents[2] / "instances" / "merge_game" / "up3-dp.txt")
+    r = run(inst, solver, {"target": len(inst.stones) + 1})
+    assert r.status == "infeasible" and r.solution is None, r.message
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
