@@ -166,8 +166,8 @@ def _minimum(
     """The level searches minimising in slices (minimise.py): the lazy one finds, the eager one proves and
     descends from the best game."""
     within = SolveOptions(time_limit=seconds, seed=seed)
-    return _by(
-        "level searches", run_levels(instance, params, within, report, (lazy_restarts,), incumbent, (forest_restarts,))
+    return _by(  # named for an algorithm that proves: the runner drops a bound credited to a name it does not know
+        "lazy-levels", run_levels(instance, params, within, report, (lazy_restarts,), incumbent, (forest_restarts,))
     )
 
 

@@ -1,7 +1,7 @@
 """Models against exhaustive search; every decoded sequence is replayed by the runner."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
@@ -109,6 +109,7 @@ def positions(draw):
 
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(positions())
+@example(Queens(3, 1, ((1, 2, 0), (0, 0, 0), (2, 0, 0))))  # no capture; the minimum 3 is above the popcount 2
 def test_models_prove_the_exhaustive_minimum(instance):
     minimum = brute_minimum(instance)
     for solver, formulation in [
