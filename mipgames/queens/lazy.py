@@ -142,7 +142,8 @@ class LazySearch(LevelSearch):
         return adj
 
     def survivors_bound(self, adj: dict[int, list[int]]) -> int:
-        return survivors_bound(adj, self.level, self.can_stay, self.left, self.geo.size)
+        """As ForestSearch.survivors_bound: K + 1 when the position is dead."""
+        return survivors_bound(adj, self.level, self.can_stay, self.left, self.k + 1)
 
     # moves -------------------------------------------------------------------------------------------------------
     def stand(self, x: int, edges: list[int]) -> bool:

@@ -186,8 +186,10 @@ class ForestSearch(LevelSearch):
         return adj
 
     def survivors_bound(self, adj: dict[int, list[int]]) -> int:
+        """Survivors still to come; K + 1 when the position is dead, so that it is cut whatever K (the compiled
+        kernels' -1: with the number of squares instead, a K of that many or more kept dead positions)."""
         after = self.after
-        return survivors_bound(adj, self.level, lambda u: not after[u], self.left, self.geo.size)
+        return survivors_bound(adj, self.level, lambda u: not after[u], self.left, self.k + 1)
 
     def survivor_first(self, pair: tuple[int, int]) -> tuple[int, int]:
         """Keep the queen that sees more queens of the next level; the mover with fewer squares to clear."""

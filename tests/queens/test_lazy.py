@@ -4,7 +4,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mipgames.queens.dfs import to_moves
@@ -56,6 +56,7 @@ def dive_both(instance, k, jitter, limit, fixed=None, run=1):
 
 @settings(max_examples=80, deadline=None, derandomize=True)
 @given(positions(), st.integers(0, 10**6), st.sampled_from([None, 5, 50]))
+@example(Queens(3, 1, ((1, 4, 1), (0, 0, 0), (0, 0, 0))), 0, None)  # K = 3 queens: a dead position cut all the same
 def test_compiled_lazy_search_makes_the_reference_nodes(instance, seed, limit):
     jitter = list(range(len(instance.queens)))
     random.Random(seed).shuffle(jitter)

@@ -4,7 +4,7 @@ import itertools
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mipgames.queens.dfs import to_moves
@@ -102,6 +102,7 @@ def dive_both(instance, k, jitter, alt, limit):
 
 @settings(max_examples=80, deadline=None, derandomize=True)
 @given(positions(), st.integers(0, 10**6), st.booleans(), st.sampled_from([None, 5, 50]))
+@example(Queens(3, 1, ((1, 4, 1), (0, 0, 0), (0, 0, 0))), 0, False, None)  # K = 3: a dead position cut all the same
 def test_compiled_level_search_makes_the_reference_nodes(instance, seed, alt, limit):
     jitter = list(range(len(instance.queens)))
     random.Random(seed).shuffle(jitter)
