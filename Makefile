@@ -10,7 +10,7 @@ SMALL := instances/edge_matching/coursework_4x4.txt instances/edge_matching/plan
 	instances/queens/spec_example.txt instances/queens/planted_n8_k1_q13_s1.txt \
 	instances/samegame/random-4x4-k3-seed4.txt instances/merge_game/two-types.txt instances/merge_game/choice.txt
 
-.PHONY: install lint test solve bench bench-edge bench-samegame models clean
+.PHONY: install lint test stress solve bench bench-edge bench-samegame models clean
 
 install: $(BIN)/mipgames
 
@@ -30,6 +30,12 @@ lint: install
 
 test: install lint
 	$(BIN)/python -m pytest tests
+
+# Every property test with STRESS times its examples, drawn afresh (a new hypothesis seed each run): tens of
+# minutes, not for CI.  Failures print the falsifying example and the seed to reproduce it.
+STRESS ?= 6
+stress: install
+	MIPGAMES_STRESS=$(STRESS) $(BIN)/python -m pytest tests $(if $(SEED),--hypothesis-seed=$(SEED))
 
 solve: install
 	@test -n "$(INSTANCE)" || { echo "usage: make solve INSTANCE=path [SOLVER=name] [TIME=$(TIME)]"; exit 4; }
