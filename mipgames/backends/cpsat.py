@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -74,15 +75,18 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
 
         tr = translate(built.model)
         model = tr.model
-        lookup = lambda var: tr.variables[var.name]
+        counterpart = lambda var: tr.variables.get(var.name)  # None: in no row and not in the objective
+        read: Callable[[Any, Callable[[Any], int]], float] = tr.value
         scale, offset = tr.objective_scale, tr.objective_offset
     else:
         model = built.model
-        lookup = lambda var: var
+        counterpart = lambda var: var
+        read = lambda var, get: float(get(var))
         scale, offset = 1, Fraction(0)
     if options.warm_start and built.hint:
         for var, val in built.hint.items():
-            model.add_hint(lookup(var), int(round(val)))
+            if counterpart(var) is not None:
+                model.add_hint(counterpart(var), int(round(val)))
     has_objective = model.has_objective()
 
     def natural(value: float) -> float | None:
@@ -93,7 +97,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
             objective = natural(self.objective_value)
             bound = natural(self.best_objective_bound)
             listener.progress(objective, bound)
-            listener.solution(objective, bound, lambda var: float(self.value(lookup(var))))
+            listener.solution(objective, bound, lambda var: read(var, self.value))
 
     solver = cp_model.CpSolver()
     apply_parameters(solver, options, built.cpsat_parameters)
@@ -116,7 +120,7 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         objective, bound = natural(solver.objective_value), natural(solver.best_objective_bound)
 
     def value(var: Any) -> float:
-        return float(solver.value(lookup(var)))
+        return read(var, solver.value)
 
     # OPTIMAL also means "within relative_gap_limit": the claim rule compares the bound with the objective.
     status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE

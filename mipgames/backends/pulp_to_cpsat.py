@@ -8,6 +8,8 @@ refused with its name.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -23,6 +25,18 @@ class Translation:
     objective_scale: int
     objective_offset: Fraction
     maximise: bool
+
+    def value(self, var: Any, read: Callable[[Any], int]) -> float:
+        """The PuLP variable's value in a solution that ``read`` reads from CP-SAT.  A variable in no row and
+        not in the objective was never translated (PuLP's ``variables()`` leaves it out, yet a decoder may ask
+        for it): any value within its bounds does, and it takes 0, or the bound nearest to 0, as the PuLP
+        backends read such a variable."""
+        mine = self.variables.get(var.name)
+        if mine is not None:
+            return float(read(mine))
+        lo = -math.inf if var.lowBound is None else var.lowBound
+        hi = math.inf if var.upBound is None else var.upBound
+        return float(min(max(0.0, lo), hi))
 
 
 def _integer_row(coefs: list[float], what: str) -> tuple[list[int], int]:
