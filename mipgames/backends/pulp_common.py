@@ -30,10 +30,12 @@ def has_values(built: Built) -> bool:
     """True when the solver gave every model variable a value.
 
     PuLP adds a `__dummy` variable to constraint-free objectives; GLPK never
-    reports it, so it must not count as missing.
+    reports it, so it must not count as missing.  A model with no variable of
+    its own (a position where nothing can move) has them all: its one solution
+    is the empty one, which the simulator replays like any other.
     """
     variables = [v for v in built.model.variables() if v.name != "__dummy"]
-    return bool(variables) and all(v.varValue is not None for v in variables)
+    return all(v.varValue is not None for v in variables)
 
 
 def objective_value(built: Built) -> float:

@@ -78,6 +78,17 @@ HAND_MADE = [
 ]
 
 
+@pytest.mark.parametrize("solver", ["cbc", "glpk", "highs", "scip"])
+@pytest.mark.parametrize("text", ["1\n0\n0\n", "1\n1\n1\n", "2\n2\n1 0\n0 2\n"])
+def test_a_position_without_a_capture_is_answered_by_every_mip_backend(solver, text):
+    """The time-indexed MIP of a position where nothing can move has no variable of its own (PuLP keeps only its
+    dummy): its empty solution is the answer, not "no answer in time" (CBC) or an error (SCIP)."""
+    instance = parse(text)
+    for minimise in (False, True):
+        result = run(instance, solver, "time-indexed", minimise=minimise)
+        assert (result.status, result.objective) == ("optimal", len(instance.queens)), result.message
+
+
 @pytest.mark.parametrize("text, minimum", HAND_MADE)
 def test_hand_made_minima(text, minimum):
     instance = parse(text)
