@@ -39,13 +39,13 @@ def has_values(built: Built) -> bool:
 
 
 def objective_value(built: Built) -> float:
-    import pulp
-
+    """The objective at the solver's values, read as ``pulp_values`` reads them (a variable the solver left
+    without a value counts 0).  ``pulp.value`` gives None for a whole expression when one variable has none, and
+    a constant objective carries PuLP's ``__dummy``, which no solver reports: that read as 0, not the constant."""
     obj = built.model.objective
     if obj is None:
         return 0.0
-    v = pulp.value(obj)
-    return 0.0 if v is None else float(v)
+    return float(obj.constant) + sum(coef * (var.varValue or 0.0) for var, coef in obj.items())
 
 
 def objective_constant(built: Built) -> float:

@@ -294,11 +294,6 @@ def build(board, params: dict[str, Any], options: SolveOptions) -> Built:
         prob += left >= len(geo.stuck), "colour_bound"
 
     hint = _hint(geo, T, hint_moves, alive, pos, full, move, hue, root, flow, sizes, clear)
-    if not prob.variables():  # nothing can move: keep one variable so that every backend returns values
-        nothing = pulp.LpVariable("no_move_possible", 0, 0, cat=binary)
-        prob += nothing == 0, "no_move_possible"
-        prob.setObjective(prob.objective + nothing)
-        hint[nothing] = 0
     handles = {"geometry": geo, "alive": alive, "steps": T}
     stats = {
         "steps": T,
