@@ -85,8 +85,8 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
         scale, offset = 1, Fraction(0)
     if options.warm_start and built.hint:
         for var, val in built.hint.items():
-            if counterpart(var) is not None:
-                model.add_hint(counterpart(var), int(round(val)))
+            if (target := counterpart(var)) is not None:
+                model.add_hint(target, int(round(val)))
     has_objective = model.has_objective()
 
     def natural(value: float) -> float | None:
