@@ -18,7 +18,8 @@ STRESS = "MIPGAMES_STRESS"
 """``MIPGAMES_STRESS=N`` (``make stress``): every property test draws N times its examples, afresh each run.
 
 The suite's property tests are derandomized with budgets sized for CI's ten minutes, so each run sees the same
-few hundred cases; a stress run sees new ones.  Its first run found five defects the fixed draws never showed."""
+few hundred cases; a stress run sees new ones.  The first stress runs found six defects the fixed draws never
+showed."""
 
 
 def pytest_collection_modifyitems(config: object, items: list) -> None:

@@ -59,6 +59,12 @@ def frame_ok(inst: Instance, placement) -> bool:
     return True
 
 
+def hint_cells(inst: Instance) -> tuple[dict[int, tuple[int, int]], set[int]]:
+    """The hints by cell, as (tile, turns), and the hinted tiles, which no other cell may take."""
+    hints = {h.row * inst.cols + h.col: (h.tile, h.turns) for h in inst.hints}
+    return hints, {t for t, _ in hints.values()}
+
+
 def exhaustive_optimum(inst: Instance) -> int | None:
     """Minimum mismatches over every placement obeying the frame rule and the hints (None: no legal
     placement).
@@ -68,8 +74,7 @@ def exhaustive_optimum(inst: Instance) -> int | None:
     """
     n, C = inst.cells, inst.cols
     frame = any(0 in t for t in inst.tiles)
-    hints = {h.row * C + h.col: (h.tile, h.turns) for h in inst.hints}
-    hinted = {t for t, _ in hints.values()}
+    hints, hinted = hint_cells(inst)
     best = [None]
     placed = [None] * n
     used = [False] * n
@@ -117,7 +122,7 @@ def perfect_placements(inst: Instance) -> int:
     milliseconds, not one placement at a time)."""
     n, C = inst.cells, inst.cols
     frame = any(0 in t for t in inst.tiles)
-    hints = {h.row * C + h.col: (h.tile, h.turns) for h in inst.hints}
+    hints, hinted = hint_cells(inst)
 
     def turns(t):
         seen, out = set(), []
@@ -129,7 +134,6 @@ def perfect_placements(inst: Instance) -> int:
         return out
 
     shapes = [turns(t) for t in range(n)]
-    hinted = {h[0] for h in hints.values()}
 
     @functools.cache
     def go(i, used, bottoms, right):
