@@ -69,47 +69,44 @@ def exhaustive_optimum(inst: Instance) -> int | None:
     """Minimum mismatches over every placement obeying the frame rule and the hints (None: no legal
     placement).
 
-    Plain depth-first enumeration of tiles and turns per cell in scan order, cut only when the
-    partial count already reaches the best complete one (which cannot lose the optimum).
+    Every tile and turn is tried at every cell in scan order.  The cost of the cells after i depends only
+    on which tiles are left and on the colours the filled cells show them (the bottoms of the last row's
+    worth of cells, the right side of the last), so the optimum of each such state is kept.  Equal
+    unhinted tiles are one kind with a count, so boards of repeated tiles (all 2^9 subsets of nine equal
+    tiles are one state each, not 9! orders) stay instant; a plain enumeration ran for hours on them.
     """
     n, C = inst.cells, inst.cols
     frame = any(0 in t for t in inst.tiles)
     hints, hinted = hint_cells(inst)
-    best = [None]
-    placed = [None] * n
-    used = [False] * n
+    kinds = sorted({inst.tiles[t] for t in range(n) if t not in hinted})
+    start = tuple(sum(1 for t in range(n) if t not in hinted and inst.tiles[t] == k) for k in kinds)
 
-    def partial(i, sh):
-        r, c = divmod(i, C)
-        k = 0
-        if r:
-            k += rot(*placed[i - C])[2] != sh[0]
-        if c:
-            k += rot(*placed[i - 1])[1] != sh[3]
-        return k
-
-    def go(i, cost):
-        if best[0] is not None and cost >= best[0]:
-            return
+    @functools.cache
+    def go(i, left, bottoms, right):
+        """Fewest mismatches of cells i.. given the unhinted tiles left (a count per kind), the bottoms of
+        cells i-C..i-1 and the right side of cell i-1; None if they cannot be filled."""
         if i == n:
-            best[0] = cost
-            return
+            return 0
         r, c = divmod(i, C)
         out = (r == 0, c == C - 1, r == inst.rows - 1, c == 0)
-        for t in range(n):
-            if used[t] or (i in hints and hints[i][0] != t) or (i not in hints and t in hinted):
+        if i in hints:
+            t, a = hints[i]
+            options = [(None, rot(inst.tiles[t], a))]
+        else:
+            options = [(k, rot(kind, a)) for k, kind in enumerate(kinds) if left[k] for a in range(4)]
+        best = None
+        for k, s in dict.fromkeys(options):
+            if frame and any((col == 0) != o for col, o in zip(s, out)):
                 continue
-            for a in [hints[i][1]] if i in hints else range(4):
-                sh = rot(inst.tiles[t], a)
-                if frame and any((col == 0) != o for col, o in zip(sh, out)):
-                    continue
-                used[t] = True
-                placed[i] = (inst.tiles[t], a)
-                go(i + 1, cost + partial(i, sh))
-                used[t] = False
+            rest = left if k is None else left[:k] + (left[k] - 1,) + left[k + 1 :]
+            after = go(i + 1, rest, bottoms[1:] + (s[2],), s[1])
+            if after is None:
+                continue
+            cost = after + (r > 0 and bottoms[0] != s[0]) + (c > 0 and right != s[3])
+            best = cost if best is None else min(best, cost)
+        return best
 
-    go(0, 0)
-    return best[0]
+    return go(0, start, (None,) * C, None)
 
 
 def perfect_placements(inst: Instance) -> int:
