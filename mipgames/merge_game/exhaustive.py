@@ -108,14 +108,13 @@ class _Enumeration:
         self.best = -1
         self.best_d: dict[int, int] = {}
         self.level: dict[int, int] = {i: 0 for t in types for i in groups[t]}
-        self.rising: dict[tuple[int, int], list[int]] = {}
         self.deadline, self.improved = deadline, improved
         self.leaves = 0
         self.complete = True
 
     def run(self) -> None:
         try:
-            self.slot(0)
+            self._walk()
         except TimeoutError:
             self.complete = False
 
@@ -129,35 +128,71 @@ class _Enumeration:
             elif step < 0 and before == hp[k]:
                 self.destroyed -= 1
 
-    def slot(self, index: int) -> None:
-        if index == len(self.slots):
-            self.leaves += 1
-            if self.leaves % CHECK_EVERY == 0 and time.monotonic() > self.deadline:
-                raise TimeoutError
-            if self.destroyed > self.best:
-                self.best, self.best_d = self.destroyed, dict(self.level)
-                self.improved(self.best)
-            return
-        t, j = self.slots[index]
-        pool = self.groups[t] if j == 1 else self.rising[t, j - 1]
-        chosen: list[int] = []
-        self.rising[t, j] = chosen
-        self.pick(index, pool, 0, len(pool) // 2, chosen)
+    def _leaf(self) -> None:
+        self.leaves += 1
+        if self.leaves % CHECK_EVERY == 0 and time.monotonic() > self.deadline:
+            raise TimeoutError
+        if self.destroyed > self.best:
+            self.best, self.best_d = self.destroyed, dict(self.level)
+            self.improved(self.best)
 
-    def pick(self, index: int, pool: list[int], start: int, need: int, chosen: list[int]) -> None:
-        """Every way to choose ``need`` more risers from pool[start:], then the next slot."""
-        if need == 0:
-            self.slot(index + 1)
-            return
-        for pos in range(start, len(pool) - need + 1):
-            i = pool[pos]
-            chosen.append(i)
-            self.level[i] += 1
-            self.hit(i, 1)
-            self.pick(index, pool, pos + 1, need - 1, chosen)
-            self.hit(i, -1)
-            self.level[i] -= 1
-            chosen.pop()
+    def _walk(self) -> None:
+        """Every combination, slot by slot: each slot chooses half of its pool to rise, in lexicographic order
+        of positions, and only the positions that change are undone and redone.  Iterative, since a slot of
+        h heroes picks h/2 of them and a 2,000-hero map would nest thousands of calls deep.  A type's slots
+        are consecutive, so slot (t, j)'s pool is the risers chosen by the slot before it."""
+        slots, level, hit, leaf = self.slots, self.level, self.hit, self._leaf
+        pools: list[list[int]] = []  # per open slot: its pool,
+        poses: list[list[int]] = []  # the positions chosen in it,
+        risers: list[list[int]] = []  # and the heroes at those positions (the next slot's pool)
+        while True:
+            while len(pools) < len(slots):  # open the next slots with their first choice
+                t, j = slots[len(pools)]
+                pool = self.groups[t] if j == 1 else risers[-1]
+                chosen = pool[: len(pool) // 2]
+                for x in chosen:
+                    level[x] += 1
+                    hit(x, 1)
+                pools.append(pool)
+                poses.append(list(range(len(chosen))))
+                risers.append(chosen)
+            leaf()
+            if poses and poses[-1]:  # the last position of the deepest slot, in a tight loop
+                pool, pos, chosen = pools[-1], poses[-1], risers[-1]
+                x = chosen[-1]
+                for v in range(pos[-1] + 1, len(pool)):
+                    level[x] -= 1
+                    hit(x, -1)
+                    x = pool[v]
+                    level[x] += 1
+                    hit(x, 1)
+                    leaf()
+                pos[-1] = len(pool) - 1
+                chosen[-1] = x
+            while pools:  # the deepest slot with a next choice takes it; exhausted slots close
+                pool, pos, chosen = pools[-1], poses[-1], risers[-1]
+                i = len(pos) - 1
+                top = len(pool) - 1
+                while i >= 0 and pos[i] == top:
+                    level[chosen[i]] -= 1
+                    hit(chosen[i], -1)
+                    i, top = i - 1, top - 1
+                if i >= 0:
+                    level[chosen[i]] -= 1
+                    hit(chosen[i], -1)
+                    v = pos[i]
+                    for m in range(i, len(pos)):
+                        v += 1
+                        x = pool[v]
+                        pos[m], chosen[m] = v, x
+                        level[x] += 1
+                        hit(x, 1)
+                    break
+                pools.pop()
+                poses.pop()
+                risers.pop()
+            else:
+                return
 
 
 def structure_count(instance: Instance, rule: Rules, h: Hits) -> int:

@@ -97,3 +97,11 @@ def test_theorem3_decision_and_time_limit():
     best = run(small, "theorem3", {}).objective
     assert run(small, "theorem3", {"target": int(best)}).status == "optimal"
     assert run(small, "theorem3", {"target": int(best) + 1}).status == "infeasible"
+
+
+def test_theorem3_answers_on_a_map_of_thousands_of_heroes():
+    """One type of 2,400 heroes: the first structure alone chooses 1,200 risers.  The enumeration made one nested
+    call per choice and ended in RecursionError (status error); now the time limit gives a replayed game."""
+    inst = random_map(70, 70, 2400, 300, types=1, hp=(1, 3), seed=1)
+    r = solve(PROBLEM, inst, solver="theorem3", options=SolveOptions(threads=1, time_limit=2), isolate=False)
+    assert r.status == "feasible" and r.verified and 0 < r.objective <= r.bound, r.message
