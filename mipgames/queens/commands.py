@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from mipgames.backends import BACKENDS
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.problem import SolveOptions
-from mipgames.queens.instance import format_moves, parse, read, read_moves
+from mipgames.queens.instance import counted, format_moves, parse, read, read_moves, remain
 
 DEFAULT_TIME = 60.0
 SOLVERS = ("portfolio", "lazy-levels", "levels", "dfs", "coursework-dfs", *BACKENDS)
@@ -55,7 +55,7 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
         if message is None and args.solver != "portfolio":
             message = _minimum(PROBLEM, instance, args, result.wall_time_s)
         if message is None and result.bound is not None:
-            message = f"K = {k} is unreachable (proved): at least {result.bound:g} queens always remain"
+            message = f"K = {k} is unreachable (proved): at least {remain(result.bound, 'always')}"
         message = message or f"K = {k} is unreachable (proved)"
         stderr.write(f"mipgames: {message}\n")
         return 2
@@ -82,8 +82,8 @@ def _minimum(problem, instance, args, spent: float) -> str | None:
         options=SolveOptions(time_limit=left, threads=args.threads),
         isolate=True,
     )
-    if result.status == "optimal":
-        return f"K = {instance.k} is unreachable (proved): at least {result.objective:g} queens always remain"
+    if result.status == "optimal" and result.objective is not None:
+        return f"K = {instance.k} is unreachable (proved): at least {remain(result.objective, 'always')}"
     return None
 
 
@@ -107,7 +107,7 @@ def check_command(args: Any, stdout: TextIO, stderr: TextIO) -> int:
         return 1
     remaining = len(board)
     verdict = "accepted" if remaining <= instance.k else "rejected"
-    stdout.write(f"{verdict}: {len(numbered)} moves, {remaining} queens remain, K = {instance.k}\n")
+    stdout.write(f"{verdict}: {counted(len(numbered), 'move')}, {remain(remaining)}, K = {instance.k}\n")
     return 0 if remaining <= instance.k else 1
 
 

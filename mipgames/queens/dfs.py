@@ -19,7 +19,7 @@ from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.geometry import Geometry, geometry, initial_state, lower_bound
-from mipgames.queens.instance import Move, Queens
+from mipgames.queens.instance import Move, Queens, remain
 
 MEMO_LIMIT = 2_000_000
 
@@ -131,7 +131,7 @@ def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, rep
         return Result(
             Status.INFEASIBLE,
             bound=root,
-            message=f"at least {root} queens always remain (popcount / line-of-sight bound)",
+            message=f"at least {remain(root, 'always')} (popcount / line-of-sight bound)",
         )
     best, pairs, exhausted = search(geo, target, minimise, deadline, report)
     moves = to_moves(geo, pairs)

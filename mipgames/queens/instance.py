@@ -45,6 +45,16 @@ class Queens:
         return sum(map(sum, self.board))
 
 
+def counted(n: float, noun: str) -> str:
+    """``n`` with its noun, singular for one ("1 move", "3 moves")."""
+    return f"{n:g} {noun}" + ("" if n == 1 else "s")
+
+
+def remain(n: float, how: str = "") -> str:
+    """ "n queens remain" with the verb agreeing ("1 queen remains"); ``how`` stands before the verb ("always")."""
+    return " ".join(part for part in (counted(n, "queen"), how, "remains" if n == 1 else "remain") if part)
+
+
 def exponent(power: int) -> int:
     return power.bit_length() - 1
 

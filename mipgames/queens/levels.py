@@ -34,7 +34,7 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import reached, to_moves
 from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
-from mipgames.queens.instance import Move, Queens
+from mipgames.queens.instance import Move, Queens, remain
 from mipgames.queens.matching import deficiency
 from mipgames.queens.minimise import Maker, Minimum, minimise, minimum_result
 from mipgames.queens.prep import captures_possible
@@ -561,7 +561,7 @@ def run_levels(
 
         return minimum_result(geo, minimise(geo, bound, deadline, options.seed, makers, provers, start, progress))
     if bound > instance.k:
-        return Result(Status.INFEASIBLE, bound=bound, message=f"at least {bound} queens always remain")
+        return Result(Status.INFEASIBLE, bound=bound, message=f"at least {remain(bound, 'always')}")
     if instance.k - bound <= 1:  # no target between the bound and K: the one search of K, its time uncut
         pairs, exhausted = race(makers[0], geo, instance.k, options.seed, options.threads, deadline)
     else:  # slack lets a search of K wander; the targets from the bound up share the time (minimise.py)

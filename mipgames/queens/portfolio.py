@@ -21,7 +21,7 @@ from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import run_dfs
-from mipgames.queens.instance import Move, Queens
+from mipgames.queens.instance import Move, Queens, remain
 from mipgames.queens.lazy import lazy_restarts
 from mipgames.queens.levels import forest_restarts, run_levels
 
@@ -195,17 +195,17 @@ def _with_minimum(instance: Queens, options: SolveOptions, start: float, proof: 
             Status.INFEASIBLE, bound=proof.bound, message=f"K = {k} is unreachable (proved)", proved_by=proof.proved_by
         )
     best = run_levels(instance, {"minimise": True}, SolveOptions(time_limit=budget, seed=options.seed), lambda *_: None)
-    if best.status == "optimal":
+    if best.status == "optimal" and best.objective is not None:
         return Result(
             Status.INFEASIBLE,
             bound=best.objective,
             proved_by=proof.proved_by,
-            message=f"K = {k} is unreachable (proved): at least {best.objective:g} queens always remain",
+            message=f"K = {k} is unreachable (proved): at least {remain(best.objective, 'always')}",
         )
     floor = int(max(k + 1, best.bound or 0, proof.bound or 0))
     return Result(
         Status.INFEASIBLE,
         bound=floor,
         proved_by=proof.proved_by,
-        message=f"K = {k} is unreachable (proved): at least {floor} queens always remain",
+        message=f"K = {k} is unreachable (proved): at least {remain(floor, 'always')}",
     )

@@ -30,7 +30,9 @@ def _decode(name: str):
 
 
 def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Move], verdict: Verdict) -> str:
-    lines = [f"{len(moves)} moves, {verdict.measured.get('remaining')} queens remain (K = {instance.k}):"]
+    lines = [
+        f"{inst.counted(len(moves), 'move')}, {inst.remain(verdict.measured.get('remaining', 0))} (K = {instance.k}):"
+    ]
     lines += [f"  {r1} {c1} {r2} {c2}" for r1, c1, r2, c2 in moves]
     lines.append("remaining: " + ", ".join(f"{p} at {r} {c}" for r, c, p in verdict.measured.get("final", [])))
     return "\n".join(lines)

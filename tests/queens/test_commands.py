@@ -48,7 +48,7 @@ def test_check_names_the_line_of_an_illegal_move(tmp_path):
     (tmp_path / "ok.txt").write_text("0 0 0 2\n")
     (tmp_path / "self.txt").write_text("0 0 0 2\n\n0 2 0 2\n")
     code, out, _ = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "ok.txt")])
-    assert code == 0 and out.startswith("accepted: 1 moves, 1 queens remain")
+    assert code == 0 and out.startswith("accepted: 1 move, 1 queen remains")
     code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "self.txt")])
     assert code == 1 and "self.txt:3: illegal move: a queen cannot capture itself" in err  # a rejected answer
     (tmp_path / "none.txt").write_text("\n")
