@@ -72,35 +72,76 @@ def _frames(
     return frames
 
 
+CELL_PIXELS = 10
+"""Pixels a cell in the drawn board image (the outer one the gap between cells)."""
+MAX_PANELS = 60
+"""A strip draws at most this many boards: longer games show evenly spaced moves and the end (a 64x64 board's
+700 moves as 700 panels took minutes and an image of 150,000 pixels in height)."""
+MAX_GIF_FRAMES = 400
+GIF_SIDE = 768
+"""A GIF frame's longer side in pixels at most (cells of 2-24 pixels)."""
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+TABLE = [_rgb(c) for c in (*PALETTE, BACKGROUND, "#000000")]
+"""Every colour drawn, by index: the tile colours, then the background (gaps, empty cells), then black."""
+GAP, BLACK = len(PALETTE), len(PALETTE) + 1
+
+
+def _indices(board: Board, cell: int) -> Any:
+    """The board as an image of colour indices (``TABLE``), row 0 at the bottom, ``cell`` pixels a cell with a
+    one-pixel gap around it."""
+    import numpy as np
+
+    grid = np.array(
+        [[board.at(x, y) for x in range(board.cols)] for y in reversed(range(board.rows))], dtype=np.int64
+    ).reshape(board.rows, board.cols)
+    grid[grid == EMPTY] = GAP
+    image = np.repeat(np.repeat(grid.astype(np.uint8), cell, axis=0), cell, axis=1)
+    gap = np.zeros(cell, dtype=bool)
+    gap[[0, -1]] = True
+    image[np.tile(gap, board.rows), :] = GAP
+    image[:, np.tile(gap, board.cols)] = GAP
+    return image
+
+
+def _pixels(board: Board, cell: int = CELL_PIXELS) -> Any:
+    """The board as an RGB image (``_indices`` in colour)."""
+    import numpy as np
+
+    return np.array(TABLE, dtype=np.uint8)[_indices(board, cell)]
+
+
 def _draw(ax: Any, board: Board, highlight: frozenset[Move] = frozenset(), title: str | None = None) -> None:
+    from matplotlib.collections import LineCollection
     from matplotlib.patches import Rectangle
 
-    ax.set_xlim(0, max(board.cols, 1))
-    ax.set_ylim(0, max(board.rows, 1))
-    ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_facecolor(BACKGROUND)
-    for x in range(board.cols):
-        for y in range(board.rows):
-            colour = board.at(x, y)
-            if colour == EMPTY:
-                continue
-            marked = (x, y) in highlight
-            ax.add_patch(
-                Rectangle(
-                    (x + 0.05, y + 0.05),
-                    0.9,
-                    0.9,
-                    facecolor=PALETTE[colour],
-                    edgecolor="black" if marked else "white",
-                    linewidth=2.0 if marked else 0.5,
-                )
-            )
-            if marked:
-                ax.plot([x + 0.25, x + 0.75], [y + 0.25, y + 0.75], color="black", linewidth=1.5)
+    if board.rows and board.cols:
+        ax.imshow(_pixels(board), extent=(0, board.cols, 0, board.rows), interpolation="nearest")
+    ax.set_xlim(0, max(board.cols, 1))
+    ax.set_ylim(0, max(board.rows, 1))
+    ax.set_aspect("equal")
+    for x, y in highlight:
+        ax.add_patch(Rectangle((x + 0.05, y + 0.05), 0.9, 0.9, fill=False, edgecolor="black", linewidth=2.0))
+    if highlight:
+        strokes = [((x + 0.25, y + 0.25), (x + 0.75, y + 0.75)) for x, y in highlight]
+        ax.add_collection(LineCollection(strokes, colors="black", linewidths=1.5))
     if title:
         ax.set_title(title, fontsize=8)
+
+
+def _sample(frames: list[Any], most: int) -> list[Any]:
+    """At most ``most`` frames: the first, evenly spaced ones, and the last (the end of the game) always."""
+    if len(frames) <= most:
+        return frames
+    step = (len(frames) - 1) / (most - 1)
+    return [frames[round(i * step)] for i in range(most - 1)] + [frames[-1]]
 
 
 def render_board(board: Board, path: str | Path, title: str | None = None) -> None:
@@ -122,15 +163,16 @@ def render_game(
     """One frame per move (the clicked group outlined) and the final board; a grid PNG or an animated GIF.
 
     ``moves`` are bottom-origin; ``labels`` the same clicks as the captions should name them."""
-    frames = _frames(board, moves, labels)
+    every = _frames(board, moves, labels)
     if gif:
-        _render_gif(frames, path)
+        _render_gif(_sample(every, MAX_GIF_FRAMES), path)
         return
     plt = pyplot()
 
+    frames = _sample(every, MAX_PANELS)
     ncols = min(per_row, len(frames))
     nrows = -(-len(frames) // ncols)
-    size = 0.22
+    size = min(0.22, 4.0 / max(board.rows, board.cols, 1))  # inches a cell: a panel at most 4 inches wide
     fig, axes = plt.subplots(
         nrows,
         ncols,
@@ -142,29 +184,32 @@ def render_game(
     for ax, (frame, group, caption) in zip(axes.flat, frames):
         ax.axis("on")
         _draw(ax, frame, group, caption)
-    fig.tight_layout()
+    if len(frames) < len(every):
+        fig.suptitle(f"{len(frames) - 1} of the {len(moves)} moves shown (evenly spaced), then the end", fontsize=10)
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
+    else:
+        fig.tight_layout()
     save_figure(fig, path, dpi=90)
 
 
-def _render_gif(frames: list[tuple[Board, frozenset[Move], str]], path: str | Path, cell: int = 24) -> None:
+def _render_gif(frames: list[tuple[Board, frozenset[Move], str]], path: str | Path) -> None:
     from PIL import Image, ImageDraw
 
     board = frames[0][0]
+    cell = max(2, min(24, GIF_SIDE // max(board.rows, board.cols, 1)))
     width, height = board.cols * cell, board.rows * cell + 16
+    palette = [channel for colour in TABLE for channel in colour]
     images = []
     for frame, group, caption in frames:
-        image = Image.new("RGB", (max(width, 1), max(height, 1)), BACKGROUND)
+        image = Image.new("P", (max(width, 1), max(height, 1)), GAP)
+        image.putpalette(palette)
+        if frame.rows and frame.cols:
+            image.paste(Image.fromarray(_indices(frame, cell), mode="P"), (0, 16))
         draw = ImageDraw.Draw(image)
-        for x in range(frame.cols):
-            for y in range(frame.rows):
-                colour = frame.at(x, y)
-                if colour == EMPTY:
-                    continue
-                top = 16 + (frame.rows - 1 - y) * cell
-                box = (x * cell + 1, top + 1, (x + 1) * cell - 2, top + cell - 2)
-                marked = (x, y) in group
-                draw.rectangle(box, fill=PALETTE[colour], outline="black" if marked else None, width=3 if marked else 1)
-        draw.text((2, 2), caption, fill="black")
+        for x, y in group:
+            top = 16 + (frame.rows - 1 - y) * cell
+            draw.rectangle((x * cell, top, (x + 1) * cell - 1, top + cell - 1), outline=BLACK, width=max(1, cell // 8))
+        draw.text((2, 2), caption, fill=BLACK)
         images.append(image)
     with staged_output(path) as tmp:
         images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:], duration=700, loop=0)

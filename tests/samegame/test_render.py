@@ -1,4 +1,5 @@
-"""Rendering writes real images: a board PNG, a strip with one frame per move plus the end, a GIF."""
+"""Rendering writes real images: a board PNG, a strip with one frame per move plus the end, a GIF (long games:
+evenly spaced moves)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ from pathlib import Path
 
 from PIL import Image
 
+from mipgames.samegame import render as render_module
+from mipgames.samegame.generate import random_board
 from mipgames.samegame.instance import parse_board
-from mipgames.samegame.render import _frames, render, render_board, render_game
+from mipgames.samegame.render import _frames, _sample, render, render_board, render_game
+from mipgames.samegame.simulate import apply_move, open_group
 
 BOARD = parse_board("0..\n01.\n110\n")
 MOVES = [(0, 0), (1, 0)]
@@ -53,3 +57,28 @@ def test_a_board_alone_is_drawn_as_a_gif_too(tmp_path: Path) -> None:
     render(BOARD, {}, None, tmp_path / "board.gif")
     with Image.open(tmp_path / "board.gif") as image:
         assert image.format == "GIF" and image.n_frames == 1
+
+
+def test_sample_keeps_the_first_frame_the_end_and_even_steps() -> None:
+    frames = list(range(101))
+    assert _sample(frames, 200) == frames
+    picked = _sample(frames, 11)
+    assert picked == [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+
+
+def test_a_long_game_shows_evenly_spaced_moves_and_the_end(tmp_path: Path, monkeypatch) -> None:
+    """A 64x64 board's 550-move game drew 550 panels (minutes, an image 150,000 pixels high) and a GIF of 550
+    frames; a strip and an animation now hold at most MAX_PANELS and MAX_GIF_FRAMES boards, the end among them."""
+    monkeypatch.setattr(render_module, "MAX_PANELS", 8)
+    monkeypatch.setattr(render_module, "MAX_GIF_FRAMES", 10)
+    board = random_board(20, 20, 5, seed=2)
+    moves, current = [], board
+    while (found := open_group(current)) is not None:
+        moves.append(found[0])
+        current = apply_move(current, found[0])[0]
+    assert len(moves) > 40
+    render_game(board, moves, tmp_path / "game.gif", gif=True)
+    render_game(board, moves, tmp_path / "strip.png")
+    with Image.open(tmp_path / "game.gif") as gif, Image.open(tmp_path / "strip.png") as strip:
+        assert gif.n_frames == 10 and strip.format == "PNG"
+        assert strip.height < 6 * strip.width  # two rows of panels, not one a move
