@@ -307,6 +307,12 @@ def _provenance(check: Check, problem: Problem) -> None:
         raise _Rejected(f"instance_path {path} and its text hash name another instance than the one embedded")
 
 
+def _agrees(claimed: float, measured: float, problem: Problem) -> bool:
+    """A claimed objective matches the replay's: exactly where objectives are integers (the toolkit writes the
+    replay's own value; 508.0000001 claims a game that does not exist), else within ``same``'s tolerance."""
+    return claimed == float(measured) if problem.integral else same(claimed, float(measured))
+
+
 def _claims(check: Check, problem: Problem) -> Check:
     data, params = check.data, check.params
     status = Status(data["status"])
@@ -326,7 +332,7 @@ def _claims(check: Check, problem: Problem) -> Check:
         objective = verdict.objective
         recorded = data["verified"].get("objective")
         measured = finite(recorded)
-        if not data["verified"].get("legal") or measured is None or not same(measured, float(objective)):
+        if not data["verified"].get("legal") or measured is None or not _agrees(measured, objective, problem):
             check.reject(f"recorded verification says {str(recorded)[:30]} but the replay measures {objective:g}")
     if status.has_solution and objective is None:
         return check.reject(f"status {status} but no solution to replay")
@@ -334,7 +340,7 @@ def _claims(check: Check, problem: Problem) -> Check:
         return check.reject(f"status {status} yet the certificate carries a solution")
     if status.has_solution:
         claimed = finite(data["objective"])
-        if claimed is None or objective is None or not same(claimed, float(objective)):
+        if claimed is None or objective is None or not _agrees(claimed, objective, problem):
             check.reject(f"claimed objective {data['objective']} but the replay measures {objective:g}")
     elif data["objective"] is not None:
         check.reject(f"status {status} cannot carry an objective")

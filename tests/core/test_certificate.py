@@ -126,6 +126,19 @@ def test_edited_objective_is_rejected(cert):
     assert not verify(data).ok
 
 
+@pytest.mark.parametrize("where", ["claim", "recorded replay"])
+def test_an_integral_objective_is_claimed_exactly(cert, where):
+    """An edit inside the float tolerance (a claim of 508.0000001 for a game worth 508) passed as the replay's
+    value; the toolkit writes the replay's own integer, so only that is accepted."""
+    data = copy.deepcopy(cert)
+    nudge = max(1.0, abs(data["objective"])) * 1e-10
+    if where == "claim":
+        data["objective"] += nudge
+    else:
+        data["verified"]["objective"] += nudge
+    assert PROBLEM.integral and not verify(data).ok
+
+
 def test_edited_instance_or_hash_is_rejected(cert):
     data = copy.deepcopy(cert)
     data["instance"]["b"][0] += 1
