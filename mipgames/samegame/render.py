@@ -76,7 +76,7 @@ CELL_PIXELS = 10
 """Pixels a cell in the drawn board image (the outer one the gap between cells)."""
 MAX_PANELS = 60
 """A strip draws at most this many boards: longer games show evenly spaced moves and the end (a 64x64 board's
-700 moves as 700 panels took minutes and an image of 150,000 pixels in height)."""
+552 moves as 552 panels took minutes and an image of 120,000 pixels in height)."""
 MAX_GIF_FRAMES = 400
 GIF_SIDE = 768
 """A GIF frame's longer side in pixels at most (cells of 2-24 pixels)."""

@@ -67,7 +67,7 @@ def test_sample_keeps_the_first_frame_the_end_and_even_steps() -> None:
 
 
 def test_a_long_game_shows_evenly_spaced_moves_and_the_end(tmp_path: Path, monkeypatch) -> None:
-    """A 64x64 board's 550-move game drew 550 panels (minutes, an image 150,000 pixels high) and a GIF of 550
+    """A 64x64 board's 552-move game drew 552 panels (minutes, an image 120,000 pixels high) and a GIF of 552
     frames; a strip and an animation now hold at most MAX_PANELS and MAX_GIF_FRAMES boards, the end among them."""
     monkeypatch.setattr(render_module, "MAX_PANELS", 8)
     monkeypatch.setattr(render_module, "MAX_GIF_FRAMES", 10)
