@@ -29,8 +29,8 @@ class Translation:
     def value(self, var: Any, read: Callable[[Any], int]) -> float:
         """The PuLP variable's value in a solution that ``read`` reads from CP-SAT.  A variable in no row and
         not in the objective was never translated (PuLP's ``variables()`` leaves it out, yet a decoder may ask
-        for it): any value within its bounds does, and it takes 0, or the bound nearest to 0, as the PuLP
-        backends read such a variable."""
+        for it): any value within its bounds does, and it takes 0 as the PuLP backends read it, or the bound
+        nearest to 0 when 0 lies outside its bounds."""
         mine = self.variables.get(var.name)
         if mine is not None:
             return float(read(mine))

@@ -93,21 +93,19 @@ def render(instance: Instance, params: dict[str, Any], solution: Any | None, pat
             if levels[i] > 1 and i not in gone:
                 ax.text(h.x, h.y, str(levels[i]), ha="center", va="center", fontsize=7, color="white", weight="bold")
     if merges:  # from the merging hero's centre to the edge of the other's circle, above the circles
-        tails, heads = [], []
+        xs, ys, dxs, dys = [], [], [], []
         for a, b in merges:
-            (xa, ya), (xb, yb) = (
-                (instance.heroes[a].x, instance.heroes[a].y),
-                (instance.heroes[b].x, instance.heroes[b].y),
-            )
-            length = max(1e-9, math.hypot(xb - xa, yb - ya))
-            ux, uy = (xb - xa) / length * 0.38, (yb - ya) / length * 0.38
-            tails.append((xa, ya))
-            heads.append((xb - ux - xa, yb - uy - ya))
+            ha, hb = instance.heroes[a], instance.heroes[b]
+            length = max(1e-9, math.hypot(hb.x - ha.x, hb.y - ha.y))
+            xs.append(ha.x)
+            ys.append(ha.y)
+            dxs.append((hb.x - ha.x) * (1 - 0.38 / length))
+            dys.append((hb.y - ha.y) * (1 - 0.38 / length))
         ax.quiver(
-            [x for x, _ in tails],
-            [y for _, y in tails],
-            [dx for dx, _ in heads],
-            [dy for _, dy in heads],
+            xs,
+            ys,
+            dxs,
+            dys,
             angles="xy",
             scale_units="xy",
             scale=1,

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from PIL import ImageColor
+
 from mipgames.core.figures import pyplot, save_figure
 from mipgames.core.files import staged_output
 from mipgames.samegame.instance import EMPTY, Board
@@ -82,11 +84,7 @@ GIF_SIDE = 768
 """A GIF frame's longer side in pixels at most (cells of 2-24 pixels)."""
 
 
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
-
-
-TABLE = [_rgb(c) for c in (*PALETTE, BACKGROUND, "#000000")]
+TABLE = [ImageColor.getrgb(c) for c in (*PALETTE, BACKGROUND, "#000000")]
 """Every colour drawn, by index: the tile colours, then the background (gaps, empty cells), then black."""
 GAP, BLACK = len(PALETTE), len(PALETTE) + 1
 
@@ -116,7 +114,7 @@ def _pixels(board: Board, cell: int = CELL_PIXELS) -> Any:
 
 
 def _draw(ax: Any, board: Board, highlight: frozenset[Move] = frozenset(), title: str | None = None) -> None:
-    from matplotlib.collections import LineCollection
+    from matplotlib.collections import LineCollection, PatchCollection
     from matplotlib.patches import Rectangle
 
     ax.set_xticks([])
@@ -127,9 +125,9 @@ def _draw(ax: Any, board: Board, highlight: frozenset[Move] = frozenset(), title
     ax.set_xlim(0, max(board.cols, 1))
     ax.set_ylim(0, max(board.rows, 1))
     ax.set_aspect("equal")
-    for x, y in highlight:
-        ax.add_patch(Rectangle((x + 0.05, y + 0.05), 0.9, 0.9, fill=False, edgecolor="black", linewidth=2.0))
     if highlight:
+        boxes = [Rectangle((x + 0.05, y + 0.05), 0.9, 0.9) for x, y in highlight]
+        ax.add_collection(PatchCollection(boxes, facecolor="none", edgecolor="black", linewidth=2.0))
         strokes = [((x + 0.25, y + 0.25), (x + 0.75, y + 0.75)) for x, y in highlight]
         ax.add_collection(LineCollection(strokes, colors="black", linewidths=1.5))
     if title:
