@@ -64,6 +64,19 @@ def check_instance(prob: Problem, instance: Any) -> None:
         raise InputError(f"not a {prob.name} instance ({type(instance).__name__}; {why})", "instance object") from None
 
 
+def _read_text_values(prob: Problem, params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters as the command line spells them are taken too (``{"frame_colour": "none"}``, ``"3"``): a string
+    given to a parameter that is not a switch is read as its flag's text would be; everything else is checked
+    as it is, by the runner."""
+    known = {p.name: p for p in prob.params}
+    return {
+        name: known[name].read(value, f"params: {name}")
+        if isinstance(value, str) and name in known and not known[name].flag
+        else value
+        for name, value in params.items()
+    }
+
+
 def solve(
     instance: Any,
     problem: str | None = None,
@@ -95,6 +108,8 @@ def solve(
     else:
         prob = registry.load(problem) if problem else problem_of(instance=instance)
         check_instance(prob, instance)
+    if isinstance(params, dict):
+        params = _read_text_values(prob, params)
     options = SolveOptions(
         time_limit=time_limit,
         threads=threads,

@@ -195,18 +195,7 @@ def _collect_params(problem: Problem, args: argparse.Namespace) -> dict[str, Any
     params: dict[str, Any] = {}
     for name, raw in given.items():
         p = known[name]
-        if p.flag:
-            params[name] = bool(raw)
-            continue
-        try:
-            value = p.parse(raw)
-        except (ValueError, TypeError) as exc:
-            raise UsageError(f"--{name.replace('_', '-')}: {exc or 'bad value'} ({raw!r})") from None
-        if p.choices and value not in p.choices and isinstance(value, str) and value.replace("ize", "ise") in p.choices:
-            value = value.replace("ize", "ise")  # one spelling in code and messages, both taken on the command line
-        if p.choices and value not in p.choices:
-            raise UsageError(f"--{name.replace('_', '-')} must be one of {', '.join(map(str, p.choices))}")
-        params[name] = value
+        params[name] = bool(raw) if p.flag else p.read(raw)
     return params
 
 

@@ -154,6 +154,26 @@ class Param:
     """None (JSON null) is a value of it, spelt ``none`` on the command line (``--frame-colour none``):
     ``verify`` takes it, and a certificate's rerun command spells it."""
 
+    def read(self, text: str, label: str | None = None) -> Any:
+        """The value ``--name text`` gives (the command line, and a string given to the Python API): parsed, with
+        one spelling of the choices; UsageError naming ``label`` (default: the flag) when the text is not a value
+        of it."""
+        from argparse import ArgumentTypeError
+
+        from mipgames.core.errors import UsageError
+
+        flag = label or "--" + self.name.replace("_", "-")
+        try:
+            value = self.parse(text)
+        except (ValueError, TypeError, ArgumentTypeError) as exc:
+            why = str(exc) or "bad value"
+            raise UsageError(f"{flag}: {why}" + ("" if text[:20] in why else f" ({text[:40]!r})")) from None
+        if self.choices and value not in self.choices and isinstance(value, str):
+            value = value.replace("ize", "ise")  # one spelling in code and messages, both taken when given
+        if self.choices and value not in self.choices:
+            raise UsageError(f"{flag} must be one of {', '.join(map(str, self.choices))}")
+        return value
+
 
 @dataclass(frozen=True)
 class Verdict:

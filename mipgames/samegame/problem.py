@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mipgames.core.arguments import int_in
 from mipgames.core.errors import UsageError
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
@@ -37,16 +38,6 @@ def _bound(board: Any, params: dict[str, Any]) -> tuple[float, str]:
     return float(rules.natural(rules.bound(colour_counts(encode(board))))), COLOUR_COUNT_BOUND
 
 
-def _bounded(hi: int):
-    def parse(text: str) -> int:
-        value = int(text)
-        if not 0 <= value <= hi:
-            raise ValueError(f"must be between 0 and {hi}, got {value}")
-        return value
-
-    return parse
-
-
 PARAMS = (
     Param(
         "objective",
@@ -61,16 +52,18 @@ PARAMS = (
         "y = 0 at the top row); solutions are read and written in it",
         choices=ORIGINS,
     ),
-    Param("beam_width", 0, "beam search width; 0 widens the beam while the time limit lasts", _bounded(MAX_BEAM_WIDTH)),
+    Param(
+        "beam_width", 0, "beam search width; 0 widens the beam while the time limit lasts", int_in(0, MAX_BEAM_WIDTH)
+    ),
     Param(
         "node_budget",
         0,
         "stop the compiled searches after this many nodes/playouts in all (0: the time limit "
         "decides); with a budget a run is deterministic given --seed",
-        _bounded(MAX_NODE_BUDGET),
+        int_in(0, MAX_NODE_BUDGET),
     ),
     Param(
-        "level", 0, "nesting level of nmcs (default 2) and nrpa (default 3); 0 takes the default", _bounded(MAX_LEVEL)
+        "level", 0, "nesting level of nmcs (default 2) and nrpa (default 3); 0 takes the default", int_in(0, MAX_LEVEL)
     ),
 )
 _LIMITS = {"beam_width": MAX_BEAM_WIDTH, "node_budget": MAX_NODE_BUDGET, "level": MAX_LEVEL}

@@ -107,6 +107,25 @@ def test_api_params_are_checked_as_a_certificate_records_them():
     assert result.status.value == "optimal" and api.verify(result.certificate).ok
 
 
+def test_api_params_take_the_command_lines_spelling():
+    """{"frame_colour": "none"}, as docs/edge_matching.md spells --frame-colour none, was refused as the wrong
+    type: a string given to a parameter that is no switch is now read as its flag's text is."""
+    from mipgames import api
+    from mipgames.core.errors import UsageError
+
+    puzzle = ROOT / "instances/edge_matching/coursework_4x4.txt"
+    for spelt in ("none", None):
+        result = api.solve(puzzle, solver="backtrack", threads=1, params={"frame_colour": spelt, "mode": "optimize"})
+        params = result.certificate["params"]
+        assert params["frame_colour"] is None and params["mode"] == "optimise"
+        assert api.verify(result.certificate).ok
+    board = ROOT / "instances/samegame/random-3x3-k2-seed1.txt"
+    result = api.solve(board, solver="nrpa", threads=1, params={"node_budget": "500"})
+    assert result.certificate["params"]["node_budget"] == 500
+    with pytest.raises(UsageError, match=r"^params: node_budget: not an integer from 0 to \d+: 'many'$"):
+        api.solve(board, solver="nrpa", params={"node_budget": "many"})
+
+
 def test_an_instance_object_gets_the_checks_its_file_would():
     """solve() of a Queens object with K = -3 answered "infeasible"; a board of 3s or of None reached the
     solver.  An object is read back through its JSON form (what verify reads) before the solve."""

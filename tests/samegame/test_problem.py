@@ -47,10 +47,13 @@ def test_check_params_rejects_bad_values():
     for bad in ({"beam_width": -1}, {"beam_width": True}, {"node_budget": 10**16}, {"level": 6}, {"origin": "left"}):
         with pytest.raises(UsageError):
             PROBLEM.check_params(board, {"objective": "score", **bad})
-    parse = {p.name: p.parse for p in PROBLEM.params}
-    assert parse["node_budget"]("1000") == 1000
-    with pytest.raises(ValueError):
-        parse["level"]("9")
+    param = {p.name: p for p in PROBLEM.params}
+    assert param["node_budget"].read("1000") == 1000
+    with pytest.raises(UsageError, match=r"^--level: must be from 0 to 5, got 9$"):
+        param["level"].read("9")
+    # int()'s own words ("invalid literal for int() with base 10") were the message
+    with pytest.raises(UsageError, match=r"^--node-budget: not an integer from 0 to \d+: '1e3'$"):
+        param["node_budget"].read("1e3")
 
 
 def test_json_round_trips():
