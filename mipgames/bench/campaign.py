@@ -76,10 +76,8 @@ def plan_jobs(
         merged = prob.default_params()
         for p in prob.params:
             if params and p.name in params:
-                try:
-                    merged[p.name] = _switch(params[p.name]) if p.flag else p.parse(params[p.name])
-                except (ValueError, TypeError) as exc:
-                    raise UsageError(f"--param {p.name}: {exc}") from None
+                label = f"--param {p.name}"
+                merged[p.name] = _switch(params[p.name], label) if p.flag else p.read(params[p.name], label)
                 used_params.add(p.name)
         prob.check_params(instance, merged)
         digest = sha256(prob.instance_to_json(instance))
@@ -216,11 +214,11 @@ def run_serial(jobs: Sequence[JobSpec], store: Store, on_row: Callable[[dict[str
         on_row(row)
 
 
-def _switch(text: str) -> bool:
+def _switch(text: str, label: str) -> bool:
     """A flag's --param value: ``minimise=false`` switched the flag on (any value did)."""
     on = switch_word(text)
     if on is None:
-        raise ValueError(f"a switch takes true or false, not {text[:40]!r}")
+        raise UsageError(f"{label}: a switch takes true or false, not {text[:40]!r}")
     return on
 
 

@@ -250,6 +250,9 @@ def test_param_switches_read_their_value_and_folders_skip_companion_files(tmp_pa
     db = str(tmp_path / "r.sqlite")
     assert main(["bench", merge, "--solvers", "cpsat", "--param", "destroy_all=banana", "--db", db]) == 4
     assert "a switch takes true or false, not 'banana'" in capsys.readouterr().err
+    board = str(ROOT / "instances" / "samegame" / "random-3x3-k2-seed1.txt")
+    assert main(["bench", board, "--solvers", "exact", "--param", "level=x", "--db", db]) == 4
+    assert capsys.readouterr().err == "mipgames: --param level: not an integer from 0 to 5: 'x'\n"
     for folder, companion in (("queens", ".moves"), ("merge_game", ".graph")):
         files = campaign.instance_files([str(ROOT / "instances" / folder)])
         assert files and all(f.endswith(".txt") for f in files)
