@@ -29,7 +29,7 @@ from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, printable, writable_output, write_text_atomic
-from mipgames.core.problem import MAX_SEED, Problem, SolveOptions, default_memory_limit
+from mipgames.core.problem import MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
 
 
 class Parser(argparse.ArgumentParser):
@@ -82,7 +82,7 @@ def _memory(text: str) -> int:
     if not found or len(text) > 24:
         raise argparse.ArgumentTypeError(f"not a size (like 8G or 512M): {text[:30]!r}")
     value = int(float(found.group(1)) * _UNITS[found.group(2)])
-    if value < 2**20:
+    if value < MIN_MEMORY_LIMIT:
         raise argparse.ArgumentTypeError(f"must be at least 1M, got {text[:30]!r}")
     return value
 

@@ -44,6 +44,8 @@ MAX_TIME_LIMIT_S = 1e8
 """The longest time limit (three years): beyond it deadlines overflow the platform's clocks."""
 MAX_MEMORY_LIMIT = 2**60
 """The largest memory limit in bytes (an exbibyte): beyond it ``setrlimit`` overflows."""
+MIN_MEMORY_LIMIT = 2**20
+"""The smallest memory limit in bytes (1 MiB): below it no solver process can even start."""
 
 
 def default_memory_limit() -> int:
@@ -112,12 +114,18 @@ class SolveOptions:
             real("time limit", self.time_limit, zero_ok=False, most=MAX_TIME_LIMIT_S)
             real("gap", self.gap, zero_ok=True, most=math.inf)
             real("memory limit", self.memory_limit, zero_ok=False, most=MAX_MEMORY_LIMIT)
+            if self.memory_limit is not None and self.memory_limit < MIN_MEMORY_LIMIT:
+                raise UsageError(
+                    f"memory limit must be at least 1 MiB ({MIN_MEMORY_LIMIT} bytes), got {self.memory_limit}"
+                )
         except OverflowError:  # an int no float holds
             raise UsageError("a limit must be a finite number of reasonable size") from None
         if isinstance(self.threads, bool) or not isinstance(self.threads, int) or not 1 <= self.threads <= MAX_THREADS:
             raise UsageError(f"threads must be an integer from 1 to {MAX_THREADS}, got {self.threads!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
             raise UsageError(f"seed must be an integer from 0 to {MAX_SEED}, got {self.seed!r}")
+        if not isinstance(self.warm_start, bool):
+            raise UsageError(f"warm start is True or False, got {str(self.warm_start)[:40]!r}")
 
     def deadline(self) -> float | None:
         """The time.monotonic() value the time limit ends at, counted from now (None: no limit)."""

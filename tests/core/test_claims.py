@@ -135,6 +135,8 @@ def test_a_bool_is_no_bound():
         ("seed", -1),
         ("seed", 2**40),
         ("memory_limit", 0),
+        ("memory_limit", 10),  # the API took 10 bytes (--memory-limit says at least 1M) and answered unknown
+        ("warm_start", "no"),  # the API took any truthy value as True
     ],
 )
 def test_options_no_solver_can_honour_are_refused(field, value):
