@@ -140,6 +140,8 @@ def verify(cert: dict[str, Any] | str | Path) -> certificates.Check:
     if not isinstance(data, dict):
         return certificates.Check(False, [f"a certificate is a JSON object, not {type(data).__name__}"], data=data)
     name = data.get("problem")
-    if not isinstance(name, str) or name not in registry.PROBLEMS:
-        return certificates.Check(False, [f"unknown problem {str(name)[:40]!r}"], data=data)
+    if not isinstance(name, str):
+        return certificates.Check(False, ["the certificate names no problem (field problem)"], data=data)
+    if name not in registry.PROBLEMS:
+        return certificates.Check(False, [f"unknown problem {name[:40]!r}"], data=data)
     return certificates.verify(data, registry.load(name))

@@ -87,6 +87,12 @@ def test_api_names_a_missing_file_and_a_certificate_that_is_no_object(tmp_path):
     for junk in ([1, 2], None, 3.5):
         check = api.verify(junk)  # type: ignore[arg-type]
         assert not check.ok and check.reasons == [f"a certificate is a JSON object, not {type(junk).__name__}"]
+    for fields, reason in (  # a dict without a problem said "unknown problem 'None'"
+        ({"a": 1}, "the certificate names no problem (field problem)"),
+        ({"problem": 7}, "the certificate names no problem (field problem)"),
+        ({"problem": "chess"}, "unknown problem 'chess'"),
+    ):
+        assert api.verify(fields).reasons == [reason]
 
 
 def test_api_params_are_checked_as_a_certificate_records_them():
