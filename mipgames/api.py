@@ -1,4 +1,5 @@
-"""The Python API: the command line's ``solve``, ``verify`` and ``load`` as functions, with the same defaults.
+"""The Python API: the command line's ``solve``, ``verify`` and ``load`` as functions, with the same defaults, and
+``build``: a problem's model of an instance to solve as you like, with its decoder and the simulator beside it.
 
 >>> import mipgames
 >>> result = mipgames.solve("instances/edge_matching/coursework_4x4.txt", solver="cpsat")
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,7 @@ from mipgames import registry
 from mipgames.core import certificate as certificates
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import read_bytes
-from mipgames.core.problem import Problem, SolveOptions, default_memory_limit
+from mipgames.core.problem import Built, Problem, SolveOptions, Verdict, default_memory_limit
 from mipgames.core.result import Result
 
 DEFAULT_TIME_LIMIT = 60.0
@@ -64,6 +67,17 @@ def check_instance(prob: Problem, instance: Any) -> None:
         raise InputError(f"not a {prob.name} instance ({type(instance).__name__}; {why})", "instance object") from None
 
 
+def _resolve(instance: Any, problem: str | None) -> tuple[Problem, Any, str | Path | None, str | None]:
+    """(problem, instance, path, SHA-256 of the file) of a path or an instance object, read or checked."""
+    if isinstance(instance, (str, Path)):
+        text_sha = hashlib.sha256(read_bytes(instance, "instance")).hexdigest()  # a missing file named as such first
+        prob = registry.load(problem) if problem else problem_of(instance)
+        return prob, prob.read(instance), instance, text_sha
+    prob = registry.load(problem) if problem else problem_of(instance=instance)
+    check_instance(prob, instance)
+    return prob, instance, None, None
+
+
 def _read_text_values(prob: Problem, params: dict[str, Any]) -> dict[str, Any]:
     """Parameters as the command line spells them are taken too (``{"frame_colour": "none"}``, ``"3"``): a string
     given to a parameter that is not a switch is read as its flag's text would be; everything else is checked
@@ -99,15 +113,7 @@ def solve(
     ``.solution`` and ``.certificate`` (a dict; ``mipgames.verify`` checks it).
     """
     started = time.monotonic()
-    path = instance if isinstance(instance, (str, Path)) else None
-    text_sha = None
-    if path is not None:
-        text_sha = hashlib.sha256(read_bytes(path, "instance")).hexdigest()  # a missing file named as such first
-        prob = registry.load(problem) if problem else problem_of(path)
-        instance = prob.read(path)
-    else:
-        prob = registry.load(problem) if problem else problem_of(instance=instance)
-        check_instance(prob, instance)
+    prob, instance, path, text_sha = _resolve(instance, problem)
     if isinstance(params, dict):
         params = _read_text_values(prob, params)
     options = SolveOptions(
@@ -145,3 +151,78 @@ def verify(cert: dict[str, Any] | str | Path) -> certificates.Check:
     if name not in registry.PROBLEMS:
         return certificates.Check(False, [f"unknown problem {name[:40]!r}"], data=data)
     return certificates.verify(data, registry.load(name))
+
+
+@dataclass(frozen=True)
+class Model:
+    """One formulation of one instance, built: ``model`` (a ``pulp.LpProblem`` or a ``cp_model.CpModel``) is
+    yours to read, extend and solve with any settings; ``decode`` turns its variable values into the problem's
+    solution, and ``replay`` has the exact simulator judge that solution (a changed model may find anything)."""
+
+    problem: Problem
+    instance: Any
+    params: dict[str, Any]
+    formulation: str
+    built: Built
+
+    @property
+    def kind(self) -> str:
+        """``mip`` (PuLP, any MIP solver) or ``cpsat`` (a native CP-SAT model)."""
+        return self.problem.formulations[self.formulation].kind
+
+    @property
+    def model(self) -> Any:
+        return self.built.model
+
+    @property
+    def handles(self) -> Any:
+        """The variables the decoder reads (the formulation's own structure; docs/<problem>.md names them)."""
+        return self.built.handles
+
+    @property
+    def optimises(self) -> bool:
+        """False for a decision model (DESTROY-ALL, a target, K to reach): any feasible solution answers it."""
+        return self.built.has_objective
+
+    def objective(self, model_value: float) -> float | None:
+        """The natural objective (tiles left, stones destroyed...) of a value or bound of the model's objective."""
+        return self.built.natural(model_value)
+
+    def decode(self, values: Callable[[Any], float] | None = None) -> Any:
+        """The solution the variables' values describe: ``values`` reads one handle (``solver.value`` after a
+        CP-SAT solve); without it a MIP model's values are PuLP's, as ``model.solve(...)`` left them."""
+        if values is None:
+            if self.kind != "mip":
+                raise UsageError("a CP-SAT model's values are its solver's: decode(solver.value)")
+            from mipgames.backends.pulp_common import pulp_values
+
+            values = pulp_values(self.built)
+        form = self.problem.formulations[self.formulation]
+        return form.decode(self.instance, self.params, self.built.handles, values)
+
+    def replay(self, solution: Any) -> Verdict:
+        """The exact simulator's verdict: ``.legal``, ``.objective`` (measured, not taken from the solver),
+        ``.reason`` when illegal."""
+        return self.problem.evaluate(self.instance, self.params, solution)
+
+
+def build(
+    instance: Any, problem: str | None = None, *, formulation: str | None = None, params: dict[str, Any] | None = None
+) -> Model:
+    """A problem's model of an instance (a path or an instance object), as ``mipgames export`` writes it:
+    ``formulation`` names it (default: the problem's MIP model, else its CP-SAT one), ``params`` as for
+    ``solve``."""
+    from mipgames.run.plan import plan
+
+    prob, instance, _, _ = _resolve(instance, problem)
+    given = _read_text_values(prob, params) if isinstance(params, dict) else params
+    fault = certificates.param_fault(prob, given if given is not None else {})
+    if fault:
+        raise UsageError(fault)
+    merged = {**prob.default_params(), **(given or {})}
+    prob.check_params(instance, merged)
+    name = formulation or prob.default_formulation.get("mip") or prob.default_formulation.get("cpsat")
+    if name is None:
+        raise UsageError(f"{prob.name} has no model to build")
+    plan(prob, "cpsat", name, instance, merged)  # refuses a name that does not exist or does not apply
+    return Model(prob, instance, merged, name, prob.formulations[name].build(instance, merged, SolveOptions()))

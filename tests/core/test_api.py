@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 import mipgames
+from mipgames import registry
 from mipgames.cli import main
+from mipgames.core.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -153,3 +155,51 @@ def test_an_instance_object_gets_the_checks_its_file_would():
             api.solve(bad, solver="cpsat", time_limit=10)
     result = api.solve(queens, solver="cpsat", time_limit=30)
     assert result.status.value == "optimal" and result.objective == 1 and api.verify(result.certificate).ok
+
+
+SMALL = {
+    "edge-matching": "instances/edge_matching/coursework_4x4.txt",
+    "samegame": "instances/samegame/random-3x3-k2-seed1.txt",
+    "merge-game": "instances/merge_game/vertical-simple.txt",  # set-cover models MERGE-GAME-SIMPLE only
+    "queens": "instances/queens/planted_n8_k1_q13_s1.txt",
+}
+
+
+@pytest.mark.parametrize(
+    "problem, formulation",
+    [(p, f) for p in SMALL for f in registry.load(p).formulations],
+)
+def test_a_built_model_solved_outside_the_toolkit_decodes_to_the_optimum_the_toolkit_proves(problem, formulation):
+    """build() hands a researcher the model the runner solves: solved by PuLP's HiGHS or by a CP-SAT solver of
+    their own, decoded and replayed, it reaches the optimum the problem's default solver proves."""
+    import pulp
+    from ortools.sat.python import cp_model
+
+    path = ROOT / SMALL[problem]
+    model = mipgames.build(path, formulation=formulation, params={"minimise": True} if problem == "queens" else {})
+    if model.kind == "mip":
+        assert isinstance(model.model, pulp.LpProblem)
+        assert model.model.solve(pulp.HiGHS(msg=False, threads=1)) == pulp.LpStatusOptimal
+        solution = model.decode()
+    else:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(model.model) == cp_model.OPTIMAL
+        solution = model.decode(solver.value)
+    verdict = model.replay(solution)
+    proved = mipgames.solve(path, threads=1, params=model.params)
+    assert proved.status.value == "optimal"
+    assert verdict.legal and verdict.objective == proved.objective
+    if model.optimises:
+        value = pulp.value(model.model.objective) if model.kind == "mip" else solver.objective_value
+        assert model.objective(value) == pytest.approx(proved.objective)
+
+
+def test_build_refuses_what_solve_refuses_and_a_cpsat_model_needs_its_solver():
+    with pytest.raises(UsageError, match="unknown formulation 'nope'"):
+        mipgames.build(ROOT / SMALL["merge-game"], formulation="nope")
+    with pytest.raises(UsageError, match="'x' is not a parameter of merge-game"):
+        mipgames.build(ROOT / SMALL["merge-game"], params={"x": 1})
+    model = mipgames.build(ROOT / SMALL["queens"], formulation="forest")
+    with pytest.raises(UsageError, match=r"decode\(solver.value\)"):
+        model.decode()
