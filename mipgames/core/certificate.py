@@ -34,7 +34,7 @@ from mipgames.core.problem import (
     judge,
 )
 from mipgames.core.result import Result
-from mipgames.core.status import Status, finite, same
+from mipgames.core.status import Status, finite, same, tighter
 from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
@@ -366,7 +366,14 @@ def _claims(check: Check, problem: Problem) -> Check:
         else:
             detail = f" ({claim.reason})" if claim.reason else ""
             return check.reject(f"status {status} is not what the claim rule gives: {claim.status}{detail}")
-    if status is Status.OPTIMAL and is_own(claim.proved_by, own):
+    sense = problem.objective(params)[1]
+
+    def recomputed(value: float | None) -> bool:
+        """The toolkit's own bound, recomputed here, is as tight as ``value``: nothing is taken on trust."""
+        return own is not None and value is not None and (same(value, own[0]) or tighter(own[0], value, sense))
+
+    if status is Status.OPTIMAL and (is_own(claim.proved_by, own) or recomputed(objective)):
+        assert own is not None
         check.notes.append(f"optimality rests on the toolkit's own bound, recomputed here: {own[1]}")
     elif status is Status.OPTIMAL:
         check.notes.append(
@@ -380,6 +387,15 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.notes.append(f"{status} rests on the proof of {data['proved_by']}; --reprove asks another solver")
     elif status is Status.UNKNOWN:
         check.notes.append("no answer in time: it claims nothing but its bound")
+    stated = finite(data["bound"])
+    if status in (Status.FEASIBLE, Status.UNKNOWN) and stated is not None:
+        if is_own(prover, own) or recomputed(stated):
+            assert own is not None
+            check.notes.append(f"its bound {stated:g} is the toolkit's own, recomputed here: {own[1]}")
+        else:
+            check.notes.append(
+                f"its bound {stated:g} rests on the proof of {prover} (taken on trust: --reprove checks it)"
+            )
     if problem.claims is not None:
         check.notes += _guarded(
             "stats", problem.claims, check.instance, params, data.get("stats", {}), objective, status.value

@@ -2,7 +2,8 @@
 
 For ``optimal``: rebuild a model of the embedded instance, add "the objective
 is strictly better than the claim" and ask another solver to prove the result
-infeasible.  For ``infeasible``: ask it to prove the model itself infeasible.
+infeasible; a ``feasible`` or ``unknown`` certificate's bound is re-checked the
+same way.  For ``infeasible``: ask it to prove the model itself infeasible.
 A solution it finds instead is replayed by the simulator: a legal one that
 beats the claim refutes the certificate.
 """
@@ -19,7 +20,7 @@ from mipgames.backends import BACKENDS, get_backend
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import OWN_BOUND, Built, Problem, SolveOptions, prover_head
 from mipgames.core.result import Result
-from mipgames.core.status import Status
+from mipgames.core.status import Status, finite
 
 Cut = tuple[str, float]
 
@@ -116,6 +117,16 @@ def _formulations(problem: Problem, solver: str, params: dict[str, Any], instanc
     return names
 
 
+def claimed_limit(status: Status, data: dict[str, Any]) -> float | None:
+    """What a certificate claims no solution beats: an optimum its objective, a feasible or unknown answer its
+    bound (None: no bound, or an infeasible claim, which is re-checked as "no solution at all")."""
+    if status is Status.OPTIMAL:
+        return float(data["objective"])
+    if status in (Status.FEASIBLE, Status.UNKNOWN):
+        return finite(data.get("bound"))
+    return None
+
+
 def reprove(
     problem: Problem,
     instance: Any,
@@ -125,20 +136,24 @@ def reprove(
     options: SolveOptions,
     progress: Callable[[float, float | None, float | None], None] | None = None,
 ) -> Reproof:
-    """Ask another solver to prove the certificate's optimal or infeasible claim again."""
+    """Ask another solver to prove the certificate's optimum, infeasibility or bound again."""
     from mipgames.run.runner import solve
 
     status = Status(data["status"])
-    if status not in (Status.OPTIMAL, Status.INFEASIBLE):
-        raise UsageError(f"--reprove re-checks optimal and infeasible claims; this certificate says {status}")
+    claimed = claimed_limit(status, data)
+    if status is not Status.INFEASIBLE and claimed is None:
+        raise UsageError(
+            f"--reprove re-checks what rests on a solver's proof (an optimum, infeasibility or a bound); this {status} "
+            "certificate claims no bound"
+        )
     name = choose_solver(data, solver)
     name_of, sense = problem.objective(params)
     cut = None
-    if status is Status.OPTIMAL:
+    if claimed is not None:
         # Under the optimising params the models cover every solution the claim's params allow (and more), so
         # "nothing strictly better" proved there holds for the claim.
         params = problem.optimise_params(params)
-        cut = strictly_better(float(data["objective"]), sense, problem.integral)
+        cut = strictly_better(claimed, sense, problem.integral)
     started = time.monotonic()
     last: Result | None = None
     for formulation in _formulations(problem, name, params, instance):
@@ -160,15 +175,14 @@ def reprove(
         label = f"{name} {result.solver_version} ({formulation})"
         took = f"{time.monotonic() - started:.1f} s"
         if result.status is Status.INFEASIBLE:
-            what = f"no solution better than {data['objective']:g}" if cut else "no solution exists"
+            what = f"no solution better than {claimed:g}" if claimed is not None else "no solution exists"
             if prover_head(result.proved_by) != name:  # the toolkit's own bound proved it, not the solver
                 took += f", not by {label}"
                 label = result.proved_by
             return Reproof("re-proved", name, f"re-proved by {label} in {took}: {what}", result)
         if result.status.has_solution:
-            better = cut is None or (
-                result.objective < data["objective"] if sense == "min" else result.objective > data["objective"]
-            )
+            got = result.objective
+            better = claimed is None or (got is not None and (got < claimed if sense == "min" else got > claimed))
             if better:
                 what = f"a solution with {result.objective:g} {name_of}" if cut else "a solution"
                 return Reproof("refuted", name, f"REFUTED by {label}: the simulator replays {what}", result)

@@ -244,6 +244,30 @@ def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path
         assert "re-proved by" in capsys.readouterr().out
 
 
+def test_a_feasible_answers_bound_is_reproved_and_a_false_one_refuted(capsys, tmp_path):
+    """--reprove refused every feasible certificate ("re-checks optimal and infeasible claims"), though its bound
+    is a prover's claim as much as an optimum is; and verify credited a bound the toolkit recomputes (the
+    popcount, 2 here) to the algorithm that reported it, as if it rested on trust."""
+    board = tmp_path / "q.txt"  # K = 3 is reached; the fewest queens that can remain is 2 (total power 9)
+    board.write_text("5\n3\n1 0 0 0 0\n0 0 0 0 0\n1 2 1 0 2\n0 0 0 2 0\n0 0 0 0 0\n")
+    code, _, cert = _solve(capsys, tmp_path, str(board), "--problem", "queens", "--solver", "dfs", "--threads", "1")
+    assert code == 0 and (cert["status"], cert["objective"], cert["bound"]) == ("feasible", 3, 2)
+    genuine = tmp_path / "c.json"
+    assert main(["verify", str(genuine)]) == 0
+    assert "its bound 2 is the toolkit's own, recomputed here: mipgames: popcount" in capsys.readouterr().out
+    assert main(["verify", str(genuine), "--reprove", "--quiet", "--threads", "1"]) == 0
+    assert "no solution better than 2" in capsys.readouterr().out
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(dict(cert, bound=3)))
+    assert main(["verify", str(forged)]) == 0  # self-consistent: only a second solver can tell
+    assert "its bound 3 rests on the proof of dfs" in capsys.readouterr().out
+    assert main(["verify", str(forged), "--reprove", "--quiet", "--threads", "1"]) == 1
+    assert "REFUTED by" in (out := capsys.readouterr().out) and "a solution with 2 queens remaining" in out
+    forged.write_text(json.dumps(dict(cert, bound=None, proved_by="")))
+    assert main(["verify", str(forged), "--reprove", "--quiet"]) == 4
+    assert "this feasible certificate claims no bound" in capsys.readouterr().err
+
+
 def test_reprove_may_ask_the_solver_that_ran_when_the_toolkit_bound_proved_the_claim():
     """--reprove wants a proof independent of the claim's prover: that is the solver unless the toolkit's own
     bound made the proof (cbc ran, the colour counts proved it), and then cbc itself is a second opinion."""
