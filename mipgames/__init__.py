@@ -1,7 +1,7 @@
 """mipgames: combinatorial puzzles as MIP and CP-SAT models, solved and certified by exact simulators.
 
 The Python API (:mod:`mipgames.api`) is available at the top: ``mipgames.solve``,
-``mipgames.verify``, ``mipgames.load`` and ``mipgames.build``; it is imported on first use.
+``mipgames.verify``, ``mipgames.render``, ``mipgames.load`` and ``mipgames.build``; it is imported on first use.
 """
 
 import warnings as _warnings
@@ -13,11 +13,11 @@ from mipgames.core.version import VERSION as __version__
 _warnings.filterwarnings("ignore", message=r".*PuLP 4\.0.*", category=DeprecationWarning)
 _warnings.filterwarnings("ignore", message=r"PULP_CBC_CMD is deprecated.*", category=DeprecationWarning)
 
-__all__ = ["__version__", "build", "load", "solve", "verify"]
+__all__ = ["__version__", "build", "load", "render", "solve", "verify"]
 
 
 def __getattr__(name: str) -> _Any:
-    if name in ("build", "load", "solve", "verify"):
+    if name in ("build", "load", "render", "solve", "verify"):
         from mipgames import api
 
         return getattr(api, name)

@@ -1,5 +1,6 @@
-"""The Python API: the command line's ``solve``, ``verify`` and ``load`` as functions, with the same defaults, and
-``build``: a problem's model of an instance to solve as you like, with its decoder and the simulator beside it.
+"""The Python API: the command line's ``solve``, ``verify``, ``render`` and ``load`` as functions, with the same
+defaults, and ``build``: a problem's model of an instance to solve as you like, with its decoder and the
+simulator beside it.
 
 >>> import mipgames
 >>> result = mipgames.solve("instances/edge_matching/coursework_4x4.txt", solver="cpsat")
@@ -21,7 +22,7 @@ from typing import Any
 from mipgames import registry
 from mipgames.core import certificate as certificates
 from mipgames.core.errors import InputError, UsageError
-from mipgames.core.files import read_bytes
+from mipgames.core.files import distinct_outputs, read_bytes
 from mipgames.core.problem import Built, Problem, SolveOptions, Verdict, default_memory_limit
 from mipgames.core.result import Result
 
@@ -138,6 +139,32 @@ def solve(
     )
     result.certificate = certificates.build(prob, instance, result, None if path is None else str(path), text_sha)
     return result
+
+
+def render(what: Any, output: str | Path, problem: str | None = None) -> Path:
+    """Draw a solve's result, a certificate (a dict or a ``.json`` file) or an instance (a path or an object) to
+    ``output`` (.png, .pdf or .svg, SameGame also .gif), as ``mipgames render`` does: a solution is drawn only
+    once ``verify`` accepts its certificate (InputError with the reasons otherwise)."""
+    from mipgames.core.figures import check_figure_path
+
+    data = what.certificate if isinstance(what, Result) else what
+    if isinstance(data, (str, Path)) and Path(data).suffix == ".json" and "schema" in certificates.load(data):
+        data = certificates.load(data)
+    if isinstance(data, dict):
+        check = verify(data)
+        if not check.ok or check.instance is None:
+            raise InputError(f"the certificate does not verify: {'; '.join(check.reasons)}", "certificate")
+        prob = registry.load(str(data["problem"]))
+        instance, params, solution = check.instance, check.params, check.solution
+    else:
+        prob, instance, path, _ = _resolve(data, problem)
+        params, solution = prob.default_params(), None
+        distinct_outputs([path] if path is not None else [], output)
+    if prob.render is None:
+        raise UsageError(f"{prob.name} has no renderer")
+    check_figure_path(output, prob.render_formats)
+    prob.render(instance, params, solution, output)
+    return Path(output)
 
 
 def verify(cert: dict[str, Any] | str | Path) -> certificates.Check:

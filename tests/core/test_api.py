@@ -203,3 +203,28 @@ def test_build_refuses_what_solve_refuses_and_a_cpsat_model_needs_its_solver():
     model = mipgames.build(ROOT / SMALL["queens"], formulation="forest")
     with pytest.raises(UsageError, match=r"decode\(solver.value\)"):
         model.decode()
+
+
+def test_render_draws_a_result_a_certificate_or_an_instance_and_never_an_unverified_solution(tmp_path):
+    """mipgames.render is the command line's render: a solution is drawn only after verify accepts it."""
+    from mipgames.core.errors import InputError
+
+    result = mipgames.solve(ROOT / "instances/queens/spec_example.txt", solver="levels", threads=1, isolate=False)
+    cert = tmp_path / "c.json"
+    cert.write_text(json.dumps(result.certificate))
+    board = ROOT / "instances/samegame/random-3x3-k2-seed1.txt"
+    for what, name in (
+        (result, "result.png"),
+        (result.certificate, "dict.svg"),
+        (cert, "file.pdf"),
+        (board, "board.png"),
+        (mipgames.load(board), "object.png"),
+    ):
+        drawn = mipgames.render(what, tmp_path / name)
+        assert drawn == tmp_path / name and drawn.stat().st_size > 500
+    assert (tmp_path / "result.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(InputError, match="does not verify: claimed objective 5 but the replay measures 1"):
+        mipgames.render(dict(result.certificate, objective=5), tmp_path / "forged.png")
+    with pytest.raises(UsageError, match="a drawing is written as"):
+        mipgames.render(result, tmp_path / "x.txt")
+    assert not (tmp_path / "forged.png").exists() and not (tmp_path / "x.txt").exists()
