@@ -1,7 +1,8 @@
 """mipgames: combinatorial puzzles as MIP and CP-SAT models, solved and certified by exact simulators.
 
 The Python API (:mod:`mipgames.api`) is available at the top: ``mipgames.solve``,
-``mipgames.verify``, ``mipgames.render``, ``mipgames.load`` and ``mipgames.build``; it is imported on first use.
+``mipgames.verify``, ``mipgames.render``, ``mipgames.generate``, ``mipgames.load`` and ``mipgames.build``; it is
+imported on first use.
 """
 
 import warnings as _warnings
@@ -13,11 +14,11 @@ from mipgames.core.version import VERSION as __version__
 _warnings.filterwarnings("ignore", message=r".*PuLP 4\.0.*", category=DeprecationWarning)
 _warnings.filterwarnings("ignore", message=r"PULP_CBC_CMD is deprecated.*", category=DeprecationWarning)
 
-__all__ = ["__version__", "build", "load", "render", "solve", "verify"]
+__all__ = ["__version__", "build", "generate", "load", "render", "solve", "verify"]
 
 
 def __getattr__(name: str) -> _Any:
-    if name in ("build", "load", "render", "solve", "verify"):
+    if name in __all__[1:]:
         from mipgames import api
 
         return getattr(api, name)

@@ -1,4 +1,4 @@
-"""The Python API: the command line's ``solve``, ``verify``, ``render`` and ``load`` as functions, with the same
+"""The Python API: the command line's ``solve``, ``verify``, ``render``, ``generate`` and ``load`` as functions, with the same
 defaults, and ``build``: a problem's model of an instance to solve as you like, with its decoder and the
 simulator beside it.
 
@@ -12,12 +12,13 @@ True
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from mipgames import registry
 from mipgames.core import certificate as certificates
@@ -139,6 +140,34 @@ def solve(
     )
     result.certificate = certificates.build(prob, instance, result, None if path is None else str(path), text_sha)
     return result
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse that raises UsageError with its message (the command line's parser prints and exits)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def generate(problem: str, **options: Any) -> Any:
+    """A random instance from a problem's seeded generator, with ``mipgames generate``'s options as keywords
+    (``generate("queens", n=16, k=2, moves=38, seed=3)``; a switch is ``True``), checked as the command line
+    checks them.  A planted instance carries its planted solution (``.planted``)."""
+    prob = registry.load(problem)
+    if prob.generator is None:
+        raise UsageError(f"{prob.name} has no generator")
+    parser = _ArgumentParser(prog=f"generate {prob.name}", add_help=False)
+    prob.generator.add_arguments(parser)
+    argv: list[str] = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            argv.append(flag)
+        elif value is not False and value is not None:
+            argv += [flag, str(value)]
+    args = parser.parse_args(argv)
+    args.output = None
+    return prob.generator.generate(args)
 
 
 def render(what: Any, output: str | Path, problem: str | None = None) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,38 @@ def test_render_draws_a_result_a_certificate_or_an_instance_and_never_an_unverif
     with pytest.raises(UsageError, match="a drawing is written as"):
         mipgames.render(result, tmp_path / "x.txt")
     assert not (tmp_path / "forged.png").exists() and not (tmp_path / "x.txt").exists()
+
+
+def test_generate_takes_the_command_lines_options_as_keywords_and_checks_them_alike(tmp_path, capsys):
+    """mipgames.generate is `mipgames generate`: the same instance for the same options and seed."""
+    planted = mipgames.generate("queens", n=12, k=2, moves=23, seed=4)
+    assert (
+        main(
+            [
+                "generate",
+                "queens",
+                "--n",
+                "12",
+                "--k",
+                "2",
+                "--moves",
+                "23",
+                "--seed",
+                "4",
+                "-o",
+                str(tmp_path / "q.txt"),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert mipgames.load(tmp_path / "q.txt", "queens").board == planted.board and len(planted.planted) == 23
+    framed = mipgames.generate("edge-matching", rows=4, frame=True, rim_colours=2, inner_colours=3, seed=2)
+    assert framed.frame and mipgames.solve(framed, solver="backtrack", threads=1, isolate=False).objective == 0
+    for options, says in (
+        ({"n": 0}, "generate queens: argument --n: must be from 1 to 128, got 0"),
+        ({"size": 3}, "generate queens: unrecognized arguments: --size 3"),
+        ({"n": 8, "moves": 400}, "do not fit on a 8x8 board"),
+    ):
+        with pytest.raises(UsageError, match=re.escape(says)):
+            mipgames.generate("queens", **options)
