@@ -1,6 +1,6 @@
-"""The Python API: the command line's ``solve``, ``verify``, ``render``, ``generate`` and ``load`` as functions, with the same
-defaults, and ``build``: a problem's model of an instance to solve as you like, with its decoder and the
-simulator beside it.
+"""The Python API: the command line's ``solve``, ``verify``, ``render``, ``generate`` and ``load`` as functions,
+with the same defaults, and ``build``: a problem's model of an instance to solve as you like, with its decoder
+and the simulator beside it.
 
 >>> import mipgames
 >>> result = mipgames.solve("instances/edge_matching/coursework_4x4.txt", solver="cpsat")
