@@ -41,7 +41,8 @@ def load(name: str) -> Problem:
     """The Problem object of a problem name (or its folder name)."""
     if name in _EXTRA:
         return _EXTRA[name]
-    folder = PROBLEMS.get(name) or (name if name in PROBLEMS.values() else None)
+    spelt = name.strip().lower()  # "SameGame", "Edge-Matching": one problem, however it is capitalised
+    folder = PROBLEMS.get(spelt) or (spelt if spelt in PROBLEMS.values() else None)
     if folder is None:
         raise UsageError(f"unknown problem {name!r}; problems are {', '.join(PROBLEMS)}")
     try:
