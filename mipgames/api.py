@@ -107,12 +107,15 @@ def solve(
     memory_limit: int | None = None,
     params: dict[str, Any] | None = None,
     isolate: bool = True,
+    progress: Callable[[float, float | None, float | None], None] | None = None,
 ) -> Result:
     """Solve an instance (a path or an instance object), replay the answer, and attach its certificate.
 
     Returns the one result type: ``.status`` (a claim the simulator and the
     claim rule stand behind), ``.objective``, ``.bound``, ``.proved_by``,
-    ``.solution`` and ``.certificate`` (a dict; ``mipgames.verify`` checks it).
+    ``.solution`` and ``.certificate`` (a dict; ``mipgames.verify`` checks it).  ``progress(elapsed, incumbent,
+    bound)`` is called about every half second while an isolated solve runs, with what the solver reports so far
+    (not yet replayed: only the result is).
     """
     started = time.monotonic()
     prob, instance, path, text_sha = _resolve(instance, problem)
@@ -136,6 +139,7 @@ def solve(
         params=params,
         options=options,
         isolate=isolate,
+        progress=progress,
         started=started,
     )
     result.certificate = certificates.build(prob, instance, result, None if path is None else str(path), text_sha)

@@ -273,3 +273,31 @@ def test_a_problem_is_named_in_any_capitals_but_a_certificate_names_it_exactly()
     result = mipgames.solve(ROOT / SMALL["samegame"], problem="SAMEGAME", solver="exact", threads=1, isolate=False)
     assert result.certificate["problem"] == "samegame"
     assert mipgames.verify(dict(result.certificate, problem="SameGame")).reasons == ["unknown problem 'SameGame'"]
+
+
+def test_progress_reaches_a_python_callback_and_a_failing_one_leaves_no_solver_behind(tmp_path):
+    """The command line showed incumbent, bound and elapsed time while a solve ran; Python saw nothing until the
+    end.  A callback that raises stops the solve with its exception, and no solver process outlives it."""
+    import psutil
+
+    board = tmp_path / "b.txt"
+    assert (
+        main(
+            ["generate", "samegame", "--rows", "12", "--cols", "12", "--colours", "4", "--seed", "3", "-o", str(board)]
+        )
+        == 0
+    )
+    seen: list[tuple[float, float | None, float | None]] = []
+    options = dict(problem="samegame", solver="nrpa", threads=1, params={"objective": "score"})
+    result = mipgames.solve(board, time_limit=3, progress=lambda *report: seen.append(report), **options)
+    assert result.status.value == "feasible" and len(seen) >= 3
+    assert [t for t, _, _ in seen] == sorted(t for t, _, _ in seen)
+    assert any(incumbent is not None and 0 < incumbent <= result.objective for _, incumbent, _ in seen)
+
+    def failing(elapsed: float, incumbent: float | None, bound: float | None) -> None:
+        if elapsed > 0.5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        mipgames.solve(board, time_limit=30, progress=failing, **options)
+    assert not psutil.Process().children(recursive=True)
