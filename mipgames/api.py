@@ -39,7 +39,7 @@ def problem_of(name_or_path: str | Path | None = None, instance: Any = None) -> 
     if name_or_path is not None:
         name = registry.infer(name_or_path)
         if name is None:
-            raise UsageError(f"{name_or_path}: cannot tell the problem from the path; pass problem=")
+            raise registry.unknown_problem(name_or_path, lambda problem: f"pass problem={problem!r}")
         return registry.load(name)
     module = type(instance).__module__
     for problem in registry.available():

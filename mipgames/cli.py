@@ -202,9 +202,7 @@ def _collect_params(problem: Problem, args: argparse.Namespace) -> dict[str, Any
 def _problem_for(path: str, name: str | None) -> Problem:
     name = name or registry.infer(path)
     if name is None:
-        raise UsageError(
-            f"{path}: cannot tell the problem from the path; add --problem ({', '.join(registry.PROBLEMS)})"
-        )
+        raise registry.unknown_problem(path, lambda problem: f"add --problem {problem}")
     return registry.load(name)
 
 

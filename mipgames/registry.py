@@ -77,6 +77,32 @@ def infer(path: str | Path) -> str | None:
     return None
 
 
+def readable_as(path: str | Path) -> list[str]:
+    """The problems whose reader takes the file: a hint for a path that names no problem folder, never a choice
+    made for the user (a board of digits reads as SameGame and as a merge-game map of stones alike)."""
+    found = []
+    for name in PROBLEMS:
+        try:
+            load(name).read(path)
+        except Exception:  # noqa: BLE001 - any refusal, however a reader words it, means "not this problem"
+            continue
+        found.append(name)
+    return found
+
+
+def unknown_problem(path: str | Path, name_it: Callable[[str], str]) -> UsageError:
+    """The error for a path that names no problem folder, naming the problems whose reader takes the file
+    (``name_it(problem)`` spells the way to name one: ``--problem queens``)."""
+    fits = readable_as(path)
+    if len(fits) == 1:
+        how = f"it reads as a {fits[0]} instance: {name_it(fits[0])}"
+    elif fits:
+        how = f"it reads as {' or '.join(fits)}: {name_it(fits[0])}, say"
+    else:
+        how = f"no problem's reader takes it ({', '.join(PROBLEMS)}): {name_it('NAME')} to see why"
+    return UsageError(f"{path}: cannot tell the problem from the path; {how}")
+
+
 def command_registrars() -> list[Callable[[Any], None]]:
     """``register(subparsers)`` of every tool and of every problem that brings commands."""
     found = [importlib.import_module(name).register for name in TOOLS]

@@ -83,9 +83,7 @@ def load_problem(name: str | None, module: str | None = None, path: str | None =
             raise UsageError(f"--problem-module {module}: {exc}") from None
     name = name or (registry.infer(path) if path else None)
     if name is None:
-        raise UsageError(
-            f"{path}: cannot tell the problem from the path; add --problem ({', '.join(registry.PROBLEMS)})"
-        )
+        raise registry.unknown_problem(path or "", lambda problem: f"add --problem {problem}")
     return registry.load(name)
 
 

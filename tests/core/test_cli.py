@@ -93,6 +93,16 @@ def test_unknown_problem_and_solver_are_usage_errors(tmp_path, capsys):
     inst = _instance(tmp_path, rows=1, items=3, seed=0)
     assert main(["solve", str(inst)]) == 4
     assert "cannot tell the problem" in capsys.readouterr().err
+    board = tmp_path / "board.txt"  # a generated instance outside instances/: the message names its problem
+    assert main(["generate", "queens", "--n", "6", "--k", "1", "--moves", "7", "-o", str(board)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(board)]) == 4
+    assert capsys.readouterr().err == (
+        f"mipgames: {board}: cannot tell the problem from the path; it reads as a queens instance: "
+        "add --problem queens\n"
+    )
+    assert main(["bench", str(board), "--solvers", "cbc", "--db", str(tmp_path / "r.sqlite")]) == 4
+    assert "it reads as a queens instance: add --problem queens" in capsys.readouterr().err
     assert main(["solve", str(inst), "--problem", "toy-split", "--solver", "gurobi"]) == 4
     assert "unknown solver" in capsys.readouterr().err
 
