@@ -84,7 +84,7 @@ def readable_as(path: str | Path) -> list[str]:
     for name in PROBLEMS:
         try:
             load(name).read(path)
-        except Exception:  # noqa: BLE001 - any refusal, however a reader words it, means "not this problem"
+        except Exception:  # any refusal, however a reader words it, means "not this problem"
             continue
         found.append(name)
     return found
