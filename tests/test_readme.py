@@ -92,6 +92,30 @@ def test_the_readme_has_sessions_to_test():
     assert len(README_SESSIONS) >= 5
 
 
+PYTHON = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
+
+
+@pytest.mark.slow
+def test_the_readmes_python_runs(scratch):
+    """The README's Python blocks run as a user would paste them, from a copy of the repository: no block was
+    run before, so an API change could leave one broken without a test failing."""
+    blocks = PYTHON.findall((ROOT / "README.md").read_text())
+    assert blocks
+    printed = ""
+    for block in blocks:
+        done = subprocess.run(
+            [sys.executable, "-c", block],
+            cwd=scratch,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0 and not done.stderr, block + done.stderr
+        printed += done.stdout
+    assert "optimal 0.0 0.0 highs" in printed and "cpsat  optimal  0 mismatched" in printed
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("number", range(len(README_SESSIONS)))
 def test_readme_session(number, scratch):
