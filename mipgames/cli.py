@@ -29,7 +29,7 @@ from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, printable, writable_output, write_text_atomic
-from mipgames.core.problem import MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
+from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
 
 
 class Parser(argparse.ArgumentParser):
@@ -722,7 +722,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument(
         "--solver",
-        help="cbc, glpk, highs, cpsat, or a problem's algorithm (default: the problem's, see `mipgames problems`)",
+        help=f"{', '.join(BACKEND_NAMES)}, or a problem's algorithm (default: the problem's, see `mipgames problems`)",
     )
     p.add_argument("--formulation", help="model to build (default: the problem's best for the solver)")
     p.add_argument(

@@ -17,7 +17,7 @@ from typing import Any
 
 from mipgames.bench import sets, stats
 from mipgames.core.errors import UsageError
-from mipgames.core.problem import MAX_SEED, MAX_THREADS
+from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MAX_THREADS
 
 USAGE = """mipgames bench INSTANCE... --solvers cbc,glpk,highs,cpsat [--formulations F,...] [--time-limit SEC]
                       [--repeats N] [--jobs N | --scheduler tcp://HOST:8786] [--threads N] [--seed S]
@@ -79,7 +79,9 @@ def register(subparsers: Any) -> None:
         help="instance files or directories (or the word `report` to report only)",
     )
     run = p.add_argument_group("campaign")
-    run.add_argument("--solvers", type=_csv, help="comma-separated: cbc, glpk, highs, cpsat, or a problem's algorithms")
+    run.add_argument(
+        "--solvers", type=_csv, help=f"comma-separated: {', '.join(BACKEND_NAMES)}, or a problem's algorithms"
+    )
     run.add_argument("--formulations", type=_csv, help="comma-separated formulations (default: each solver's default)")
     run.add_argument(
         "--time-limit",
