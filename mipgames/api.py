@@ -181,8 +181,9 @@ def render(what: Any, output: str | Path, problem: str | None = None) -> Path:
     from mipgames.core.figures import check_figure_path
 
     data = what.certificate if isinstance(what, Result) else what
-    if isinstance(data, (str, Path)) and Path(data).suffix == ".json" and "schema" in certificates.load(data):
-        data = certificates.load(data)
+    if isinstance(data, (str, Path)) and Path(data).suffix == ".json":
+        loaded = certificates.load(data)
+        data = loaded if "schema" in loaded else data  # any other JSON is an instance (a merge-game map, say)
     if isinstance(data, dict):
         check = verify(data)
         if not check.ok or check.instance is None:
