@@ -39,6 +39,8 @@ def register(problem: Problem) -> None:
 
 def load(name: str) -> Problem:
     """The Problem object of a problem name (or its folder name)."""
+    if not isinstance(name, str):
+        raise UsageError(f"a problem is named by a string ({', '.join(PROBLEMS)}), not {type(name).__name__}")
     if name in _EXTRA:
         return _EXTRA[name]
     spelt = name.strip().lower()  # "SameGame", "Edge-Matching": one problem, however it is capitalised

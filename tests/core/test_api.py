@@ -269,6 +269,8 @@ def test_generate_takes_the_command_lines_options_as_keywords_and_checks_them_al
 def test_a_problem_is_named_in_any_capitals_but_a_certificate_names_it_exactly():
     """--problem SameGame was "unknown problem"; a certificate's problem field stays exact (verify rejects it)."""
     assert registry.load("SameGame").name == "samegame"
+    with pytest.raises(UsageError, match="a problem is named by a string"):  # problem=3 raised AttributeError
+        mipgames.solve(ROOT / SMALL["samegame"], problem=3)  # type: ignore[arg-type]
     assert registry.load(" Edge-Matching ").name == registry.load("EDGE_MATCHING").name == "edge-matching"
     result = mipgames.solve(ROOT / SMALL["samegame"], problem="SAMEGAME", solver="exact", threads=1, isolate=False)
     assert result.certificate["problem"] == "samegame"
