@@ -191,7 +191,8 @@ def check(problem: str, seed: int, size: str, time_limit: float, folder: Path) -
                 "seconds": round(time.monotonic() - started, 2),
             }
         )
-    sense = registry.load(problem).objective({**registry.load(problem).default_params(), **params})[1]
+    declared = registry.load(problem)
+    sense = declared.objective({**declared.default_params(), **params})[1]
     return {
         "problem": problem,
         "size": size,

@@ -274,14 +274,10 @@ def build(
     ``formulation`` names it (default: the problem's MIP model, else its CP-SAT one), ``params`` as for
     ``solve``."""
     from mipgames.run.plan import plan
+    from mipgames.run.runner import checked_params
 
     prob, instance, _, _ = _resolve(instance, problem)
-    given = _read_text_values(prob, params) if isinstance(params, dict) else params
-    fault = certificates.param_fault(prob, given if given is not None else {})
-    if fault:
-        raise UsageError(fault)
-    merged = {**prob.default_params(), **(given or {})}
-    prob.check_params(instance, merged)
+    merged = checked_params(prob, instance, _read_text_values(prob, params) if isinstance(params, dict) else params)
     name = formulation or prob.default_formulation.get("mip") or prob.default_formulation.get("cpsat")
     if name is None:
         raise UsageError(f"{prob.name} has no model to build")

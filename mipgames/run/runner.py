@@ -181,6 +181,17 @@ def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, An
     return data
 
 
+def checked_params(problem: Problem, instance: Any, params: dict[str, Any] | None) -> dict[str, Any]:
+    """The problem's defaults with ``params`` over them, each held to the problem's declaration as a certificate
+    records it (so what a solve writes can verify) and to its own check against the instance."""
+    fault = param_fault(problem, params if params is not None else {})
+    if fault:
+        raise UsageError(fault)
+    merged = {**problem.default_params(), **(params or {})}
+    problem.check_params(instance, merged)
+    return merged
+
+
 def solve(
     problem: Problem,
     instance: Any,
@@ -206,12 +217,7 @@ def solve(
     solves in this process, without the deadline kill or the memory limit.
     """
     options.validate()
-    fault = param_fault(problem, params if params is not None else {})
-    if fault:
-        raise UsageError(fault)
-    merged = problem.default_params()
-    merged.update(params or {})
-    problem.check_params(instance, merged)
+    merged = checked_params(problem, instance, params)
     run = plan(problem, solver, formulation, instance, merged)
     log.info(
         "%s: %s%s, time limit %s, threads %d",
