@@ -39,10 +39,9 @@ def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Mov
 
 
 def _bound(instance: inst.Queens, params: dict[str, Any]) -> tuple[float, str]:
-    from mipgames.queens.geometry import geometry, initial_state, lower_bound
+    from mipgames.queens.geometry import start_bound
 
-    geo = geometry(instance)
-    return float(lower_bound(geo, initial_state(geo))), "popcount and line-of-sight bound on remaining queens"
+    return float(start_bound(instance)), "popcount and line-of-sight bound on remaining queens"
 
 
 def _render(instance, params, solution, path):

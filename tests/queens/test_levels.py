@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mipgames.queens.dfs import to_moves
 from mipgames.queens.generate import planted
-from mipgames.queens.geometry import geometry
+from mipgames.queens.geometry import geometry, initial_state, lower_bound, start_bound
 from mipgames.queens.instance import Queens
 from mipgames.queens.levels import ForestSearch, luby, search_forest
 from mipgames.queens.matching import deficiency, max_matching
@@ -68,6 +68,28 @@ def test_root_bound_never_exceeds_the_exhaustive_minimum_and_search_reaches_it(i
     assert verdict.legal and verdict.objective <= minimum
     if minimum > 1:
         assert search_forest(geo, minimum - 1, None, seed=3, first_limit=1) == (None, True)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.integers(1, 12), st.floats(0.05, 1.0), st.integers(0, 3), st.integers(0, 10**6))
+def test_the_start_bound_read_off_the_lines_is_the_geometrys(n, density, top, seed):
+    """start_bound (O(queens), what the runner checks answers against) equals lower_bound over the geometry."""
+    rng = random.Random(seed)
+    board = tuple(tuple((1 << rng.randint(0, top)) if rng.random() < density else 0 for _ in range(n)) for _ in range(n))
+    instance = Queens(n, 1, board)
+    if not instance.queens:
+        return
+    geo = geometry(instance)
+    assert start_bound(instance) == lower_bound(geo, initial_state(geo))
+
+
+def test_the_start_bound_of_a_full_128_board_needs_no_geometry():
+    """16,384 queens of power 1: one component of total 2^14 whose queens each see 2^8 and more: bound 1.
+    (Its geometry would hold gigabytes of squares-between; the bound reads rows, columns and diagonals.)"""
+    full = Queens(128, 1, tuple(tuple([1] * 128) for _ in range(128)))
+    assert start_bound(full) == 1
+    odd = Queens(128, 1, tuple(tuple([1] * 128) if r else tuple([0] + [1] * 127) for r in range(128)))
+    assert start_bound(odd) == bin(128 * 128 - 1).count("1")  # 2^14 - 1 queens: popcount 14
 
 
 def test_planted_positions_with_many_levels_are_solved_and_replay():
