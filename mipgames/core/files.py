@@ -20,7 +20,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from mipgames.core.errors import InputError, OutputError, UsageError
 
@@ -101,6 +101,28 @@ def decode_text(data: bytes, name: str, what: str = "file") -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(f"this {what} is not UTF-8 text (byte {exc.start})", name, line) from None
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a text as its line numbers count them: split at line feeds only (a CR before one dropped).
+
+    ``str.splitlines`` also splits at form feeds, vertical tabs, U+0085 and
+    U+2028, so a message would name a line the file does not have; inside a
+    line those characters are whitespace like any other.
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_stream(stream: IO[Any], name: str = "<stdin>", what: str = "input", limit: int = MAX_INPUT_BYTES) -> str:
+    """A stream's text (standard input) read as a file is: the same size limit, byte-order mark and NUL checks."""
+    raw = getattr(stream, "buffer", None)
+    data = raw.read(limit + 1) if raw is not None else stream.read(limit + 1).encode("utf-8", "surrogateescape")
+    if len(data) > limit:
+        raise InputError(f"this {what} has more than {limit:,} bytes; at most {limit:,} are read", name)
+    return decode_text(data, name, what)
 
 
 def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mipgames.core.errors import InputError
-from mipgames.core.files import excerpt, parse_int, read_text, write_text_atomic
+from mipgames.core.files import excerpt, parse_int, read_text, text_lines, write_text_atomic
 
 Tile = tuple[int, int, int, int]
 """Colours clockwise from the top: (top, right, bottom, left)."""
@@ -72,7 +72,7 @@ Line = tuple[int, list[str]]
 
 def _content_lines(path: Path) -> list[Line]:
     out = []
-    for no, raw in enumerate(read_text(path, "edge-matching instance").splitlines(), start=1):
+    for no, raw in enumerate(text_lines(read_text(path, "edge-matching instance")), start=1):
         words = raw.split("#", 1)[0].split()
         if words:
             out.append((no, words))

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mipgames.core.errors import InputError, UsageError
-from mipgames.core.files import parse_int, read_text, write_text_atomic
+from mipgames.core.files import parse_int, read_text, text_lines, write_text_atomic
 
 Point = tuple[int, int]
 STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -252,7 +252,7 @@ def read_graph(path: str | Path) -> tuple[int, list[tuple[int, int]]]:
     text = read_text(path, "graph file")
     n: int | None = None
     edges: list[tuple[int, int]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text_lines(text), start=1):
         tokens = line.split()
         if not tokens or tokens[0] == "c":
             continue

@@ -31,7 +31,7 @@ from typing import Any
 
 from mipgames.core.arguments import switch_word
 from mipgames.core.errors import InputError
-from mipgames.core.files import excerpt, output_pair, parse_int, read_text, staged_output, write_text_atomic
+from mipgames.core.files import excerpt, output_pair, parse_int, read_text, staged_output, text_lines, write_text_atomic
 
 Offset = tuple[int, int]
 
@@ -267,7 +267,7 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
     header: dict[str, tuple[str, int]] = {}
     type_lines: dict[int, tuple[str, int]] = {}
     rows: list[tuple[str, int]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = raw.rstrip()
         if not line or line.lstrip().startswith("#"):
             continue

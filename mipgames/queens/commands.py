@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from mipgames.backends import BACKENDS
 from mipgames.core.errors import InputError, MipgamesError
+from mipgames.core.files import read_stream
 from mipgames.core.problem import SolveOptions
 from mipgames.queens.instance import counted, format_moves, parse, read, read_moves, remain
 
@@ -24,7 +25,7 @@ every backend."""
 
 def _instance(file: str | None, stdin: TextIO):
     if file in (None, "-"):
-        return parse(stdin.read(), "<stdin>")
+        return parse(read_stream(stdin, "<stdin>", "queens board"), "<stdin>")
     return read(file)
 
 
@@ -51,7 +52,8 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
         stderr.write(f"mipgames: K = {k} not reached: fewest queens remaining is {remaining}{proved}\n")
         return 2 if result.status == "optimal" else 3
     if result.status == "infeasible":
-        message = result.message if "unreachable" in result.message else None
+        # the solver's own words when they name the minimum; "search exhausted: K = 1 is unreachable" does not
+        message = result.message if "unreachable" in result.message and "at least" in result.message else None
         if message is None and args.solver != "portfolio":
             message = _minimum(PROBLEM, instance, args, result.wall_time_s)
         if message is None and result.bound is not None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mipgames.core.errors import InputError
-from mipgames.core.files import output_pair, parse_int, read_text, staged_output, write_text_atomic
+from mipgames.core.files import output_pair, parse_int, read_text, staged_output, text_lines, write_text_atomic
 
 MAX_N = 128
 MAX_TOTAL = 1 << 60
@@ -80,7 +80,7 @@ def check_board(
 
 def parse(text: str, path: str | Path | None = None) -> Queens:
     """Parses the coursework input: N, K, then N rows of N powers (blank lines are ignored)."""
-    lines = [(no, line.split()) for no, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    lines = [(no, line.split()) for no, line in enumerate(text_lines(text), start=1) if line.strip()]
     if not lines:
         raise InputError("empty input: expected N on the first line", path, 1)
     no, tokens = lines[0]
@@ -144,7 +144,7 @@ def write(instance: Queens, path: str | Path) -> None:
 def parse_moves(text: str, path: str | Path | None = None) -> list[tuple[int, Move]]:
     """Parses the coursework output: one `r1 c1 r2 c2` per line; returns (line number, move) pairs."""
     moves = []
-    for no, line in enumerate(text.splitlines(), start=1):
+    for no, line in enumerate(text_lines(text), start=1):
         tokens = line.split()
         if not tokens:
             continue

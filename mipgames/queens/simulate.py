@@ -31,7 +31,7 @@ def move_error(board: Board, n: int, move: Sequence[int]) -> str | None:
         return f"a move is 4 integers, got {list(move)!r}"
     r1, c1, r2, c2 = move
     if not all(0 <= v < n for v in move):
-        return f"coordinates off the {n}x{n} board"
+        return f"coordinates off the {n}x{n} board ({r1} {c1} {r2} {c2})"
     if (r1, c1) == (r2, c2):
         return f"a queen cannot capture itself ({r1} {c1} {r2} {c2})"
     source, target = board.get((r1, c1)), board.get((r2, c2))

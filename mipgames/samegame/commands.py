@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from mipgames.core.errors import InputError, MipgamesError
 from mipgames.core.figures import check_figure_path
-from mipgames.core.files import distinct_outputs, excerpt, loads_json, parse_int, read_text
+from mipgames.core.files import distinct_outputs, excerpt, loads_json, parse_int, read_text, text_lines
 from mipgames.samegame.instance import format_board, read_board
 from mipgames.samegame.simulate import ORIGINS, SCORE_RULES, IllegalMove, Move, open_group, replay, to_bottom
 
@@ -51,7 +51,7 @@ def numbered_moves(text: str, path: str = "<string>") -> list[tuple[int | None, 
             moves.append((None, (item[0], item[1])))
         return moves
     numbered: list[tuple[int | None, Move]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text_lines(text), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

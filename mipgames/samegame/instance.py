@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mipgames.core.errors import InputError
-from mipgames.core.files import excerpt, parse_int, read_text, write_text_atomic
+from mipgames.core.files import excerpt, parse_int, read_text, text_lines, write_text_atomic
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY = -1
@@ -153,7 +153,7 @@ def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: boo
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
     lines = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text_lines(text), 1):
         stripped = raw.strip()
         if stripped and not stripped.startswith("#"):
             lines.append((number, stripped))
@@ -180,7 +180,7 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     """
     lines, zero_empty = _header(_content_lines(text), path)
     if any(len(t.split()) > 1 for _, t in lines):
-        raw = text.splitlines()
+        raw = text_lines(text)
         for (before, _), (after, _) in zip(lines, lines[1:]):
             if any(not raw[k].strip() for k in range(before, after - 1)):
                 raise InputError(
@@ -209,7 +209,7 @@ def read_standard_set(path: str | Path) -> list[Board]:
     text = read_text(path, "board set")
     boards: list[Board] = []
     block: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines() + [""], 1):
+    for number, raw in enumerate(text_lines(text) + [""], 1):
         stripped = raw.strip()
         if stripped.startswith("#"):
             continue

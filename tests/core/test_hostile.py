@@ -333,3 +333,18 @@ def test_the_api_refuses_a_bound_no_float_holds(certificate_data):
     data = dict(certificate_data, bound=10**400)
     check = certificate.verify(data, load("edge-matching"))
     assert not check.ok and "is not a finite number" in check.reasons[0]
+
+
+@pytest.mark.parametrize("problem,sample", [(p, s) for p, samples in sorted(SAMPLES.items()) for s in samples])
+@pytest.mark.parametrize("odd", ["\f", "\v", "\x1c", "\x85", "\u2028"])
+def test_a_form_feed_in_a_line_does_not_shift_the_line_numbers(problem, sample, odd, tmp_path):
+    """Line numbers count line feeds, as the reader's own counts do (str.splitlines also split at these)."""
+    from mipgames import registry
+    from mipgames.cli import read_instance
+
+    lines = (ROOT / sample).read_text().splitlines()
+    lines[1] += odd
+    path = tmp_path / "x.txt"
+    path.write_text("\n".join([*lines, "§ x"]) + "\n")
+    with pytest.raises(MipgamesError, match=f"x.txt:{len(lines) + 1}:"):
+        read_instance(registry.load(problem), str(path))

@@ -37,6 +37,22 @@ def test_model_solver_also_reports_the_minimum(tmp_path):
     assert code == 2 and "at least 2 queens" in err
 
 
+def test_levels_solvers_name_the_minimum_too():
+    for solver in ("levels", "lazy-levels"):
+        code, _, err = call(["queens", "--solver", solver, "--time-limit", "20"], "3\n1\n1 0 0\n0 0 1\n0 0 0\n")
+        assert code == 2 and "at least 2 queens" in err, (solver, err)
+
+
+def test_standard_input_is_read_as_a_file_is():
+    """A byte-order mark is dropped, and binary data refused with its line, from standard input as from a file."""
+    out, err = io.StringIO(), io.StringIO()
+    stdin = io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbf2\n1\n1 1\n0 0\n"), encoding="utf-8")
+    assert main(["queens", "--threads", "1"], stdin, out, err) == 0 and out.getvalue() == "0 0 0 1\n"
+    stdin = io.TextIOWrapper(io.BytesIO(b"2\n1\n1 1\n0\x00 0\n"), encoding="utf-8")
+    assert main(["queens"], stdin, out, err) == 4
+    assert err.getvalue() == "mipgames: <stdin>:4: this queens board holds binary data (a NUL byte), not text\n"
+
+
 def test_bad_input_is_one_line_exit_4():
     code, out, err = call(["queens"], "3\n1\n1 0 1\n0 3 0\n0 0 0\n")
     assert code == 4 and out == ""
@@ -51,6 +67,9 @@ def test_check_names_the_line_of_an_illegal_move(tmp_path):
     assert code == 0 and out.startswith("accepted: 1 move, 1 queen remains")
     code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "self.txt")])
     assert code == 1 and "self.txt:3: illegal move: a queen cannot capture itself" in err  # a rejected answer
+    (tmp_path / "off.txt").write_text("0 0 0 5\n")
+    code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "off.txt")])
+    assert code == 1 and "off.txt:1: illegal move: coordinates off the 3x3 board (0 0 0 5)" in err
     (tmp_path / "none.txt").write_text("\n")
     code, out, _ = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "none.txt")])
     assert code == 1 and out.startswith("rejected: 0 moves, 2 queens remain")  # short of K proves nothing
