@@ -75,7 +75,7 @@ def test_root_bound_never_exceeds_the_exhaustive_minimum_and_search_reaches_it(i
 def test_the_start_bound_read_off_the_lines_is_the_geometrys(n, density, top, seed):
     """start_bound (O(queens), what the runner checks answers against) equals lower_bound over the geometry."""
     rng = random.Random(seed)
-    cell = lambda: (1 << rng.randint(0, top)) if rng.random() < density else 0  # noqa: E731
+    cell = lambda: (1 << rng.randint(0, top)) if rng.random() < density else 0
     board = tuple(tuple(cell() for _ in range(n)) for _ in range(n))
     instance = Queens(n, 1, board)
     if not instance.queens:
