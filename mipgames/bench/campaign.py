@@ -10,6 +10,9 @@ processes may not do.
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -66,6 +69,7 @@ def plan_jobs(
     is used where the problem has it and the solver can run it.  ``params``
     hold raw command-line text, parsed by each problem's own ``Param``.
     """
+    _known_solvers(solvers, problem, module)
     jobs: list[JobSpec] = []
     skipped: dict[str, list[str]] = {}
     used_params: set[str] = set()
@@ -140,6 +144,21 @@ def plan_jobs(
     if not jobs:
         raise UsageError("no job can run: " + ("; ".join(notes) or "nothing to do"))
     return jobs, notes
+
+
+def _known_solvers(solvers: Sequence[str], problem: str | None, module: str | None) -> None:
+    """Refuse a name that is no backend and no algorithm of any problem (a typo, not a combination to skip)."""
+    from mipgames import registry
+
+    one = problem is not None or module is not None
+    problems = [load_problem(problem, module)] if one else registry.available()
+    algorithms = {name for p in problems for name in p.algorithms}
+    for solver in solvers:
+        if solver not in MODEL_SOLVERS and solver not in algorithms:
+            raise UsageError(
+                f"--solvers: {solver[:40]!r} is neither a solver ({', '.join(MODEL_SOLVERS)}) nor an algorithm of "
+                f"{'problem ' + problems[0].name if one else 'any problem'} (`mipgames problems` lists them)"
+            )
 
 
 @dataclass
@@ -249,28 +268,90 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
         with remote as client:
             yield client
         return
-    from mipgames.run.scratch import scratch_dir, temporary_files_in
-
     # One directory for the cluster's files and its workers' run directories (they inherit TMPDIR), removed
     # after the cluster closes: an interrupted campaign left Dask's scratch space and its killed runs' files.
-    with scratch_dir() as scratch, temporary_files_in(scratch):
-        with dask.config.set({"distributed.worker.daemon": False}):
-            cluster = LocalCluster(
-                n_workers=n_workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-                local_directory=str(scratch),
-            )
-        try:
-            with Client(cluster) as client:
-                from mipgames.run.processes import die_with_parent
+    from mipgames.run.processes import die_with_parent
+    from mipgames.run.scratch import TEMP_VARIABLES, scratch_dir, temporary_files_in
 
+    _start_forkserver()  # its socket's folder is multiprocessing's, removed at exit: not in the scratch below
+    with scratch_dir() as scratch, temporary_files_in(scratch):
+        cluster = client = None
+        try:
+            settings = {"distributed.worker.daemon": False, "distributed.worker.multiprocessing-method": "forkserver"}
+            with _signals_held(), dask.config.set(settings):
+                cluster = LocalCluster(
+                    n_workers=n_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                    local_directory=str(scratch),
+                    env=dict.fromkeys(TEMP_VARIABLES, str(scratch)),
+                )
+                client = Client(cluster)
+                client.wait_for_workers(n_workers or 1)
                 client.run(die_with_parent)  # a killed campaign takes its workers (and their solves) with it
-                yield client
+                client.run(_temporary_files_in, str(scratch))
+            yield client
         finally:
-            cluster.close()
+            with _signals_held():  # a second Ctrl-C must not cut the shutdown short either
+                if client is not None:
+                    client.close()
+                if cluster is not None:
+                    cluster.close()
+
+
+HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Defer Ctrl-C, SIGTERM and SIGHUP while the local cluster starts or stops, and deliver them after.
+
+    Interrupted half-way, Dask's start-up printed a dozen tracebacks (its
+    nannies, atexit hooks and the resource tracker) where one line was due.
+    Here a signal is noted and raised again once the cluster stands, and the
+    campaign unwinds from there, closing it in order.  (A handler that notes,
+    not a blocked mask: numpy's worker threads would take a blocked signal.)
+    """
+    caught: list[int] = []
+    before = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum)) for sig in HELD_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        if caught:
+            signal.raise_signal(caught[0])
+
+
+def _temporary_files_in(folder: str) -> None:
+    """In a worker: its solves' files go to the campaign's scratch folder (forked from the fork server, a worker
+    has the environment the server was started with, and tempfile may have read it already)."""
+    from mipgames.run.scratch import TEMP_VARIABLES
+
+    for name in TEMP_VARIABLES:
+        os.environ[name] = folder
+    tempfile.tempdir = folder
+
+
+def _start_forkserver() -> None:
+    """Start the process the workers are forked from with Ctrl-C ignored, which its workers then inherit.
+
+    A terminal's Ctrl-C goes to the whole process group; a worker still
+    importing when it came printed a KeyboardInterrupt traceback.  Workers that
+    ignore it are closed by the campaign, which gets the Ctrl-C too (their
+    solves die with them).  Only an ignored disposition survives the exec of a
+    new interpreter, so it is set for the instant of that exec alone.
+    """
+    import multiprocessing.forkserver as forkserver
+
+    forkserver.set_forkserver_preload(["distributed"])
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def run_dask(

@@ -235,6 +235,9 @@ def _check_outputs(args: argparse.Namespace, inputs: list[Any]) -> None:
         writable_folder(args.report)
         folder = Path(args.report).resolve()
         report_files = (*DATA_FILES, "report.md", "runs.parquet")
+        for name in report_files:
+            if (folder / name).exists() and not (folder / name).is_file():
+                raise UsageError(f"{folder / name}: the report writes this file, and it is not a file")
         for named in [*sources, args.csv, args.parquet]:
             where = None if named is None else Path(named).resolve()
             if where is not None and where.parent == folder and (where.name in report_files or where.suffix == ".png"):
@@ -319,7 +322,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         start = time.perf_counter()
-        counts = campaign.run(todo, db, n_jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet)
+        try:
+            counts = campaign.run(todo, db, n_jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet)
+        except BaseException:
+            db.discard_if_empty()  # a scheduler that never answered, Ctrl-C before the first run: no empty file left
+            raise
         elapsed = time.perf_counter() - start
         print(
             f"{len(todo)} runs in {elapsed:.1f} s: {counts.solved} solved, {counts.timeout} timeout, "

@@ -301,6 +301,14 @@ def write_data(rows: list[Row], summaries: dict[str, list[Summary]], out_dir: Pa
     return written
 
 
+def _plot_names(problems: set[str]) -> list[str]:
+    """Every plot a report of these or the registry's problems can write (the names it owns in its folder)."""
+    from mipgames.registry import PROBLEMS
+
+    suffixes = ["", *(f"_{name}" for name in sorted(problems | set(PROBLEMS)))]
+    return ["compare_profile.png", *(f"{kind}{s}.png" for kind in ("performance_profile", "runtime") for s in suffixes)]
+
+
 def write(
     rows: list[Row],
     hosts: dict[str, dict[str, Any]],
@@ -320,8 +328,10 @@ def write(
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"--report {out_dir}: cannot create the folder: {exc.strerror or exc}") from None
+    for stale in _plot_names({r["problem"] for r in rows}):
+        (out_dir / stale).unlink(missing_ok=True)  # an earlier report's plots, of problems this one may not have
     summaries = summaries if summaries is not None else problem_summaries(rows, shift)
-    configs = {base_config(r) for r in rows}
+    configs = set(map(config_namer(rows), rows))
     lines = [
         "# Benchmark report",
         "",

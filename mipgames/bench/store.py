@@ -2,8 +2,12 @@
 
 WAL mode with a commit per row means Ctrl-C or ``kill -9`` of the campaign
 loses no finished run; ``done_keys`` is what ``--resume`` skips.  Only the
-campaign's client process writes (Dask workers send rows back), so there is
-never a second writer to coordinate.
+campaign's client process writes (Dask workers send rows back), and a
+campaign holds an exclusive lock on the file while it runs, so a second
+campaign started on the same database is refused instead of running the same
+jobs again and replacing the first one's rows.  A closing campaign returns the
+file to SQLite's default journal, so the finished database is one
+self-contained file that reports read without creating anything beside it.
 
 Schema versions: 1 had no ``reported_status``, ``proved_by`` or ``stop``;
 opening such a database adds those columns (NULL for its old runs) and marks
@@ -13,11 +17,12 @@ guessed at.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 from mipgames.core.errors import InputError
 
@@ -80,6 +85,9 @@ class Store:
     def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = Path(path)
         self.missing: tuple[str, ...] = ()
+        self.created = False
+        self.closed = False
+        self._lock: IO[bytes] | None = None
         if self.path.exists() and not self.path.is_file():
             _refuse(self.path, "not a results database (not a regular file)")
         if not readonly:
@@ -87,6 +95,7 @@ class Store:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 _refuse(self.path, f"cannot create its folder: {exc.strerror or exc}")
+            self._take_lock()
         try:
             if readonly:
                 self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
@@ -112,13 +121,39 @@ class Store:
                 self.missing = ()
         except sqlite3.OperationalError as exc:  # locked, read-only, disk full: a usable file we cannot use now
             self.db.close()
+            self._release()
             _refuse(self.path, f"cannot use the results database: {exc}")
         except sqlite3.DatabaseError as exc:
             self.db.close()
+            self._release()
             _refuse(self.path, f"not a results database: {exc}")
         except InputError:
             self.db.close()
+            self._release()
             raise
+
+    def _take_lock(self) -> None:
+        """Hold an exclusive ``flock`` on the file for the campaign (SQLite's own locks are POSIX ones: separate)."""
+        self.created = not self.path.exists()
+        try:
+            lock = open(self.path, "ab")
+        except OSError as exc:
+            _refuse(self.path, f"cannot open the results database: {exc.strerror or exc}")
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            _refuse(self.path, "another campaign is writing to this database; wait for it to end, or use another --db")
+        except OSError:
+            pass  # a file system without flock: campaigns there are not guarded, as before
+        self._lock = lock
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # after SQLite's connection: closing a descriptor drops the process's POSIX locks
+            self._lock = None
+            if self.created and self.path.exists() and self.path.stat().st_size == 0:
+                self.path.unlink()  # refused before SQLite wrote a byte: leave nothing behind
 
     def _tables(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -204,7 +239,30 @@ class Store:
         return hosts
 
     def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self._lock is not None:
+            try:
+                self.db.execute("PRAGMA busy_timeout = 2000")
+                self.db.execute("PRAGMA journal_mode = DELETE")  # one self-contained file again
+            except sqlite3.Error:
+                pass  # a reader holds it open: the WAL files stay, and SQLite folds them in later
         self.db.close()
+        self._release()
+
+    def discard_if_empty(self) -> None:
+        """Remove a database this campaign created and never wrote a run to (it failed or was stopped first)."""
+        if self.closed or not self.created or self._lock is None:
+            return
+        if not self.db.execute("SELECT 1 FROM runs LIMIT 1").fetchone():
+            self.closed = True
+            self.db.close()
+            for side in ("-wal", "-shm", "-journal"):
+                Path(f"{self.path}{side}").unlink(missing_ok=True)
+            self.path.unlink(missing_ok=True)
+            self._lock.close()
+            self._lock = None
 
     def __enter__(self) -> Store:
         return self

@@ -80,11 +80,27 @@ class Table:
         return sorted(keys, key=lambda k: (self.labels[k], k))
 
 
+SETTINGS: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("time_limit", lambda v: f"{v:g} s"),
+    ("threads", lambda v: f"{v} thread{'s' if v != 1 else ''}"),
+    ("seed", lambda v: f"seed {v}"),
+)
+"""Options a job's identity holds beside its configuration: where runs differ in them, they are named."""
+
+
 def config_namer(rows: list[Row]) -> Callable[[Row], str]:
-    """solver/formulation, with @version added when the rows come from more than one toolkit version."""
-    if len({version_label(r) for r in rows}) <= 1:
-        return base_config
-    return lambda r: f"{base_config(r)} @{version_label(r)}"
+    """solver/formulation, with @version added when the rows come from more than one toolkit version, and
+    the time limit, threads or seed added where the rows differ in them: runs of one solver under two time
+    limits are two configurations, not one whose latest run hides the other."""
+    versions = len({version_label(r) for r in rows}) > 1
+    differ = [(name, say) for name, say in SETTINGS if len({r.get(name) for r in rows}) > 1]
+
+    def name(r: Row) -> str:
+        label = base_config(r) + (f" @{version_label(r)}" if versions else "")
+        said = [say(r[key]) for key, say in differ if r.get(key) is not None]
+        return label + (f" ({', '.join(said)})" if said else "")
+
+    return name
 
 
 def tabulate(rows: list[Row], config_of: Callable[[Row], str] | None = None) -> Table:

@@ -47,7 +47,7 @@ def test_failing_solvers_and_a_timeout_become_rows_and_the_campaign_goes_on(tmp_
         ]
     )
     assert code == 0
-    rows = Store(db).rows()
+    rows = Store(db, readonly=True).rows()
     assert summary(rows) == {
         "exact": (3, 2, 1, 0, 0),
         "crash": (3, 0, 0, 3, 0),
@@ -130,14 +130,14 @@ def test_kill_9_mid_run_loses_no_finished_row_and_resume_completes_the_rest(tmp_
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    survivors = {r["job_key"]: r for r in Store(db).rows()}
+    survivors = {r["job_key"]: r for r in Store(db, readonly=True).rows()}
     assert 3 <= len(survivors) < 12, "the campaign must be killed mid-run"
     assert all(r["status"] and r["finished_at"] for r in survivors.values())
 
     assert main(args) == 4  # refuses to mix into an existing campaign without --resume
     assert main([*args, "--resume"]) == 1  # 1: the liar's answers failed verification
     assert main([*args, "--resume"]) == 1  # and still 1 with nothing left to run: the campaign holds them
-    rows = {r["job_key"]: r for r in Store(db).rows()}
+    rows = {r["job_key"]: r for r in Store(db, readonly=True).rows()}
     assert set(rows) == {j.key() for j in planned}
     for key, row in survivors.items():  # resume ran only what was missing
         assert rows[key]["finished_at"] == row["finished_at"] and rows[key]["status"] == row["status"]
@@ -189,8 +189,11 @@ def test_usage_errors_are_clear(tmp_path, capsys):
     db = str(tmp_path / "r.sqlite")
     assert main(["bench", *paths, *STUB, "--db", db]) == 4
     assert "--solvers is required" in capsys.readouterr().err
-    assert main(["bench", *paths, *STUB, "--solvers", "gurobi", "--db", db]) == 4
+    assert main(["bench", *paths, *STUB, "--solvers", "cbc", "--formulations", "nope", "--db", db]) == 4
     assert "no job can run" in capsys.readouterr().err
+    assert main(["bench", *paths, *STUB, "--solvers", "cbc,gurobi", "--db", db]) == 4  # a typo is not a skip
+    assert "'gurobi' is neither a solver (cbc, glpk, highs, cpsat, scip) nor an algorithm" in capsys.readouterr().err
+    assert not Path(db).exists()
     assert main(["bench", str(tmp_path / "nope.json"), *STUB, "--solvers", "cbc", "--db", db]) == 4
     assert main(["bench", "report", "--db", str(tmp_path / "missing.sqlite"), "--report", str(tmp_path)]) == 4
     for bad in (["--jobs", "0"], ["--repeats", "0"], ["--time-limit", "nan"], ["--seed", "-1"], ["--shift", "-1"]):
@@ -226,6 +229,36 @@ def test_an_interrupted_dask_campaign_leaves_no_file_in_the_temporary_directory(
     assert list(tmp.iterdir()) == []
 
 
+def test_ctrl_c_while_the_local_cluster_starts_is_one_line(tmp_path):
+    """A terminal's Ctrl-C reaches the whole process group: during Dask's start-up it printed a dozen tracebacks
+    (workers still importing, nannies, atexit hooks, the resource tracker) and left them in the temporary folder."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    args = ["bench", paths[0], *STUB, "--solvers", "cbc,highs", "--time-limit", "30", "--jobs", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mipgames", *args, "--db", str(tmp_path / "r.sqlite"), "--quiet"],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(tmp)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, signalled as a terminal signals the foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    began = time.monotonic()
+    while not list(tmp.rglob("dask-scratch-space")) and time.monotonic() - began < 60:
+        time.sleep(0.02)
+    assert list(tmp.rglob("dask-scratch-space")), "the cluster never started"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert err.strip().splitlines()[-1] == "mipgames: interrupted"
+    assert list(tmp.iterdir()) == []
+    assert not (tmp_path / "r.sqlite").exists()
+
+
 def test_a_scheduler_that_is_no_address_or_does_not_answer_is_named(tmp_path, capsys, monkeypatch):
     """Both ended in "internal error" (ValueError, OSError) after the campaign was planned."""
     monkeypatch.setattr(campaign, "SCHEDULER_TIMEOUT_S", 2)
@@ -238,6 +271,7 @@ def test_a_scheduler_that_is_no_address_or_does_not_answer_is_named(tmp_path, ca
         assert main([*args, address, "--db", str(tmp_path / f"{code}.sqlite")]) == code
         err = capsys.readouterr().err
         assert says in err and "internal error" not in err
+        assert not (tmp_path / f"{code}.sqlite").exists()  # the database it created, empty, is gone
 
 
 def test_param_switches_read_their_value_and_folders_skip_companion_files(tmp_path, capsys):

@@ -71,7 +71,7 @@ def test_json_is_the_only_thing_on_stdout_and_matches_the_database(tmp_path):
     assert (lines["boom"]["error"], lines["virtual best"]["solved"], lines["virtual best"]["runs"]) == (4, 2, 2)
     assert lines["exact"]["ratio_to_best"] == 1.0 and out["sgm_shift_s"] == 10.0
     assert out["files"] == {"report": str(tmp_path / "rep" / "report.md"), "csv": str(tmp_path / "runs.csv")}
-    assert export.read_runs_csv(tmp_path / "runs.csv") == Store(db).rows()
+    assert export.read_runs_csv(tmp_path / "runs.csv") == Store(db, readonly=True).rows()
 
 
 def test_bench_report_json_and_exports_without_a_report_folder(tmp_path, capsys):
@@ -133,7 +133,9 @@ def test_an_export_or_report_that_cannot_be_written_is_refused_before_the_runs(t
         (["--csv", str(tmp_path)], "only a regular file is replaced"),
         (["--report", str(blocker)], "a report is written into a folder"),
         (["--report", str(blocker / "report")], "is not a folder"),
+        (["--report", str(tmp_path / "rz")], "report.md: the report writes this file, and it is not a file"),
     ]
+    (tmp_path / "rz" / "report.md").mkdir(parents=True)
     if Path("/proc/self").is_dir():
         cases.append((["--report", "/proc/mipgames-test"], "cannot write here"))
     if Path("/dev/full").exists():
@@ -156,7 +158,10 @@ def test_public_instances_come_from_the_argument_or_the_environment(tmp_path, mo
         main(["bench", "public:stubs", *STUB, "--solvers", "exact", "--time-limit", "10", "--db", str(db), "--quiet"])
         == 0
     )
-    assert sorted(Path(r["instance_path"]).name for r in Store(db).rows()) == ["small1.json", "small2.json"]
+    assert sorted(Path(r["instance_path"]).name for r in Store(db, readonly=True).rows()) == [
+        "small1.json",
+        "small2.json",
+    ]
 
     other = tmp_path / "elsewhere"
     write_instances(other / "stubs", seeds=(3,))
@@ -180,7 +185,9 @@ def test_public_instances_come_from_the_argument_or_the_environment(tmp_path, mo
         )
         == 0
     )
-    assert [Path(r["instance_path"]).name for r in Store(tmp_path / "r2.sqlite").rows()] == ["small3.json"]
+    assert [Path(r["instance_path"]).name for r in Store(tmp_path / "r2.sqlite", readonly=True).rows()] == [
+        "small3.json"
+    ]
 
     with pytest.raises(UsageError, match="inside the public-set folder"):
         sets.resolve("public:../elsewhere/stubs")

@@ -282,3 +282,16 @@ def test_parquet_without_an_engine_is_a_clear_usage_error(tmp_path):
     with pytest.raises(UsageError, match="pyarrow"):
         export.write_runs_parquet([], tmp_path / "runs.parquet")
     assert not (tmp_path / "runs.parquet").exists()
+
+
+def test_runs_under_other_limits_threads_or_seeds_are_configurations_of_their_own():
+    """Runs differing only in time limit (or threads, seed) were keyed alike and the latest hid the others: the
+    summary counted 6 of 8 runs."""
+    rows = [row("a", "m", "i1", "optimal", 2, 5, limit=3.0), row("b", "m", "i1", "optimal", 1, 5, limit=3.0)]
+    rows += [dict(r, job_key=r["job_key"] + "4", time_limit=4.0, finished_at="t9") for r in rows]
+    got = {name: s for name, s in by_config(rows).items() if not s.virtual}
+    assert sorted(got) == ["a/m (3 s)", "a/m (4 s)", "b/m (3 s)", "b/m (4 s)"]
+    assert sum(s.runs for s in got.values()) == len(rows)
+    seeds = [dict(r, seed=s, job_key=r["job_key"] + str(s)) for r in rows[:2] for s in (0, 1)]
+    assert sorted(by_config(seeds))[:4] == ["a/m (seed 0)", "a/m (seed 1)", "b/m (seed 0)", "b/m (seed 1)"]
+    assert sorted(by_config(rows[:2])) == ["a/m", "b/m", "virtual best"]  # one setting throughout: nothing added

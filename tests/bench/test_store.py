@@ -74,7 +74,7 @@ def test_a_schema_1_database_is_migrated_and_resumed(tmp_path):
         assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
         columns = [r[1] for r in conn.execute("PRAGMA table_info(runs)")]
     assert set(columns) == set(NAMES)
-    rows = {r["job_key"]: r for r in Store(db).rows()}
+    rows = {r["job_key"]: r for r in Store(db, readonly=True).rows()}
     assert set(rows) == {j.key() for j in planned}
     kept = rows[planned[0].key()]
     assert kept["finished_at"] == old["finished_at"]  # not run again
@@ -159,3 +159,26 @@ def test_a_report_reads_without_writing(tmp_path, capsys):
     empty.touch()
     assert main(["bench", "report", "--db", str(empty), "--json"]) == 4
     assert "holds no runs" in capsys.readouterr().err and empty.stat().st_size == 0
+
+
+def test_a_finished_campaign_is_one_file_and_a_second_writer_is_refused(tmp_path, capsys):
+    """A report of a campaign's database left -wal and -shm beside it (so read-only storage could not be reported);
+    two campaigns on one database both ran every job and replaced each other's rows."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    db = tmp_path / "dbs" / "r.sqlite"
+    args = ["bench", *paths, *STUB, "--solvers", "exact", "--time-limit", "10", "--quiet", "--db", str(db)]
+    assert main(args) == 0
+    assert sorted(p.name for p in db.parent.iterdir()) == ["r.sqlite"]
+    with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    capsys.readouterr()
+    assert main(["bench", "report", "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["counts"]["runs"] == 1
+    assert sorted(p.name for p in db.parent.iterdir()) == ["r.sqlite"]
+
+    with Store(db):  # a campaign in progress
+        assert main([*args, "--resume"]) == 4
+        assert "another campaign is writing to this database" in capsys.readouterr().err
+        with Store(db, readonly=True) as reader:  # reading is never refused
+            assert len(reader.rows()) == 1
+    assert main([*args, "--resume"]) == 0  # once it ends
