@@ -810,7 +810,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("instance")
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.add_argument("--formulation", action="append", help="formulation(s) to write (default: all)")
-    p.add_argument("-d", "--directory", default="models")
+    p.add_argument(
+        "-d", "--directory", default="models", help="folder for the files, made as needed (default: ./models)"
+    )
     p.add_argument("--max-size", type=_megabytes, metavar="MB", help="skip model files larger than this (as written)")
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_export)
