@@ -152,10 +152,10 @@ def _level_counts(model, prep, root, grown, leaving) -> None:
     ones plus one per capture at level v−1; each capture at level v uses two of
     them and each survivor one: start_v + X_{v−1} = 2 X_v + R_v.
     """
-    from mipgames.queens.prep import _components
+    from mipgames.queens.geometry import components
 
     exps, hi, q = prep.geo.exps, prep.hi, prep.size
-    comp = _components(q, prep.pairs)
+    comp = components(q, prep.pairs)
     captures = defaultdict(list)
     survivors = defaultdict(list)
     start: defaultdict[tuple[int, int], int] = defaultdict(int)

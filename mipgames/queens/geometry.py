@@ -8,8 +8,10 @@ common line only the starting squares strictly between them can block.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 from mipgames.queens.instance import Queens, exponent
 
@@ -66,6 +68,35 @@ def popcount(value: int) -> int:
     return value.bit_count()
 
 
+def components(size: int, edges: Iterable[tuple[int, int]]) -> list[int]:
+    """Each of ``size`` items' component label (union-find over ``edges``)."""
+    parent = list(range(size))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for i, j in edges:
+        a, b = find(i), find(j)
+        if a != b:
+            parent[a] = b
+    return [find(i) for i in range(size)]
+
+
+def _components_bound(labels: list[int], queens: Iterable[tuple[int, int, int]]) -> int:
+    """Sum over components of max(popcount of the total, ceil(total / 2^best reach)); queens as
+    (index, exponent, reach)."""
+    totals: dict[int, int] = {}
+    best: dict[int, int] = {}
+    for i, e, reach in queens:
+        label = labels[i]
+        totals[label] = totals.get(label, 0) + (1 << e)
+        best[label] = max(best.get(label, 0), reach)
+    return sum(max(popcount(total), -(-total >> best[label])) for label, total in totals.items())
+
+
 def lower_bound(geo: Geometry, state: bytes | bytearray | list[int]) -> int:
     """Fewest queens that can remain from ``state`` (exponent + 1 per square, 0 = empty).
 
@@ -74,37 +105,14 @@ def lower_bound(geo: Geometry, state: bytes | bytearray | list[int]) -> int:
     can grow beyond power × 2^(queens on its lines) (the line-of-sight bound), so a
     component of total S with best such reach R keeps at least ceil(S / R).
     """
-    parent = list(range(len(state)))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    reach = [0] * len(state)
-    for i, e in enumerate(state):
-        if not e:
-            continue
-        seen = 0
-        for j in geo.neighbours[i]:
-            if state[j]:
-                seen += 1
-                a, b = find(i), find(j)
-                if a != b:
-                    parent[a] = b
-        reach[i] = e - 1 + seen
-    totals: dict[int, int] = {}
-    best: dict[int, int] = {}
+    edges: list[tuple[int, int]] = []
+    live: list[tuple[int, int, int]] = []
     for i, e in enumerate(state):
         if e:
-            root = find(i)
-            totals[root] = totals.get(root, 0) + (1 << (e - 1))
-            best[root] = max(best.get(root, 0), reach[i])
-    bound = 0
-    for root, total in totals.items():
-        bound += max(popcount(total), -(-total >> best[root]))
-    return bound
+            near = [j for j in geo.neighbours[i] if state[j]]
+            edges += ((i, j) for j in near)
+            live.append((i, e - 1, e - 1 + len(near)))
+    return _components_bound(components(len(state), edges), live)
 
 
 def start_bound(instance: Queens) -> int:
@@ -123,28 +131,12 @@ def start_bound(instance: Queens) -> int:
     for i, keys in enumerate(lines):
         for key in keys:
             members.setdefault(key, []).append(i)
-    parent = list(range(len(queens)))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for group in members.values():
-        head = find(group[0])
-        for j in group[1:]:
-            root = find(j)
-            if root != head:
-                parent[root] = head
-    totals: dict[int, int] = {}
-    best: dict[int, int] = {}
-    for i, (_, _, power) in enumerate(queens):
-        seen = sum(len(members[key]) - 1 for key in lines[i])
-        root = find(i)
-        totals[root] = totals.get(root, 0) + power
-        best[root] = max(best.get(root, 0), exponent(power) + seen)
-    return sum(max(popcount(total), -(-total >> best[root])) for root, total in totals.items())
+    labels = components(len(queens), (pair for group in members.values() for pair in pairwise(group)))
+    live = (
+        (i, exponent(power), exponent(power) + sum(len(members[key]) - 1 for key in lines[i]))
+        for i, (_, _, power) in enumerate(queens)
+    )
+    return _components_bound(labels, live)
 
 
 def initial_state(geo: Geometry) -> bytearray:

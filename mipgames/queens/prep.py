@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mipgames.queens.geometry import (
     Geometry,
+    components,
     geometry,
     initial_state,
     lower_bound,
@@ -47,22 +48,6 @@ class Prep:
         return self.geo.between[i, j]
 
 
-def _components(size: int, edges) -> list[int]:
-    parent = list(range(size))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for i, j in edges:
-        a, b = find(i), find(j)
-        if a != b:
-            parent[a] = b
-    return [find(i) for i in range(size)]
-
-
 def captures_possible(geo: Geometry, state: bytes | bytearray) -> tuple[dict, list[int], int]:
     """Fixpoint of capture pruning on a position (exponent + 1 per square, 0 = empty).
 
@@ -76,7 +61,7 @@ def captures_possible(geo: Geometry, state: bytes | bytearray) -> tuple[dict, li
     occupied = [i for i in range(q) if state[i]]
     candidates = {(i, j) for i in occupied for j in geo.neighbours[i] if state[j]}
     while True:
-        comp = _components(q, candidates)
+        comp = components(q, candidates)
         totals: dict[int, int] = {}
         for i in occupied:
             totals[comp[i]] = totals.get(comp[i], 0) + (1 << exps[i])
