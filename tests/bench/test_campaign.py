@@ -203,13 +203,9 @@ def test_usage_errors_are_clear(tmp_path, capsys):
     assert "needs something to write" in capsys.readouterr().err
 
 
-def test_an_interrupted_dask_campaign_leaves_no_file_in_the_temporary_directory(tmp_path):
-    """Ctrl-C of `--jobs 2` left Dask's scratch space and the killed runs' directories (a 7 MB MPS among them)."""
-    paths = write_instances(tmp_path / "inst", seeds=(1,), hard=True)
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
-    args = ["bench", paths[-1], *STUB, "--solvers", "cbc,highs", "--time-limit", "30", "--jobs", "2"]
-    proc = subprocess.Popen(
+def _campaign(args: list[str], tmp_path: Path, tmp: Path, **popen: bool) -> subprocess.Popen[str]:
+    """`mipgames bench ARGS` in a child with its temporary files in ``tmp`` and its errors piped."""
+    return subprocess.Popen(
         [sys.executable, "-m", "mipgames", *args, "--db", str(tmp_path / "r.sqlite"), "--quiet"],
         cwd=ROOT,
         env={**os.environ, "TMPDIR": str(tmp)},
@@ -218,7 +214,17 @@ def test_an_interrupted_dask_campaign_leaves_no_file_in_the_temporary_directory(
         text=True,
         # as from a terminal: a test run from a background shell would pass on SIGINT ignored
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        **popen,
     )
+
+
+def test_an_interrupted_dask_campaign_leaves_no_file_in_the_temporary_directory(tmp_path):
+    """Ctrl-C of `--jobs 2` left Dask's scratch space and the killed runs' directories (a 7 MB MPS among them)."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,), hard=True)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    args = ["bench", paths[-1], *STUB, "--solvers", "cbc,highs", "--time-limit", "30", "--jobs", "2"]
+    proc = _campaign(args, tmp_path, tmp)
     began = time.monotonic()
     while not list(tmp.rglob("mipgames-run-*/solver.log")) and time.monotonic() - began < 60:
         time.sleep(0.2)
@@ -236,16 +242,7 @@ def test_ctrl_c_while_the_local_cluster_starts_is_one_line(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     args = ["bench", paths[0], *STUB, "--solvers", "cbc,highs", "--time-limit", "30", "--jobs", "2"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mipgames", *args, "--db", str(tmp_path / "r.sqlite"), "--quiet"],
-        cwd=ROOT,
-        env={**os.environ, "TMPDIR": str(tmp)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own group, signalled as a terminal signals the foreground job
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = _campaign(args, tmp_path, tmp, start_new_session=True)  # a group of its own, signalled as a terminal
     began = time.monotonic()
     while not list(tmp.rglob("dask-scratch-space")) and time.monotonic() - began < 60:
         time.sleep(0.02)
