@@ -182,7 +182,12 @@ def render(what: Any, output: str | Path, problem: str | None = None) -> Path:
 
     data = what.certificate if isinstance(what, Result) else what
     if isinstance(data, (str, Path)) and Path(data).suffix == ".json":
-        loaded = certificates.load(data)
+        try:
+            loaded = certificates.load(data)
+        except InputError:  # no JSON: an instance in its own format, if a problem is named or implied
+            if problem is None and registry.infer(data) is None:
+                raise
+            loaded = {}
         data = loaded if "schema" in loaded else data  # any other JSON is an instance (a merge-game map, say)
     if isinstance(data, dict):
         check = verify(data)

@@ -512,18 +512,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return proof.exit_code
 
 
-def _is_certificate(path: Path) -> bool:
-    """A JSON file with a ``schema`` field is a certificate; any other JSON an instance (a merge map, say)."""
+def _is_certificate(path: Path, problem: str | None) -> bool:
+    """A JSON file with a ``schema`` field is a certificate; any other JSON an instance (a merge map, say), and so
+    is a ``.json`` file that is no JSON when a problem is named or implied (``generate -o x.json`` of a board)."""
     from mipgames.core import certificate
 
-    return "schema" in certificate.load(str(path))
+    try:
+        return "schema" in certificate.load(str(path))
+    except InputError:
+        if problem is None and registry.infer(path) is None:
+            raise
+        return False
 
 
 def cmd_render(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
 
     path = Path(args.file)
-    if path.suffix == ".json" and _is_certificate(path):
+    refused = 0
+    if path.suffix == ".json" and _is_certificate(path, args.problem):
         data, problem = _load_certificate(str(path))
         if args.problem is not None and registry.load(args.problem).name != problem.name:
             raise UsageError(f"{path} is a certificate of {problem.name}, not of {args.problem}")
@@ -531,9 +538,12 @@ def cmd_render(args: argparse.Namespace) -> int:
         if check.instance is None:
             raise InputError("; ".join(check.reasons), path)
         instance, solution, params = check.instance, check.solution, check.params
-        if not check.ok:
-            print(f"{path}: warning — certificate does not verify: {'; '.join(check.reasons)}", file=sys.stderr)
-            solution = None if check.verdict is None or not check.verdict.legal else solution
+        if not check.ok:  # the instance alone is drawn: a solution is shown only under a certificate that verifies
+            print(
+                f"{path}: the certificate does not verify ({'; '.join(check.reasons)}): drawing its instance alone",
+                file=sys.stderr,
+            )
+            solution, refused = None, 1
             if check.verdict is None:  # never replayed: the params may be what was rejected, so none are trusted
                 params = problem.default_params()
     else:
@@ -546,7 +556,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     check_figure_path(args.output, problem.render_formats)
     problem.render(instance, params, solution, args.output)
     print(args.output)
-    return 0
+    return refused
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 import os
 import re
@@ -296,6 +297,16 @@ def output_pair(path: str | Path, companion: Path | None, what: str, probe: bool
             target,
         )
     return check(target), check(companion)
+
+
+def drop_stale_companion(target: Path, companion: Path, what: str) -> None:
+    """Remove the companion an earlier file of this name had (a planted game, a graph): beside the new file
+    it would be read as the new file's, which it is not.  (A file named like a companion has none.)"""
+    if companion.name.lower() == target.name.lower():
+        return
+    if companion.is_file() and not companion.is_symlink():
+        companion.unlink()
+        logging.getLogger("mipgames").warning("removed %s: %s of the file this one replaced", companion, what)
 
 
 def distinct_outputs(sources: Iterable[str | Path], *outputs: str | Path | None) -> None:

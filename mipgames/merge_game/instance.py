@@ -31,7 +31,16 @@ from typing import Any
 
 from mipgames.core.arguments import switch_word
 from mipgames.core.errors import InputError
-from mipgames.core.files import excerpt, output_pair, parse_int, read_text, staged_output, text_lines, write_text_atomic
+from mipgames.core.files import (
+    drop_stale_companion,
+    excerpt,
+    output_pair,
+    parse_int,
+    read_text,
+    staged_output,
+    text_lines,
+    write_text_atomic,
+)
 
 Offset = tuple[int, int]
 
@@ -430,13 +439,14 @@ def write(instance: Instance, path: str | Path) -> None:
     Both paths are checked before either is written, and both files are staged before either is renamed into
     place: a failure while writing leaves neither file changed (never a new map beside an old graph)."""
     from mipgames.merge_game.codec import instance_to_text
-    from mipgames.merge_game.graphs import write_graph
+    from mipgames.merge_game.graphs import graph_path, write_graph
 
     graph = instance.meta.get("graph") if isinstance(instance.meta, Mapping) else None
     target, companion = output_paths(path, graph is not None)
     text = instance_to_text(instance) if target.suffix.lower() == ".json" else to_ascii(instance)
     if companion is None or graph is None:
         write_text_atomic(target, text)
+        drop_stale_companion(target, graph_path(target), "the graph of the reduction map")
         return
     with staged_output(target) as map_tmp, staged_output(companion) as graph_tmp:
         map_tmp.write_text(text, encoding="utf-8")

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mipgames.core.errors import InputError
-from mipgames.core.files import output_pair, parse_int, read_text, staged_output, text_lines, write_text_atomic
+from mipgames.core.files import (
+    drop_stale_companion,
+    output_pair,
+    parse_int,
+    read_text,
+    staged_output,
+    text_lines,
+    write_text_atomic,
+)
 
 MAX_N = 128
 MAX_TOTAL = 1 << 60
@@ -135,6 +143,7 @@ def write(instance: Queens, path: str | Path) -> None:
     board, moves = output_paths(path, instance.planted is not None)
     if moves is None or instance.planted is None:
         write_text_atomic(board, format_instance(instance))
+        drop_stale_companion(board, moves_path(board), "the planted moves")
         return
     with staged_output(board) as board_tmp, staged_output(moves) as moves_tmp:
         board_tmp.write_text(format_instance(instance), encoding="utf-8")

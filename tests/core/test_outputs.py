@@ -105,8 +105,23 @@ def test_a_certificate_whose_params_are_refused_still_draws_its_instance(capsys,
     data["params"]["attack"] = "zzz"
     cert.write_text(json.dumps(data))
     drawing = tmp_path / "d.png"
-    assert main(["render", str(cert), "-o", str(drawing)]) == 0
+    assert main(["render", str(cert), "-o", str(drawing)]) == 1  # drawn, but the certificate is rejected
     assert "does not verify" in capsys.readouterr().err and drawing.exists()
+
+
+def test_an_edited_certificate_never_has_its_solution_drawn(capsys, tmp_path, monkeypatch):
+    """render drew a certificate whose claim was edited, solution and all, with a warning and exit 0."""
+    from mipgames.edge_matching import render
+
+    cert = tmp_path / "c.json"
+    main(["solve", str(ROOT / "instances/edge_matching/coursework_4x4.txt"), "--quiet", "--out", str(cert)])
+    data = json.loads(cert.read_text())
+    data["objective"] = 3.0
+    cert.write_text(json.dumps(data))
+    drawn = []
+    monkeypatch.setattr(render, "render", lambda instance, params, solution, path: drawn.append(solution))
+    assert main(["render", str(cert), "-o", str(tmp_path / "d.png")]) == 1
+    assert drawn == [None] and "drawing its instance alone" in capsys.readouterr().err
 
 
 def test_an_output_named_twice_or_like_the_input_is_refused(capsys, tmp_path):

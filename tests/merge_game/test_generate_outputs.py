@@ -54,3 +54,11 @@ def test_map_and_graph_are_written_together(tmp_path, reduction, name):
     back = read(tmp_path / name)
     assert (back.heroes, back.stones) == (reduction.heroes, reduction.stones)
     assert (tmp_path / "m.graph").read_text().startswith("c planar graph")
+
+
+def test_a_map_without_a_graph_removes_the_graph_of_the_map_it_replaced(tmp_path):
+    out = tmp_path / "m.txt"
+    write(reduction_map(6, seed=1, answer="yes"), out)
+    assert listing(tmp_path) == ["m.graph", "m.txt"]
+    write(read(out).__class__(**{**vars(read(out)), "meta": {}}), out)
+    assert listing(tmp_path) == ["m.txt"]

@@ -51,3 +51,14 @@ def test_an_unsolvable_board_has_no_moves_file_and_may_end_in_moves(tmp_path):
 
     board, moves = output_paths(tmp_path / "u.moves", planted=False)
     assert board == tmp_path / "u.moves" and moves is None
+
+
+def test_a_board_without_moves_removes_the_moves_of_the_board_it_replaced(tmp_path, capsys):
+    """An unsolvable board written over a planted one kept the planted moves beside it; queens-check then
+    rejected them against the new board."""
+    out = tmp_path / "p.txt"
+    assert cli([*ARGS, "-o", str(out)]) == 0
+    assert listing(tmp_path) == ["p.moves", "p.txt"]
+    write(planted(6, 1, 8, 3).instance.__class__(6, 1, read(out).board), out)  # the same board, no planted game
+    assert listing(tmp_path) == ["p.txt"]
+    assert "removed" in capsys.readouterr().err
