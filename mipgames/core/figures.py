@@ -21,6 +21,12 @@ def check_figure_path(path: str | Path, formats: tuple[str, ...] = FORMATS) -> P
     return writable_output(target)
 
 
+def check_drawable(rows: int, cols: int, limit: int, what: str) -> None:
+    """Refuse at once a drawing that would take minutes and gigabytes (a board or map past ``limit`` cells)."""
+    if rows * cols > limit:
+        raise UsageError(f"a {rows}x{cols} {what} is too large to draw (at most {limit:,} cells)")
+
+
 def pyplot() -> Any:
     """matplotlib's pyplot on the file-only backend (no display is needed or opened)."""
     import matplotlib

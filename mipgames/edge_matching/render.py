@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import UsageError
-from mipgames.core.figures import pyplot, save_figure
+from mipgames.core.figures import check_drawable, pyplot, save_figure
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import evaluate, mode_of, turned
 
@@ -19,8 +18,7 @@ MAX_DRAWN_CELLS = 10_000
 
 
 def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: str | Path) -> None:
-    if inst.cells > MAX_DRAWN_CELLS:
-        raise UsageError(f"a {inst.rows}x{inst.cols} board is too large to draw (at most {MAX_DRAWN_CELLS:,} cells)")
+    check_drawable(inst.rows, inst.cols, MAX_DRAWN_CELLS, "board")
     plt = pyplot()
     from matplotlib.patches import Polygon
 

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.figures import pyplot, save_figure
+from mipgames.core.figures import check_drawable, pyplot, save_figure
 from mipgames.merge_game.instance import Instance, rules
 from mipgames.merge_game.simulate import IllegalMerge, replay
 
@@ -27,10 +27,15 @@ def _window(instance: Instance) -> tuple[tuple[int, int], tuple[int, int]]:
     )
 
 
+MAX_DRAWN_CELLS = 250_000
+"""A 300 x 300 map draws in about 15 s; a 2,000 x 2,000 one (what `generate` makes) took minutes and 3 GB."""
+
+
 def render(instance: Instance, params: dict[str, Any], solution: Any | None, path: str | Path) -> None:
     from matplotlib.collections import LineCollection, PatchCollection
     from matplotlib.patches import Circle, Rectangle
 
+    check_drawable(instance.height, instance.width, MAX_DRAWN_CELLS, "map")
     plt = pyplot()
 
     rule = rules(instance, params)

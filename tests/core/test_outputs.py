@@ -403,7 +403,8 @@ def test_a_drawing_shows_only_a_verified_solution_and_says_what_it_shows(capsys,
     args = ["solve", unsolvable, "--solver", "levels", "--threads", "1", "--out", str(tmp_path / "c.json")]
     assert main([*args, "--render", str(drawing)]) == 2
     out = capsys.readouterr().out
-    assert f"drawing     {drawing} (the instance: no verified solution to draw)" in out, out
+    assert f"drawing     {drawing} (the instance: no verified solution to draw) in " in out, out
+    assert "s, after the solve" in out  # timed apart: the limit covers the solve, not the drawing
     assert drawing.read_bytes().startswith(b"\x89PNG")
     assert main([*args, "--json", "--render", str(drawing)]) == 2
     assert json.loads(capsys.readouterr().out)["drawing"] == str(drawing)  # a path, with no prose in it
@@ -411,3 +412,12 @@ def test_a_drawing_shows_only_a_verified_solution_and_says_what_it_shows(capsys,
     args = ["solve", solvable, "--solver", "highs", "--threads", "1", "--out", str(tmp_path / "c.json"), "--json"]
     assert main([*args, "--render", str(drawing)]) == 0
     assert json.loads(capsys.readouterr().out)["drawing"] == str(drawing)
+
+
+def test_a_map_too_large_to_draw_is_refused_at_once(capsys, tmp_path):
+    """A 2,000 x 2,000 merge-game map (what `generate` makes) ran for minutes and took 3 GB before it was killed."""
+    big = tmp_path / "big.txt"
+    assert main(["generate", "merge-game", "--size", "600", "--heroes", "2", "--stones", "2", "-o", str(big)]) == 0
+    assert main(["render", str(big), "--problem", "merge-game", "-o", str(tmp_path / "big.png")]) == 4
+    assert "a 600x600 map is too large to draw (at most 250,000 cells)" in capsys.readouterr().err
+    assert not (tmp_path / "big.png").exists()
