@@ -111,6 +111,8 @@ def add_arguments(parser: Any) -> None:
 def generate(args: Any) -> Instance:
     from mipgames.core.errors import UsageError
 
+    if args.rim_colours and not args.frame:
+        raise UsageError("--rim-colours colours the edges between frame tiles: it needs --frame")
     try:
         inst, _ = planted(
             args.rows,

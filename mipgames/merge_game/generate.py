@@ -123,8 +123,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     except argparse.ArgumentError:
         pass  # the shared CLI already offers --seed
     g = parser.add_argument_group("random maps")
-    g.add_argument("--width", type=int_in(1, MAX_GENERATED_SIDE), default=10)
-    g.add_argument("--height", type=int_in(1, MAX_GENERATED_SIDE), default=10)
+    g.add_argument("--width", type=int_in(1, MAX_GENERATED_SIDE), help="default 10")
+    g.add_argument("--height", type=int_in(1, MAX_GENERATED_SIDE), help="default 10")
     g.add_argument("--size", type=int_in(1, MAX_GENERATED_SIDE), help="square map: sets width and height")
     g.add_argument(
         "--heroes", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of heroes (default: hero density x cells)"
@@ -132,11 +132,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--stones", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of stones (default: stone density x cells)"
     )
-    g.add_argument("--hero-density", type=number_in(0, 1), default=0.2)
-    g.add_argument("--stone-density", type=number_in(0, 1), default=0.2)
-    g.add_argument("--types", type=int_in(1, 1000), default=1)
-    g.add_argument("--hp-min", type=int_in(1, 10**6), default=1)
-    g.add_argument("--hp-max", type=int_in(1, 10**6), default=1)
+    g.add_argument("--hero-density", type=number_in(0, 1), help="default 0.2")
+    g.add_argument("--stone-density", type=number_in(0, 1), help="default 0.2")
+    g.add_argument("--types", type=int_in(1, 1000), help="default 1 (a map file holds 26; a .json any)")
+    g.add_argument("--hp-min", type=int_in(1, 10**6), help="default 1")
+    g.add_argument("--hp-max", type=int_in(1, 10**6), help="default 1 (a map file holds 9; a .json any)")
     g.add_argument(
         "--map-attack",
         dest="map_attack",
@@ -153,16 +153,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     s = parser.add_argument_group("reduction from planar vertex cover (the graph is written beside the map)")
     s.add_argument(
         "--vertices",
-        type=int_in(1, MAX_GENERATED_VERTICES),
-        default=30,
-        help="vertices of the random planar graph (degree <= 3)",
+        type=int_in(3, MAX_GENERATED_VERTICES),
+        help="vertices of the random planar graph (degree <= 3; default 30)",
     )
-    s.add_argument("--edge-factor", type=number_in(0, 1.5), default=1.4, help="edges per vertex wanted (at most 1.5)")
+    s.add_argument("--edge-factor", type=number_in(0.5, 1.5), help="edges per vertex wanted (0.5 to 1.5; default 1.4)")
     s.add_argument(
         "--answer",
         choices=("yes", "no"),
-        default="yes",
-        help="budget k = vertex cover (yes: every stone can be destroyed) or one less (no)",
+        help="budget k = vertex cover (yes, the default: every stone can be destroyed) or one less (no)",
     )
     s.add_argument(
         "--k",
@@ -172,28 +170,69 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+RANDOM_OPTIONS = (
+    "width", "height", "size", "heroes", "stones", "hero_density", "stone_density", "types", "hp_min", "hp_max",
+    "map_attack", "map_max_level",
+)  # fmt: skip
+REDUCTION_OPTIONS = ("vertices", "edge_factor", "answer", "k")
+ASCII_TYPES, ASCII_HP = 26, 9
+"""What a map file's letters and digits hold (a .json map holds any)."""
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _check_options(args: Any) -> None:
+    """Options of the other kind, or that contradict each other, are refused: they were silently dropped."""
+    given = {name for name in (*RANDOM_OPTIONS, *REDUCTION_OPTIONS) if getattr(args, name, None) is not None}
+    other = REDUCTION_OPTIONS if args.kind == "random" else RANDOM_OPTIONS
+    stray = [name for name in other if name in given]
+    if stray:
+        raise UsageError(f"{_option(stray[0])} does not apply to --kind {args.kind} maps")
+    if "size" in given and given & {"width", "height"}:
+        raise UsageError("--size sets both --width and --height: give one or the other")
+    if "answer" in given and "k" in given:
+        raise UsageError("--answer sets the budget k from the vertex cover; --k sets it directly: give one")
+    for count, density in (("heroes", "hero_density"), ("stones", "stone_density")):
+        if count in given and density in given:
+            raise UsageError(f"{_option(count)} and {_option(density)} both set how many: give one")
+    output = getattr(args, "output", None)
+    if args.kind == "random" and not str(output or "").lower().endswith(".json"):
+        if (args.types or 1) > ASCII_TYPES or (args.hp_max or 1) > ASCII_HP:
+            where = "standard output takes" if output is None else f"{output} is"
+            raise UsageError(
+                f"{where} an ASCII map, which holds types 1-{ASCII_TYPES} and hp 1-{ASCII_HP} only: "
+                "write -o FILE.json instead"
+            )
+
+
 def _generate(args: Any) -> Instance:
+    _check_options(args)
     output = getattr(args, "output", None)
     if output:  # the map and a reduction's graph, refused before the work rather than after it (instance.write)
         output_paths(output, graph=args.kind == "reduction", probe=True)
     seed = getattr(args, "seed", 0) or 0
     if args.kind == "reduction":
-        return reduction_map(args.vertices, seed, args.answer, args.k, args.edge_factor)
-    width = height = args.size if args.size else None
-    width = width or args.width
-    height = height or args.height
+        answer = args.answer or "yes"
+        return reduction_map(args.vertices or 30, seed, answer, args.k, args.edge_factor or 1.4)
+    width = args.size or args.width or 10
+    height = args.size or args.height or 10
     cells = width * height
-    heroes = args.heroes if args.heroes is not None else round(args.hero_density * cells)
-    stones = args.stones if args.stones is not None else round(args.stone_density * cells)
+    density = (
+        0.2 if args.hero_density is None else args.hero_density,
+        0.2 if args.stone_density is None else args.stone_density,
+    )
+    heroes = args.heroes if args.heroes is not None else round(density[0] * cells)
+    stones = args.stones if args.stones is not None else round(density[1] * cells)
+    types, hp = args.types or 1, (args.hp_min or 1, args.hp_max or 1)
     attack = None
     if args.map_attack:
         try:
             attack = normalise_attack(args.map_attack)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    return random_map(
-        width, height, heroes, stones, args.types, (args.hp_min, args.hp_max), seed, attack, args.map_max_level
-    )
+    return random_map(width, height, heroes, stones, types, hp, seed, attack, args.map_max_level)
 
 
 GENERATOR = Generator(_add_arguments, _generate)

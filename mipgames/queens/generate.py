@@ -222,6 +222,8 @@ def from_args(args) -> Queens:
         from mipgames.queens.instance import output_paths
 
         output_paths(output, planted=not args.unsolvable, probe=True)
+    if args.unsolvable and args.exponent is not None:
+        raise UsageError("--exponent sets the planted queens' power; --unsolvable chooses its own")
     if args.unsolvable:
         return unsolvable(args.n, args.k + args.moves, args.k, args.seed, args.proof_time)
     return planted(args.n, args.k, args.moves, args.seed, args.exponent).instance

@@ -49,3 +49,11 @@ def test_a_free_puzzle_uses_exactly_its_inner_colours():
     """Without a frame there is no grey and no rim: the colours are 1..inner, each used."""
     inst, _ = planted(5, 5, False, 0, 3, seed=7)
     assert set(inst.colours()) == {1, 2, 3}
+
+
+def test_rim_colours_without_a_frame_are_refused(capsys):
+    """A free puzzle has no rim: --rim-colours was dropped in silence (the file name still said so)."""
+    from mipgames.cli import main
+
+    assert main(["generate", "edge-matching", "--rows", "3", "--rim-colours", "2", "--inner-colours", "3"]) == 4
+    assert "it needs --frame" in capsys.readouterr().err

@@ -62,3 +62,25 @@ def test_odd_cycles_are_told_from_bipartite_graphs():
     for n, seed in ((6, 1), (9, 2), (12, 3)):
         drawing = random_drawing(n, seed)
         assert not two_colourable(drawing.n, list(drawing.edges))
+
+
+@pytest.mark.parametrize(
+    "options,says",
+    [
+        (["--size", "3", "--width", "5"], "--size sets both --width and --height"),
+        (["--kind", "reduction", "--vertices", "6", "--k", "5", "--answer", "yes"], "give one"),
+        (["--kind", "reduction", "--size", "5"], "--size does not apply to --kind reduction maps"),
+        (["--vertices", "6"], "--vertices does not apply to --kind random maps"),
+        (["--size", "5", "--heroes", "3", "--hero-density", "0.5"], "--heroes and --hero-density both set"),
+        (["--size", "5", "--hp-max", "20"], "standard output takes an ASCII map, which holds types 1-26 and hp 1-9"),
+        (["--kind", "reduction", "--vertices", "1"], "--vertices: must be from 3"),
+        (["--kind", "reduction", "--edge-factor", "0"], "--edge-factor: must be a finite number from 0.5"),
+    ],
+)
+def test_options_of_the_other_kind_or_that_contradict_are_refused(options, says, capsys):
+    """They were dropped in silence (--width beside --size, --k beside --answer, a reduction's --vertices on a
+    random map), or refused with a range the option's help contradicted, or only after the map was made."""
+    from mipgames.cli import main
+
+    assert main(["generate", "merge-game", *options]) == 4
+    assert says in capsys.readouterr().err

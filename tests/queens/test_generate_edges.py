@@ -52,3 +52,9 @@ def test_a_position_a_cheap_bound_refutes_is_never_kept(monkeypatch):
     monkeypatch.setattr(generate, "prove_unsolvable", lambda candidate, options: True)
     kept = generate.unsolvable(6, 9, 1, seed=2, time_limit=1)
     assert len(checked) == 2 and kept == checked[1] != checked[0]
+
+
+def test_an_exponent_beside_unsolvable_is_refused(capsys):
+    """--unsolvable chooses its own powers: the --exponent given beside it changed nothing, in silence."""
+    assert cli(["generate", "queens", "--unsolvable", "--n", "6", "--moves", "6", "--exponent", "5"]) == 4
+    assert "--unsolvable chooses its own" in capsys.readouterr().err
