@@ -564,6 +564,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     problem = registry.load(args.gen_problem)
     if problem.generator is None:
         raise UsageError(f"{problem.name} has no generator")
+    if args.output == "-":
+        args.output = None  # standard output, as the help says
     instance = problem.generator.generate(args)
     if args.output:
         problem.write(instance, args.output)
@@ -810,8 +812,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "-o",
                     "--output",
                     metavar="FILE",
-                    help="write here (default: standard output; a planted board's X.moves or a reduction map's "
-                    "X.graph is written beside FILE, with -o only)",
+                    help="write here (default or -: standard output"
+                    + {
+                        "queens": "; a planted board's X.moves goes beside FILE X.txt, with -o only)",
+                        "merge-game": "; a reduction map's X.graph goes beside FILE X.txt, with -o only)",
+                    }.get(problem.name, ")"),
                 )
     p.set_defaults(func=cmd_generate)
 

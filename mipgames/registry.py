@@ -97,7 +97,8 @@ def unknown_problem(path: str | Path, name_it: Callable[[str], str]) -> UsageErr
     (``name_it(problem)`` spells the way to name one: ``--problem queens``)."""
     fits = readable_as(path)
     if len(fits) == 1:
-        how = f"it reads as a {fits[0]} instance: {name_it(fits[0])}"
+        article = "an" if fits[0][:1] in "aeiou" else "a"
+        how = f"it reads as {article} {fits[0]} instance: {name_it(fits[0])}"
     elif fits:
         how = f"it reads as {' or '.join(fits)}: {name_it(fits[0])}, say"
     else:
