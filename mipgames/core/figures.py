@@ -21,10 +21,10 @@ def check_figure_path(path: str | Path, formats: tuple[str, ...] = FORMATS) -> P
     return writable_output(target)
 
 
-def check_drawable(rows: int, cols: int, limit: int, what: str) -> None:
-    """Refuse at once a drawing that would take minutes and gigabytes (a board or map past ``limit`` cells)."""
-    if rows * cols > limit:
-        raise UsageError(f"a {rows}x{cols} {what} is too large to draw (at most {limit:,} cells)")
+def check_drawable(count: int, limit: int, what: str, unit: str) -> None:
+    """Refuse at once a drawing that would take minutes and gigabytes (``count`` cells or pieces past ``limit``)."""
+    if count > limit:
+        raise UsageError(f"{what} is too large to draw (at most {limit:,} {unit})")
 
 
 def pyplot() -> Any:

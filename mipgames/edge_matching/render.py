@@ -18,7 +18,7 @@ MAX_DRAWN_CELLS = 10_000
 
 
 def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: str | Path) -> None:
-    check_drawable(inst.rows, inst.cols, MAX_DRAWN_CELLS, "board")
+    check_drawable(inst.cells, MAX_DRAWN_CELLS, f"a {inst.rows}x{inst.cols} board", "cells")
     plt = pyplot()
     from matplotlib.patches import Polygon
 

@@ -209,13 +209,14 @@ def nrpa_task(
     from mipgames.samegame.nrpa import nrpa_search, tabu_candidates
 
     def task(send: Callable) -> dict[str, Any]:
-        if warm_beam:
+        if warm_beam:  # width 1 first: on a 64 x 64 board the width-32 beam alone outlasted a 10 s limit
             from mipgames.samegame.beam import Beam, weights_for
 
-            quick = Beam(s.shape).run(
-                s.root, WARM_BEAM_WIDTH, weights_for(s.score_mode, 0), s.score_mode, deadline=s.work_deadline
-            )
-            send(quick.value, quick.cells, f"beam width {WARM_BEAM_WIDTH}")
+            for width in (1, WARM_BEAM_WIDTH):
+                quick = Beam(s.shape).run(
+                    s.root, width, weights_for(s.score_mode, 0), s.score_mode, deadline=s.work_deadline
+                )
+                send(quick.value, quick.cells, f"beam width {width}")  # the runner keeps the better
         return {
             "playouts": nrpa_search(
                 s.root,

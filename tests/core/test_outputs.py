@@ -417,7 +417,9 @@ def test_a_drawing_shows_only_a_verified_solution_and_says_what_it_shows(capsys,
 def test_a_map_too_large_to_draw_is_refused_at_once(capsys, tmp_path):
     """A 2,000 x 2,000 merge-game map (what `generate` makes) ran for minutes and took 3 GB before it was killed."""
     big = tmp_path / "big.txt"
-    assert main(["generate", "merge-game", "--size", "600", "--heroes", "2", "--stones", "2", "-o", str(big)]) == 0
+    assert (
+        main(["generate", "merge-game", "--size", "400", "--heroes", "50001", "--stones", "50000", "-o", str(big)]) == 0
+    )
     assert main(["render", str(big), "--problem", "merge-game", "-o", str(tmp_path / "big.png")]) == 4
-    assert "a 600x600 map is too large to draw (at most 250,000 cells)" in capsys.readouterr().err
+    assert "a map of 100,001 heroes and stones is too large to draw (at most 100,000 pieces)" in capsys.readouterr().err
     assert not (tmp_path / "big.png").exists()

@@ -153,10 +153,18 @@ def test_widening_sends_improving_games_and_respects_its_budget() -> None:
     board = random_board(10, 10, 4, 3)
     root, shape = K.to_array(board)
     sent: list[int] = []
+    notes: list[str] = []
     best, nodes = widening(
-        Beam(shape), root, True, weights_for(True, 0), lambda v, c, n: sent.append(v), None, max_nodes=40_000
+        Beam(shape),
+        root,
+        True,
+        weights_for(True, 0),
+        lambda v, c, n: (sent.append(v), notes.append(n)),
+        None,
+        max_nodes=40_000,
     )
     assert sent == sorted(sent) and len(set(sent)) == len(sent) and sent[-1] == best.value
+    assert notes[0] == "beam width 1"  # a game at once, however large the board (a 64 x 64 one had none in 10 s)
     assert nodes <= 40_000 + 10 * 10 * 64  # a layer's children past the budget at most
     again, _ = widening(Beam(shape), root, True, weights_for(True, 0), lambda v, c, n: None, None, max_nodes=40_000)
     assert (again.value, again.cells) == (best.value, best.cells)
