@@ -183,8 +183,15 @@ def render_game(
         ax.axis("on")
         _draw(ax, frame, group, caption)
     if len(frames) < len(every):
-        fig.suptitle(f"{len(frames) - 1} of the {len(moves)} moves shown (evenly spaced), then the end", fontsize=10)
-        fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
+        height = fig.get_figheight()  # the title in the top 0.4 inch, whatever the strip's height (at 0.98 of a
+        # 43-inch strip it sat on the first row's captions)
+        fig.suptitle(
+            f"{len(frames) - 1} of the {len(moves)} moves shown (evenly spaced), then the end",
+            fontsize=10,
+            y=1 - 0.1 / height,
+            va="top",
+        )
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / height))
     else:
         fig.tight_layout()
     save_figure(fig, path, dpi=90)
