@@ -313,6 +313,13 @@ def _agrees(claimed: float, measured: float, problem: Problem) -> bool:
     return claimed == float(measured) if problem.integral else same(claimed, float(measured))
 
 
+def _recorded(bound: object) -> str:
+    """What a rejection adds when its reason may quote another bound (the toolkit's own joins the recorded one,
+    and an integral objective's bound is rounded): the number the certificate itself records."""
+    value = finite(bound)
+    return "; the certificate records no bound" if value is None else f"; the certificate records bound {value:g}"
+
+
 def _claims(check: Check, problem: Problem) -> Check:
     data, params = check.data, check.params
     status = Status(data["status"])
@@ -357,7 +364,7 @@ def _claims(check: Check, problem: Problem) -> Check:
         "claim", strict, problem, check.instance, params, status, objective, data["bound"], prover
     )
     if claim.status is Status.ERROR:
-        return check.reject(claim.reason)
+        return check.reject(claim.reason + _recorded(data["bound"]))
     if claim.status is not status:
         if status is Status.FEASIBLE and claim.status is Status.OPTIMAL:
             check.notes.append("its bound meets the objective: it could be called optimal")
@@ -365,7 +372,9 @@ def _claims(check: Check, problem: Problem) -> Check:
             check.notes.append(f"{claim.reason}: it could be called infeasible")
         else:
             detail = f" ({claim.reason})" if claim.reason else ""
-            return check.reject(f"status {status} is not what the claim rule gives: {claim.status}{detail}")
+            return check.reject(
+                f"status {status} is not what the claim rule gives: {claim.status}{detail}" + _recorded(data["bound"])
+            )
     sense = problem.objective(params)[1]
 
     def recomputed(value: float | None) -> bool:
@@ -391,7 +400,12 @@ def _claims(check: Check, problem: Problem) -> Check:
     if status in (Status.FEASIBLE, Status.UNKNOWN) and stated is not None:
         if is_own(prover, own) or recomputed(stated):
             assert own is not None
-            check.notes.append(f"its bound {stated:g} is the toolkit's own, recomputed here: {own[1]}")
+            if same(stated, own[0]):
+                check.notes.append(f"its bound {stated:g} is the toolkit's own, recomputed here: {own[1]}")
+            else:  # weaker than what the toolkit proves itself: true, but not the number recomputed
+                check.notes.append(
+                    f"its bound {stated:g} holds: the toolkit's own bound, recomputed here, is {own[0]:g} ({own[1]})"
+                )
         else:
             check.notes.append(
                 f"its bound {stated:g} rests on the proof of {prover} (taken on trust: --reprove checks it)"

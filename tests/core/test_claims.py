@@ -262,6 +262,14 @@ def test_a_feasible_answers_bound_is_reproved_and_a_false_one_refuted(capsys, tm
     assert "its bound 3 rests on the proof of dfs" in capsys.readouterr().out
     assert main(["verify", str(forged), "--reprove", "--quiet", "--threads", "1"]) == 1
     assert "REFUTED by" in (out := capsys.readouterr().out) and "a solution with 2 queens remaining" in out
+    forged.write_text(json.dumps(dict(cert, bound=1)))  # weaker than the popcount: true, but not the popcount
+    assert main(["verify", str(forged)]) == 0
+    assert "its bound 1 holds: the toolkit's own bound, recomputed here, is 2 (mipgames: popcount" in (
+        capsys.readouterr().out
+    )  # it said "its bound 1 is the toolkit's own, recomputed here"
+    forged.write_text(json.dumps(dict(cert, status="optimal", objective=3, bound=None)))
+    assert main(["verify", str(forged)]) == 1  # the reason quotes the popcount bound, so it names the recorded one
+    assert "the certificate records no bound" in capsys.readouterr().err
     forged.write_text(json.dumps(dict(cert, bound=None, proved_by="")))
     assert main(["verify", str(forged), "--reprove", "--quiet"]) == 4
     assert "this feasible certificate claims no bound" in capsys.readouterr().err
