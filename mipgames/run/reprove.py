@@ -6,6 +6,12 @@ infeasible; a ``feasible`` or ``unknown`` certificate's bound is re-checked the
 same way.  For ``infeasible``: ask it to prove the model itself infeasible.
 A solution it finds instead is replayed by the simulator: a legal one that
 beats the claim refutes the certificate.
+
+A refutation needs no independence (a better solution the simulator replays
+is a fact, whoever finds it), so the problem's default solver, usually the
+strongest, first looks for one on a share of the time.  Otherwise a forger
+could name the strongest solver as the claim's prover and leave the re-proof
+to a weaker one, which ends "not re-proved" where the claim is false.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mipgames.backends import BACKENDS, get_backend
@@ -127,6 +133,37 @@ def claimed_limit(status: Status, data: dict[str, Any]) -> float | None:
     return None
 
 
+REFUTE_SHARE = 0.25
+"""Of --reprove's time limit, what the default solver gets to look for a solution that beats the claim."""
+REFUTE_CAP_S = 10.0
+"""And at most this (also the share when --reprove has no time limit)."""
+
+
+def _beats(got: float | None, claimed: float | None, sense: str) -> bool:
+    return claimed is None or (got is not None and (got < claimed if sense == "min" else got > claimed))
+
+
+def _refute(
+    problem: Problem,
+    instance: Any,
+    params: dict[str, Any],
+    claimed: float | None,
+    options: SolveOptions,
+    progress: Callable[[float, float | None, float | None], None] | None,
+) -> Reproof | None:
+    """The default solver's search for a solution beating the claim (any solution against an infeasible one)."""
+    from mipgames.run.runner import solve
+
+    limit = REFUTE_CAP_S if options.time_limit is None else min(REFUTE_CAP_S, REFUTE_SHARE * options.time_limit)
+    result = solve(problem, instance, params=params, options=replace(options, time_limit=limit), progress=progress)
+    name_of, sense = problem.objective(params)
+    if not result.status.has_solution or not _beats(result.objective, claimed, sense):
+        return None
+    what = f"a solution with {result.objective:g} {name_of}" if claimed is not None else "a solution"
+    label = f"{result.solver} {result.solver_version}".strip()
+    return Reproof("refuted", result.solver, f"REFUTED by {label}: the simulator replays {what}", result)
+
+
 def reprove(
     problem: Problem,
     instance: Any,
@@ -155,6 +192,9 @@ def reprove(
         params = problem.optimise_params(params)
         cut = strictly_better(claimed, sense, problem.integral)
     started = time.monotonic()
+    refuted = _refute(problem, instance, params, claimed, options, progress)
+    if refuted is not None:
+        return refuted
     last: Result | None = None
     for formulation in _formulations(problem, name, params, instance):
         try:
@@ -181,9 +221,7 @@ def reprove(
                 label = result.proved_by
             return Reproof("re-proved", name, f"re-proved by {label} in {took}: {what}", result)
         if result.status.has_solution:
-            got = result.objective
-            better = claimed is None or (got is not None and (got < claimed if sense == "min" else got > claimed))
-            if better:
+            if _beats(result.objective, claimed, sense):
                 what = f"a solution with {result.objective:g} {name_of}" if cut else "a solution"
                 return Reproof("refuted", name, f"REFUTED by {label}: the simulator replays {what}", result)
             return Reproof(

@@ -566,3 +566,20 @@ def test_a_game_made_without_search_is_played_only_when_a_claim_needs_it():
         assert claim.status is not Status.ERROR, claim
     with pytest.raises(AssertionError, match="plain game was played"):  # a solver's bound alone: checked
         judge(lazy, board, params, Status.UNKNOWN, None, 3.0, "cpsat 9.15")
+
+
+def test_a_forger_naming_the_strongest_solver_is_still_refuted_by_it(capsys, tmp_path):
+    """A forged optimum credited to cpsat left --reprove to another solver (cpsat "made this claim"): on a
+    SameGame board HiGHS's time-indexed model ended "not re-proved" where the toolkit finds 25x the claim in a
+    second.  A refutation needs no independence, so the default solver looks for a better game first."""
+    code, _, cert = _solve(
+        capsys,
+        tmp_path,
+        "instances/samegame/random-4x4-k3-seed4.txt",
+        *("--objective", "score", "--solver", "greedy", "--threads", "1"),
+    )
+    assert code == 0 and cert["objective"] < 1012  # greedy's game: 15 points, the optimum is 1012
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(dict(cert, status="optimal", bound=cert["objective"], proved_by="cpsat 9.15.6755")))
+    assert main(["verify", str(forged), "--reprove", "--quiet", "--threads", "1", "--time-limit", "30"]) == 1
+    assert "REFUTED by portfolio" in (out := capsys.readouterr().out) and "a solution with 1012 score" in out
