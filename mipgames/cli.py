@@ -78,7 +78,7 @@ _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 def _memory(text: str) -> int:
     """A size like 8G, 512M or 2000000000 (bytes)."""
-    found = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)i?B?\s*", text.upper())
+    found = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)I?B?\s*", text.upper())
     if not found or len(text) > 24:
         raise argparse.ArgumentTypeError(f"not a size (like 8G or 512M): {text[:30]!r}")
     value = int(float(found.group(1)) * _UNITS[found.group(2)])
@@ -307,6 +307,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         memory_limit=memory,
     )
     _check_counting(problem, args, params)
+    if args.keep_log and args.solver_log is not None:
+        raise UsageError(
+            "--keep-log keeps the solver's log beside the certificate, --solver-log FILE writes it to FILE: give one"
+        )
     model_before = _file_id(args.export_model)
     out = args.out
     distinct_outputs([args.instance], out, args.render, args.export_model, args.solver_log)
@@ -396,6 +400,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 "wall_time_s": round(result.wall_time_s, 4),
                 "total_time_s": round(time.monotonic() - started, 4),
                 "time_limit": limit,
+                "options": result.options.as_dict(),  # as the certificate records them
                 "certificate": written,
                 "drawing": drawing,
                 "solution": result.solution_json,

@@ -112,3 +112,12 @@ def test_solvers_lists_four_backends(capsys):
     out = capsys.readouterr().out
     for name in ("cbc", "glpk", "highs", "cpsat"):
         assert f"\n{name} " in out and "MISSING" not in out
+
+
+def test_memory_sizes_read_as_written():
+    """8GiB was refused ("not a size") while 8gb and 8G were taken: the i was matched before upper-casing."""
+    from mipgames.cli import _memory
+
+    for text in ("8G", "8g", "8GB", "8gb", "8GiB", "8gib", " 8 GiB "):
+        assert _memory(text) == 8 * 2**30, text
+    assert _memory("512MiB") == 512 * 2**20

@@ -423,3 +423,16 @@ def test_a_map_too_large_to_draw_is_refused_at_once(capsys, tmp_path):
     assert main(["render", str(big), "--problem", "merge-game", "-o", str(tmp_path / "big.png")]) == 4
     assert "a map of 100,001 heroes and stones is too large to draw (at most 100,000 pieces)" in capsys.readouterr().err
     assert not (tmp_path / "big.png").exists()
+
+
+def test_the_json_summary_carries_the_options_and_one_log_option_is_taken(capsys, tmp_path):
+    """--json had the time limit but not threads, gap, seed, warm start or memory limit (the certificate has them);
+    --keep-log beside --solver-log FILE was dropped without a word."""
+    choice = str(ROOT / "instances/merge_game/choice.txt")
+    args = ["solve", choice, "--threads", "1", "--seed", "3", "--gap", "0.5", "--out", str(tmp_path / "c.json")]
+    assert main([*args, "--json"]) == 0
+    options = json.loads(capsys.readouterr().out)["options"]
+    assert options == json.loads((tmp_path / "c.json").read_text())["options"]
+    assert (options["threads"], options["seed"], options["gap"]) == (1, 3, 0.5)
+    assert main([*args, "--keep-log", "--solver-log", str(tmp_path / "s.log")]) == 4
+    assert "give one" in capsys.readouterr().err and not (tmp_path / "s.log").exists()
