@@ -26,7 +26,7 @@ import mipgames
 from mipgames.core.certificate import param_fault
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import writable_output
-from mipgames.core.problem import Problem, SolveOptions, judge
+from mipgames.core.problem import Problem, SolveOptions, is_own, judge
 from mipgames.core.result import Result
 from mipgames.core.status import Status, same
 from mipgames.run.execute import execute
@@ -338,12 +338,16 @@ def finish(
             # model value, and the measured value is what is reported.
             result.message = _join(result.message, f"model value {claimed:g} is looser than the measured {objective:g}")
     bound = data.get("bound") if data.get("has_objective", True) else None
-    claim = judge(problem, instance, params, reported, objective, bound, prover, cut).claim
+    judged = judge(problem, instance, params, reported, objective, bound, prover, cut)
+    claim = judged.claim
+    # The toolkit's own bound, named as an algorithm names it ("the colour-count bound"), is credited as the
+    # runner credits it ("mipgames: the colour-count bound"): one spelling in certificates and summaries.
+    proved_by = judged.own[1] if judged.own is not None and is_own(claim.proved_by, judged.own) else claim.proved_by
     result.status, result.objective, result.bound, result.proved_by = (
         claim.status,
         claim.objective,
         claim.bound,
-        claim.proved_by,
+        proved_by,
     )
     if claim.reason:
         result.message = _join(result.message, claim.reason)
