@@ -33,11 +33,12 @@ from mipgames.core.status import Status
 
 _RESULT = re.compile(r"^Result - (.*)$", re.M)
 _FINAL_BOUND = re.compile(r"^(?:Lower|Upper) bound:\s+(\S+)", re.M)
-_BEST_POSSIBLE = re.compile(r"best possible (\S+)")
+_BEST_POSSIBLE = re.compile(r"best possible ([-+]?[0-9][0-9.eE+-]*)")
 _PROGRESS = re.compile(r"Cbc0010I After \d+ nodes, \d+ on tree, (\S+) best solution, best possible (\S+)")
 _INTEGER = re.compile(r"Cbc0012I Integer solution of (\S+)|Cbc0038I Solution found of (\S+)")
 _ROOT_BOUND = re.compile(r"^Continuous objective value is (\S+)", re.M)
 _GAP_EXIT = re.compile(r"Exiting as integer gap")
+_TIME_EXIT = re.compile(r"Exiting on maximum time")
 
 
 def _cmd():
@@ -130,24 +131,23 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     try:
         built.model.solve(solver)
     except pulp.PulpSolverError as exc:
-        return Result(Status.ERROR, message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
+        log = read_log(log_path)
+        if not _TIME_EXIT.search(log):
+            return Result(Status.ERROR, message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
+        # It stopped on its time limit and then ended before writing its solution (seen with the machine loaded):
+        # a time limit is not an error, and without the solution file there is nothing to replay.
+        return Result(
+            Status.UNKNOWN,
+            bound=_log_bound(log, built, kind)[0],
+            wall_time_s=clock.elapsed(),
+            message="CBC stopped on its time limit and ended before writing its solution",
+            stop="time limit",
+        )
     wall = clock.elapsed()
     log = read_log(log_path)
-    sense = sense_of(built, kind)
     result_line = last_match(_RESULT, log)
     verdict = result_line.group(1).strip() if result_line else ""
-    sign = -1.0 if sense == "max" else 1.0
-    found = last_match(_FINAL_BOUND, log)
-    final = number(found.group(1)) if found else None
-    found = last_match(_BEST_POSSIBLE, log)
-    best = number(found.group(1)) if found else None
-    running = None if best is None else sign * best
-    bound = final if final is not None else running
-    if bound is not None:
-        bound += objective_constant(built)
-    elif not objective_constant(built):  # solved at the root: Clp's relaxation, in the model's sense, still bounds
-        found = last_match(_ROOT_BOUND, log)
-        bound = number(found.group(1)) if found else None
+    bound, final = _log_bound(log, built, kind)
     status_code = built.model.status
     sol_status = built.model.sol_status
     stop = _stop_reason(verdict)
@@ -172,6 +172,24 @@ def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, liste
     result = solved(built, Status.FEASIBLE, bound, wall, verdict)
     result.stop = stop
     return result
+
+
+def _log_bound(log: str, built: Built, kind: Kind) -> tuple[float | None, float | None]:
+    """The bound CBC's log states (its final line, else the last "best possible", else the root relaxation when
+    the model has no constant), in the model's sense with its constant; and the final line's value alone."""
+    sign = -1.0 if sense_of(built, kind) == "max" else 1.0
+    found = last_match(_FINAL_BOUND, log)
+    final = number(found.group(1)) if found else None
+    found = last_match(_BEST_POSSIBLE, log)
+    best = number(found.group(1)) if found else None
+    running = None if best is None else sign * best
+    bound = final if final is not None else running
+    if bound is not None:
+        bound += objective_constant(built)
+    elif not objective_constant(built):  # solved at the root: Clp's relaxation, in the model's sense, still bounds
+        found = last_match(_ROOT_BOUND, log)
+        bound = number(found.group(1)) if found else None
+    return bound, final
 
 
 def _stop_reason(verdict: str) -> str:

@@ -149,6 +149,38 @@ def test_cbc_is_given_the_time_left_after_its_model_file_is_written():
     assert _timed_cmd(clock)(timeLimit=None).timeLimit is None
 
 
+def test_cbc_that_stops_on_time_and_ends_without_its_solution_is_unknown_not_an_error(tmp_path, monkeypatch):
+    """With the machine loaded, CBC logged "Exiting on maximum time" and ended before writing its solution; PuLP
+    raised and the run was an error (exit 1), where a time limit is no error.  Any other failure stays one."""
+    import pulp
+
+    from mipgames.backends import cbc
+
+    merge = registry.load("merge-game")
+    puzzle = merge.read(ROOT / "instances/merge_game/choice.txt")
+    built = merge.formulations["compact"].build(puzzle, merge.default_params(), SolveOptions())
+    log = tmp_path / "cbc.log"
+
+    def cut_off(solver):
+        log.write_text(
+            "Cbc0010I After 0 nodes, 1 on tree, 1 best solution, best possible -5 (0.01 seconds)\n"
+            "Cbc0020I Exiting on maximum time\nPartial search - best objective -3 (best possible -5)\n"
+        )
+        raise pulp.PulpSolverError("Pulp: Error while trying to execute cbc")
+
+    monkeypatch.setattr(built.model, "solve", cut_off)
+    result = cbc.solve(built, "mip", SolveOptions(time_limit=1), log)
+    assert (str(result.status), result.stop, result.bound) == ("unknown", "time limit", 5.0)
+    assert "ended before writing its solution" in result.message
+
+    def broken(solver):
+        log.write_text("Cbc0000I some failure\n")
+        raise pulp.PulpSolverError("Pulp: Error while trying to execute cbc")
+
+    monkeypatch.setattr(built.model, "solve", broken)
+    assert str(cbc.solve(built, "mip", SolveOptions(time_limit=1), log).status) == "error"
+
+
 @pytest.mark.parametrize("solver", ["scip", "cbc"])
 def test_the_largest_seed_is_taken_by_scip_and_cbc(solver, tmp_path, capsys):
     """--seed 2147483647 made SCIP fail (its rapid learning added to the seed shift and overflowed) and CBC drop
