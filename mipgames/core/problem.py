@@ -161,6 +161,9 @@ class Param:
     nullable: bool = False
     """None (JSON null) is a value of it, spelt ``none`` on the command line (``--frame-colour none``):
     ``verify`` takes it, and a certificate's rerun command spells it."""
+    used_by: tuple[str, ...] | None = None
+    """The routes (algorithms) that read it; None: every route.  A value set for another route is noted as
+    ignored, since the certificate records it either way."""
 
     def read(self, text: str, label: str | None = None) -> Any:
         """The value ``--name text`` gives (the command line, and a string given to the Python API): parsed, with

@@ -136,7 +136,10 @@ def _run_algorithm(
     notify(("started", {"sense": problem.objective(params)[1], "affine": (0.0, 1.0)}))
     reporter = Reporter(problem, notify)
     threads = worker_threads(options.threads)
-    notes = [f"{run.solver} takes no warm start: --warm-start was ignored" if options.warm_start else ""]
+    notes = [
+        f"{run.solver} takes no warm start: --warm-start was ignored" if options.warm_start else "",
+        unused_params(problem, run.solver, params),
+    ]
     start = time.perf_counter()
     within = replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S), threads=threads)
     out = algo.run(instance, params, within, reporter)
@@ -162,6 +165,19 @@ def _ran_out(status: Status, wall: float, limit: float | None) -> str:
     """The stop reason of an algorithm that used its time without a proof and named none itself."""
     used = limit is not None and wall >= 0.95 * limit
     return "time limit" if used and status in (Status.FEASIBLE, Status.UNKNOWN) else ""
+
+
+def unused_params(problem: Problem, solver: str, params: dict[str, Any]) -> str:
+    """Say so when a param set away from its default belongs to other routes (``--beam-width`` with highs):
+    the certificate records it, and a reader would take it to have shaped the run."""
+    unused = [
+        "--" + p.name.replace("_", "-")
+        for p in problem.params
+        if p.used_by is not None and solver not in p.used_by and params.get(p.name, p.default) != p.default
+    ]
+    if not unused:
+        return ""
+    return f"{', '.join(unused)} {'is' if len(unused) == 1 else 'are'} not used by {solver}: ignored"
 
 
 def _with_notes(message: str, *notes: str) -> str:
@@ -290,6 +306,7 @@ def _run_model(
             res.message,
             _ignored_start(run.solver, options, backend, built, form.kind),
             _one_thread(run.solver, options, backend),
+            unused_params(problem, run.solver, params),
         ),
         "has_objective": has_objective,
         "stats": stats,

@@ -53,7 +53,11 @@ PARAMS = (
         choices=ORIGINS,
     ),
     Param(
-        "beam_width", 0, "beam search width; 0 widens the beam while the time limit lasts", int_in(0, MAX_BEAM_WIDTH)
+        "beam_width",
+        0,
+        "beam search width; 0 widens the beam while the time limit lasts",
+        int_in(0, MAX_BEAM_WIDTH),
+        used_by=("beam",),
     ),
     Param(
         "node_budget",
@@ -61,9 +65,14 @@ PARAMS = (
         "stop the compiled searches after this many nodes/playouts in all (0: the time limit "
         "decides); with a budget a run is deterministic given --seed",
         int_in(0, MAX_NODE_BUDGET),
+        used_by=("portfolio", "exact", "nrpa", "nmcs", "beam", "greedy"),
     ),
     Param(
-        "level", 0, "nesting level of nmcs (default 2) and nrpa (default 3); 0 takes the default", int_in(0, MAX_LEVEL)
+        "level",
+        0,
+        "nesting level of nmcs (default 2) and nrpa (default 3); 0 takes the default",
+        int_in(0, MAX_LEVEL),
+        used_by=("portfolio", "nrpa", "nmcs"),
     ),
 )
 _LIMITS = {"beam_width": MAX_BEAM_WIDTH, "node_budget": MAX_NODE_BUDGET, "level": MAX_LEVEL}

@@ -183,3 +183,18 @@ def test_problem_module_imports_no_solver():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_param_of_other_routes_is_noted_as_ignored():
+    """--beam-width with highs, --level with exact, --node-budget with cpsat were recorded in the certificate as
+    if they had shaped the run, without a word."""
+    from mipgames import registry
+    from mipgames.run.execute import unused_params
+
+    sg = registry.load("samegame")
+    params = {**sg.default_params(), "beam_width": 5, "level": 2}
+    assert unused_params(sg, "highs", params) == "--beam-width, --level are not used by highs: ignored"
+    assert unused_params(sg, "exact", params) == "--beam-width, --level are not used by exact: ignored"
+    assert unused_params(sg, "beam", params) == "--level is not used by beam: ignored"
+    assert unused_params(sg, "nrpa", {**params, "beam_width": 0}) == ""
+    assert unused_params(sg, "cpsat", {**sg.default_params(), "node_budget": 100}).startswith("--node-budget is")
