@@ -184,6 +184,35 @@ def _with_notes(message: str, *notes: str) -> str:
     return "; ".join(part for part in (message, *notes) if part)
 
 
+def _better_start(
+    problem: Problem,
+    instance: Any,
+    params: dict[str, Any],
+    built: Built,
+    form: Any,
+    status: Status,
+    objective: float | None,
+) -> tuple[float, Any] | None:
+    """The warm start's own solution (objective, JSON) when it replays as legal and beats what the solver
+    returned (or it returned none): --warm-start never ends worse than the heuristic it started from.  CP-SAT
+    given a start that hints only the placement (not the mismatch variables) ended with none at all."""
+    if not built.hint or status is Status.OPTIMAL or (status.has_solution and not built.has_objective):
+        return None
+    hint = built.hint
+    try:
+        solution = form.decode(instance, params, built.handles, lambda var: float(hint.get(var, 0.0)))
+        verdict = problem.evaluate(instance, params, solution)
+    except (KeyError, ValueError, TypeError, IndexError):  # a start the decoder cannot read: the solver's answer stands
+        return None
+    if not verdict.legal or verdict.objective is None:
+        return None
+    sense = problem.objective(params)[1]
+    if status.has_solution and objective is not None:
+        if not (verdict.objective < objective if sense == "min" else verdict.objective > objective):
+            return None
+    return float(verdict.objective), problem.solution_to_json(solution)
+
+
 def _ignored_start(solver: str, options: SolveOptions, backend: Any, built: Built, kind: str) -> str:
     """Say so when --warm-start was asked and no start reached the solver (it takes none, or the formulation
     builds none), rather than let it pass unseen: the certificate records the flag either way."""
@@ -295,9 +324,17 @@ def _run_model(
         solution_json = problem.solution_to_json(form.decode(instance, params, built.handles, res.values))
     stats.update(res.stats)
     has_objective = built.has_objective
+    objective = built.natural(res.objective) if has_objective else None
+    # Not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question.
+    kept = _better_start(problem, instance, params, built, form, res.status, objective) if cut is None else None
+    if kept is not None:
+        said = f" ({res.message})" if res.message else ""
+        res.status, solution_json = Status.FEASIBLE, kept[1]
+        objective = kept[0] if has_objective else None
+        res.message = f"the warm start's solution: {run.solver} ended with none as good{said}"
     return {
         "status": str(res.status),
-        "objective": built.natural(res.objective) if has_objective else None,
+        "objective": objective,
         "bound": built.natural(res.bound) if has_objective else None,
         "solution_json": solution_json,
         "wall_time_s": res.wall_time_s,

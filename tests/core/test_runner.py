@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -293,3 +295,23 @@ def test_an_error_carries_no_solution(data, why):
     got = finish(PROBLEM, inst, Plan("cbc", "mip", "mip"), {}, SolveOptions(), data)
     assert got.status == "error" and why in got.message, got.message
     assert (got.solution, got.solution_json, got.objective, got.bound, got.verified) == (None, None, None, None, False)
+
+
+def test_a_warm_start_never_ends_worse_than_its_own_solution():
+    """CP-SAT given the heuristic's placement (a hint on the placement, not the mismatch variables) ended
+    `unknown` on a 10x10 puzzle where the heuristic had 4 mismatches: the start's solution is the answer then."""
+    from mipgames import registry
+    from mipgames.core.status import Status
+    from mipgames.run.execute import _better_start
+
+    edge = registry.load("edge-matching")
+    puzzle = edge.read(Path(__file__).resolve().parents[2] / "instances/edge_matching/planted_5x5_free.txt")
+    params = edge.default_params()
+    form = edge.formulations["cpsat"]
+    built = form.build(puzzle, params, SolveOptions(warm_start=True, time_limit=5, seed=1))
+    assert built.hint
+    kept = _better_start(edge, puzzle, params, built, form, Status.UNKNOWN, None)
+    assert kept is not None and edge.evaluate(puzzle, params, edge.solution_from_json(puzzle, kept[1])).legal
+    assert _better_start(edge, puzzle, params, built, form, Status.FEASIBLE, kept[0] + 3) == kept
+    assert _better_start(edge, puzzle, params, built, form, Status.FEASIBLE, kept[0]) is None  # no better
+    assert _better_start(edge, puzzle, params, built, form, Status.OPTIMAL, kept[0] + 3) is None
