@@ -82,6 +82,11 @@ def tighter(a: float, b: float, sense: Sense) -> bool:
     return a > b if sense == "min" else a < b
 
 
+def better(a: float, b: float, sense: Sense) -> bool:
+    """True when objective a is a better answer than objective b."""
+    return a < b if sense == "min" else a > b
+
+
 def same(a: float, b: float) -> bool:
     return abs(a - b) <= RELATIVE_TOLERANCE * max(1.0, abs(a), abs(b))
 

@@ -19,7 +19,7 @@ from typing import Any
 from mipgames.core.alarm import DeadlinePassed, interrupt_at
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Built, Problem, SolveOptions
-from mipgames.core.status import Status
+from mipgames.core.status import Status, better
 from mipgames.run.export import describe, export_model
 from mipgames.run.plan import Plan
 
@@ -206,10 +206,12 @@ def _better_start(
         return None
     if not verdict.legal or verdict.objective is None:
         return None
-    sense = problem.objective(params)[1]
-    if status.has_solution and objective is not None:
-        if not (verdict.objective < objective if sense == "min" else verdict.objective > objective):
-            return None
+    if (
+        status.has_solution
+        and objective is not None
+        and not better(verdict.objective, objective, problem.objective(params)[1])
+    ):
+        return None
     return float(verdict.objective), problem.solution_to_json(solution)
 
 

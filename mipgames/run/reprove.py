@@ -26,7 +26,7 @@ from mipgames.backends import BACKENDS, get_backend
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import OWN_BOUND, Built, Problem, SolveOptions, prover_head
 from mipgames.core.result import Result
-from mipgames.core.status import Status, finite
+from mipgames.core.status import Sense, Status, better, finite
 
 Cut = tuple[str, float]
 
@@ -139,8 +139,9 @@ REFUTE_CAP_S = 10.0
 """And at most this (also the share when --reprove has no time limit)."""
 
 
-def _beats(got: float | None, claimed: float | None, sense: str) -> bool:
-    return claimed is None or (got is not None and (got < claimed if sense == "min" else got > claimed))
+def _beats(got: float | None, claimed: float | None, sense: Sense) -> bool:
+    """A solution's objective against a claim (None: an infeasible claim, which any solution beats)."""
+    return claimed is None or (got is not None and better(got, claimed, sense))
 
 
 def _refute(

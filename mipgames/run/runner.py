@@ -28,7 +28,7 @@ from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import writable_output
 from mipgames.core.problem import Problem, SolveOptions, is_own, judge
 from mipgames.core.result import Result
-from mipgames.core.status import Status, same
+from mipgames.core.status import Status, better, same
 from mipgames.run.execute import execute
 from mipgames.run.export import check_export
 from mipgames.run.plan import Plan, plan
@@ -326,12 +326,11 @@ def finish(
             return _error(result, "the simulator accepts the solution but measures no objective")
         claimed = data.get("objective")
         if data.get("has_objective", True) and claimed is not None and not same(float(claimed), float(objective)):
-            better = objective < claimed if sense == "min" else objective > claimed
             solver_bound = data.get("bound")
             # A solver's "optimal" means its bound meets its objective; one whose bound does not (HiGHS and CP-SAT
             # stopped by --gap say optimal) holds an incumbent like any other, which may be looser than measured.
             closed = reported is Status.OPTIMAL and (solver_bound is None or same(float(solver_bound), float(claimed)))
-            if closed or not better:
+            if closed or not better(objective, claimed, sense):
                 return _error(result, f"solver claims objective {claimed:g} but the simulator measures {objective:g}")
             # An unproven incumbent may leave indicator variables looser than they
             # need be (bounded from one side only): the solution is better than its
