@@ -174,6 +174,19 @@ def generate(problem: str, **options: Any) -> Any:
     return prob.generator.generate(args)
 
 
+def certificate_in(path: str | Path, problem: str | None) -> dict[str, Any] | None:
+    """The certificate a ``.json`` file holds, read once; None when it holds an instance: any other JSON (a
+    merge-game map), or no JSON at all when a problem is named or implied (``generate -o board.json`` writes a
+    board in its own format).  ``mipgames render`` tells the two apart the same way."""
+    try:
+        loaded = certificates.load(path)
+    except InputError:
+        if problem is None and registry.infer(path) is None:
+            raise
+        return None
+    return loaded if "schema" in loaded else None
+
+
 def render(what: Any, output: str | Path, problem: str | None = None) -> Path:
     """Draw a solve's result, a certificate (a dict or a ``.json`` file) or an instance (a path or an object) to
     ``output`` (.png, .pdf or .svg, SameGame also .gif), as ``mipgames render`` does: a solution is drawn only
@@ -182,13 +195,7 @@ def render(what: Any, output: str | Path, problem: str | None = None) -> Path:
 
     data = what.certificate if isinstance(what, Result) else what
     if isinstance(data, (str, Path)) and Path(data).suffix == ".json":
-        try:
-            loaded = certificates.load(data)
-        except InputError:  # no JSON: an instance in its own format, if a problem is named or implied
-            if problem is None and registry.infer(data) is None:
-                raise
-            loaded = {}
-        data = loaded if "schema" in loaded else data  # any other JSON is an instance (a merge-game map, say)
+        data = certificate_in(data, problem) or data
     if isinstance(data, dict):
         check = verify(data)
         if not check.ok or check.instance is None:

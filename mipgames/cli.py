@@ -453,11 +453,15 @@ def _load_certificate(path: str) -> tuple[dict[str, Any], Problem]:
     from mipgames.core import certificate
 
     data = certificate.load(path)
+    return data, _certificate_problem(data, path)
+
+
+def _certificate_problem(data: dict[str, Any], path: str | Path) -> Problem:
     name = data.get("problem")
     if not isinstance(name, str):
         raise InputError("the certificate names no problem (field problem)", path)
     try:
-        return data, registry.load(name)
+        return registry.load(name)
     except UsageError as exc:
         raise InputError(str(exc), path) from None
 
@@ -518,26 +522,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return proof.exit_code
 
 
-def _is_certificate(path: Path, problem: str | None) -> bool:
-    """A JSON file with a ``schema`` field is a certificate; any other JSON an instance (a merge map, say), and so
-    is a ``.json`` file that is no JSON when a problem is named or implied (``generate -o x.json`` of a board)."""
-    from mipgames.core import certificate
-
-    try:
-        return "schema" in certificate.load(str(path))
-    except InputError:
-        if problem is None and registry.infer(path) is None:
-            raise
-        return False
-
-
 def cmd_render(args: argparse.Namespace) -> int:
+    from mipgames.api import certificate_in
     from mipgames.core import certificate
 
     path = Path(args.file)
     refused = 0
-    if path.suffix == ".json" and _is_certificate(path, args.problem):
-        data, problem = _load_certificate(str(path))
+    data = certificate_in(path, args.problem) if path.suffix == ".json" else None
+    if data is not None:
+        problem = _certificate_problem(data, path)
         if args.problem is not None and registry.load(args.problem).name != problem.name:
             raise UsageError(f"{path} is a certificate of {problem.name}, not of {args.problem}")
         check = certificate.verify(data, problem)
