@@ -10,9 +10,7 @@ processes may not do.
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -271,7 +269,7 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
     # One directory for the cluster's files and its workers' run directories (they inherit TMPDIR), removed
     # after the cluster closes: an interrupted campaign left Dask's scratch space and its killed runs' files.
     from mipgames.run.processes import die_with_parent
-    from mipgames.run.scratch import TEMP_VARIABLES, scratch_dir, temporary_files_in
+    from mipgames.run.scratch import TEMP_VARIABLES, point_temporary_files_at, scratch_dir, temporary_files_in
 
     _start_forkserver()  # its socket's folder is multiprocessing's, removed at exit: not in the scratch below
     with scratch_dir() as scratch, temporary_files_in(scratch):
@@ -291,7 +289,9 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
                 client = Client(cluster)
                 client.wait_for_workers(n_workers or 1)
                 client.run(die_with_parent)  # a killed campaign takes its workers (and their solves) with it
-                client.run(_temporary_files_in, str(scratch))
+                # forked from the fork server, a worker has the environment the server started with, and
+                # tempfile may have read it already: its solves' files go to the scratch folder all the same
+                client.run(point_temporary_files_at, str(scratch))
             yield client
         finally:
             with _signals_held():  # a second Ctrl-C must not cut the shutdown short either
@@ -323,16 +323,6 @@ def _signals_held() -> Iterator[None]:
             signal.signal(sig, handler)
         if caught:
             signal.raise_signal(caught[0])
-
-
-def _temporary_files_in(folder: str) -> None:
-    """In a worker: its solves' files go to the campaign's scratch folder (forked from the fork server, a worker
-    has the environment the server was started with, and tempfile may have read it already)."""
-    from mipgames.run.scratch import TEMP_VARIABLES
-
-    for name in TEMP_VARIABLES:
-        os.environ[name] = folder
-    tempfile.tempdir = folder
 
 
 def _start_forkserver() -> None:

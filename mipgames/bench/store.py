@@ -258,11 +258,9 @@ class Store:
         if not self.db.execute("SELECT 1 FROM runs LIMIT 1").fetchone():
             self.closed = True
             self.db.close()
-            for side in ("-wal", "-shm", "-journal"):
+            for side in ("", "-wal", "-shm", "-journal"):
                 Path(f"{self.path}{side}").unlink(missing_ok=True)
-            self.path.unlink(missing_ok=True)
-            self._lock.close()
-            self._lock = None
+            self._release()
 
     def __enter__(self) -> Store:
         return self

@@ -53,14 +53,19 @@ TEMP_VARIABLES = ("TMPDIR", "TMP", "TEMP")
 """PuLP looks at TMP after TMPDIR; GLPK's ``*-pulp.out`` files follow whichever is set."""
 
 
+def point_temporary_files_at(path: str | Path) -> None:
+    """Point :mod:`tempfile` and the temp-dir variables solvers read at ``path`` (for good: a bench worker)."""
+    for name in TEMP_VARIABLES:
+        os.environ[name] = str(path)
+    tempfile.tempdir = str(path)
+
+
 @contextlib.contextmanager
 def temporary_files_in(path: Path) -> Iterator[None]:
     """Point :mod:`tempfile` and the temp-dir variables solvers read at ``path`` while the block runs."""
     saved_env = {name: os.environ.get(name) for name in TEMP_VARIABLES}
     saved_tempdir = tempfile.tempdir
-    for name in TEMP_VARIABLES:
-        os.environ[name] = str(path)
-    tempfile.tempdir = str(path)
+    point_temporary_files_at(path)
     try:
         yield
     finally:
