@@ -111,6 +111,16 @@ MAX_GENERATED_VERTICES = 5000
 """Reduction maps grow with the graph's drawing (8x refined grid); 1,000 vertices is the issue's scale."""
 
 
+ASCII_TYPES, ASCII_HP = 26, 9
+"""What a map file's letters and digits hold (a .json map holds any)."""
+DEFAULTS: dict[str, Any] = {
+    "width": 10, "height": 10, "hero_density": 0.2, "stone_density": 0.2, "types": 1, "hp_min": 1, "hp_max": 1,
+    "vertices": 30, "edge_factor": 1.4, "answer": "yes",
+}  # fmt: skip
+"""The options' defaults, filled in after the options are checked: the parser gives None, so that an option of the
+other kind, or one beside its contradiction, can be told from a default."""
+
+
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--kind",
@@ -123,8 +133,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     except argparse.ArgumentError:
         pass  # the shared CLI already offers --seed
     g = parser.add_argument_group("random maps")
-    g.add_argument("--width", type=int_in(1, MAX_GENERATED_SIDE), help="default 10")
-    g.add_argument("--height", type=int_in(1, MAX_GENERATED_SIDE), help="default 10")
+    g.add_argument("--width", type=int_in(1, MAX_GENERATED_SIDE), help=f"default {DEFAULTS['width']}")
+    g.add_argument("--height", type=int_in(1, MAX_GENERATED_SIDE), help=f"default {DEFAULTS['height']}")
     g.add_argument("--size", type=int_in(1, MAX_GENERATED_SIDE), help="square map: sets width and height")
     g.add_argument(
         "--heroes", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of heroes (default: hero density x cells)"
@@ -132,11 +142,19 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--stones", type=int_in(0, MAX_GENERATED_SIDE**2), help="number of stones (default: stone density x cells)"
     )
-    g.add_argument("--hero-density", type=number_in(0, 1), help="default 0.2")
-    g.add_argument("--stone-density", type=number_in(0, 1), help="default 0.2")
-    g.add_argument("--types", type=int_in(1, 1000), help="default 1 (a map file holds 26; a .json any)")
-    g.add_argument("--hp-min", type=int_in(1, 10**6), help="default 1")
-    g.add_argument("--hp-max", type=int_in(1, 10**6), help="default 1 (a map file holds 9; a .json any)")
+    g.add_argument("--hero-density", type=number_in(0, 1), help=f"default {DEFAULTS['hero_density']}")
+    g.add_argument("--stone-density", type=number_in(0, 1), help=f"default {DEFAULTS['stone_density']}")
+    g.add_argument(
+        "--types",
+        type=int_in(1, 1000),
+        help=f"default {DEFAULTS['types']} (a map file holds {ASCII_TYPES}; a .json any)",
+    )
+    g.add_argument("--hp-min", type=int_in(1, 10**6), help=f"default {DEFAULTS['hp_min']}")
+    g.add_argument(
+        "--hp-max",
+        type=int_in(1, 10**6),
+        help=f"default {DEFAULTS['hp_max']} (a map file holds {ASCII_HP}; a .json any)",
+    )
     g.add_argument(
         "--map-attack",
         dest="map_attack",
@@ -154,13 +172,18 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--vertices",
         type=int_in(3, MAX_GENERATED_VERTICES),
-        help="vertices of the random planar graph (degree <= 3; default 30)",
+        help=f"vertices of the random planar graph (degree <= 3; default {DEFAULTS['vertices']})",
     )
-    s.add_argument("--edge-factor", type=number_in(0.5, 1.5), help="edges per vertex wanted (0.5 to 1.5; default 1.4)")
+    s.add_argument(
+        "--edge-factor",
+        type=number_in(0.5, 1.5),
+        help=f"edges per vertex wanted (0.5 to 1.5; default {DEFAULTS['edge_factor']})",
+    )
     s.add_argument(
         "--answer",
         choices=("yes", "no"),
-        help="budget k = vertex cover (yes, the default: every stone can be destroyed) or one less (no)",
+        help=f"budget k = vertex cover (yes: every stone can be destroyed) or one less (no; default "
+        f"{DEFAULTS['answer']})",
     )
     s.add_argument(
         "--k",
@@ -175,8 +198,6 @@ RANDOM_OPTIONS = (
     "map_attack", "map_max_level",
 )  # fmt: skip
 REDUCTION_OPTIONS = ("vertices", "edge_factor", "answer", "k")
-ASCII_TYPES, ASCII_HP = 26, 9
-"""What a map file's letters and digits hold (a .json map holds any)."""
 
 
 def _option(name: str) -> str:
@@ -199,7 +220,7 @@ def _check_options(args: Any) -> None:
             raise UsageError(f"{_option(count)} and {_option(density)} both set how many: give one")
     output = getattr(args, "output", None)
     if args.kind == "random" and not str(output or "").lower().endswith(".json"):
-        if (args.types or 1) > ASCII_TYPES or (args.hp_max or 1) > ASCII_HP:
+        if (args.types or DEFAULTS["types"]) > ASCII_TYPES or (args.hp_max or DEFAULTS["hp_max"]) > ASCII_HP:
             where = "standard output takes" if output is None else f"{output} is"
             raise UsageError(
                 f"{where} an ASCII map, which holds types 1-{ASCII_TYPES} and hp 1-{ASCII_HP} only: "
@@ -212,27 +233,26 @@ def _generate(args: Any) -> Instance:
     output = getattr(args, "output", None)
     if output:  # the map and a reduction's graph, refused before the work rather than after it (instance.write)
         output_paths(output, graph=args.kind == "reduction", probe=True)
+    for name, value in DEFAULTS.items():  # after the check, which has to see what was given
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
     seed = getattr(args, "seed", 0) or 0
     if args.kind == "reduction":
-        answer = args.answer or "yes"
-        return reduction_map(args.vertices or 30, seed, answer, args.k, args.edge_factor or 1.4)
-    width = args.size or args.width or 10
-    height = args.size or args.height or 10
+        return reduction_map(args.vertices, seed, args.answer, args.k, args.edge_factor)
+    width = args.size or args.width
+    height = args.size or args.height
     cells = width * height
-    density = (
-        0.2 if args.hero_density is None else args.hero_density,
-        0.2 if args.stone_density is None else args.stone_density,
-    )
-    heroes = args.heroes if args.heroes is not None else round(density[0] * cells)
-    stones = args.stones if args.stones is not None else round(density[1] * cells)
-    types, hp = args.types or 1, (args.hp_min or 1, args.hp_max or 1)
+    heroes = args.heroes if args.heroes is not None else round(args.hero_density * cells)
+    stones = args.stones if args.stones is not None else round(args.stone_density * cells)
     attack = None
     if args.map_attack:
         try:
             attack = normalise_attack(args.map_attack)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    return random_map(width, height, heroes, stones, types, hp, seed, attack, args.map_max_level)
+    return random_map(
+        width, height, heroes, stones, args.types, (args.hp_min, args.hp_max), seed, attack, args.map_max_level
+    )
 
 
 GENERATOR = Generator(_add_arguments, _generate)
