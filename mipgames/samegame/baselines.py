@@ -212,10 +212,9 @@ def nrpa_task(
         if warm_beam:  # width 1 first: on a 64 x 64 board the width-32 beam alone outlasted a 10 s limit
             from mipgames.samegame.beam import Beam, weights_for
 
-            for width in (1, WARM_BEAM_WIDTH):
-                quick = Beam(s.shape).run(
-                    s.root, width, weights_for(s.score_mode, 0), s.score_mode, deadline=s.work_deadline
-                )
+            beam, weights = Beam(s.shape), weights_for(s.score_mode, 0)
+            for width in (1, WARM_BEAM_WIDTH):  # one beam's buffers for both, as widening runs its widths
+                quick = beam.run(s.root, width, weights, s.score_mode, deadline=s.work_deadline)
                 send(quick.value, quick.cells, f"beam width {width}")  # the runner keeps the better
         return {
             "playouts": nrpa_search(
