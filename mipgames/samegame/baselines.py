@@ -209,9 +209,13 @@ def nrpa_task(
     from mipgames.samegame.nrpa import nrpa_search, tabu_candidates
 
     def task(send: Callable) -> dict[str, Any]:
-        if warm_beam:  # width 1 first: on a 64 x 64 board the width-32 beam alone outlasted a 10 s limit
+        if warm_beam:
             from mipgames.samegame.beam import Beam, weights_for
+            from mipgames.samegame.nmcs import nmcs_search
 
+            # A game at once: one tabu-colour playout (45 ms on a 64 x 64 board, where even the width-1 beam took
+            # about 8 s and a 10 s limit sometimes ended with no game), then the beams for a better one.
+            nmcs_search(s.root, s.shape, s.score_mode, 1, s.seed(worker), send, s.work_deadline, 1)
             beam, weights = Beam(s.shape), weights_for(s.score_mode, 0)
             for width in (1, WARM_BEAM_WIDTH):  # one beam's buffers for both, as widening runs its widths
                 quick = beam.run(s.root, width, weights, s.score_mode, deadline=s.work_deadline)
