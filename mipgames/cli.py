@@ -471,6 +471,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from mipgames.run.progress import SolveProgress
     from mipgames.run.reprove import reprove
 
+    if args.certificate is None and args.reprove:  # `verify --reprove CERT`: the optional SOLVER took the path
+        args.certificate, args.reprove = args.reprove, ""
+    if args.certificate is None:
+        raise UsageError("verify needs a certificate: mipgames verify CERT.json [--reprove [SOLVER]]")
     data, problem = _load_certificate(args.certificate)
     check = certificate.verify(data, problem)
     report: dict[str, Any] = {
@@ -768,7 +772,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("verify", help="replay a certificate's solution and check its claims", parents=[common])
-    p.add_argument("certificate")
+    p.add_argument("certificate", nargs="?", help="a certificate that `mipgames solve` wrote")
     p.add_argument(
         "--reprove",
         nargs="?",

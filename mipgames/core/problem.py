@@ -311,6 +311,9 @@ class Problem:
     """(name, why) when the instance has no legal solution under these params, shown without search (tiles that
     cannot make the frame, hints that conflict): an ``infeasible`` credited to that name is recomputed by
     ``verify``, never trusted."""
+    impossible_names: tuple[str, ...] = ()
+    """The names ``impossible`` may give, so that ``verify`` can say such a proof does not hold on a certificate's
+    instance (rather than that the name is unknown)."""
     plain_solution: Callable[[Any, dict[str, Any]], Any] | None = None
     """The JSON of a solution made without search (no merge at all; any finished game): where the simulator
     accepts it, no claim of ``infeasible`` can be true, nor a bound beyond it (``plain_objective``)."""
@@ -410,6 +413,8 @@ def prover_fault(
         return "" if algorithm.may_prove else f"proved_by names {head}, a heuristic: it proves no bound"
     if head in BACKEND_NAMES:
         return ""
+    if bare(prover) in problem.impossible_names:
+        return f"proved_by {bare(prover)!r} does not hold for this instance: recomputed, it rules nothing out"
     return f"proved_by {prover[:80]!r} names no solver or algorithm of {problem.name}"
 
 

@@ -28,6 +28,8 @@ from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import (
     COLOUR_COUNT_BOUND,
+    COUNTING_TILES,
+    HINTS,
     colour_count_bound,
     frame_census,
     hint_conflict,
@@ -94,8 +96,6 @@ def check_size(inst: Instance, counting: bool = False) -> None:
         raise UsageError(f"{why}; no other solver counts" if counting else f"{why} (use --solver cpsat)")
 
 
-COUNTING_TILES, HINTS = "counting tiles", "hints"
-"""The names of the two proofs that no placement obeys the rules (``impossible``): ``verify`` recomputes both."""
 
 
 def impossible(inst: Instance) -> tuple[str, str] | None:

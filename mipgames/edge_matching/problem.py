@@ -20,7 +20,7 @@ from mipgames.edge_matching import instance as inst_mod
 from mipgames.edge_matching.baselines import ALGORITHMS
 from mipgames.edge_matching.counts import count_claims
 from mipgames.edge_matching.instance import MAX_COLOUR
-from mipgames.edge_matching.simulate import MODES, evaluate, framed, mode_of
+from mipgames.edge_matching.simulate import IMPOSSIBLE_NAMES, MODES, evaluate, framed, mode_of
 
 
 def _framed(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -258,6 +258,7 @@ PROBLEM = Problem(
     warmup=_warmup,
     bound=_bound,
     impossible=_impossible,
+    impossible_names=IMPOSSIBLE_NAMES,
     plain_solution=_plain_solution,
     claims=count_claims,
     target=_target,

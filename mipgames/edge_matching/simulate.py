@@ -65,6 +65,12 @@ def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dic
     return replace(inst, tiles=tiles), params  # type: ignore[arg-type]  # a recoloured tile keeps its 4 sides
 
 
+COUNTING_TILES, HINTS = "counting tiles", "hints"
+IMPOSSIBLE_NAMES = (COUNTING_TILES, HINTS)
+"""The names of the two proofs that no placement obeys the rules (``backtrack.impossible``): ``verify`` recomputes
+both."""
+
+
 def frame_census(inst: Instance) -> str:
     """Why the frame alone makes a frame puzzle impossible, by counting tiles (empty when counts fit).
 

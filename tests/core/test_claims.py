@@ -233,14 +233,17 @@ def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path
     assert main(["verify", str(path)]) == 0  # self-consistent: only a second solver can tell
     assert main(["verify", str(path), "--reprove", "--quiet"]) == 1
     assert "REFUTED" in capsys.readouterr().out
-    for instance, solver in (
-        ("instances/edge_matching/coursework_4x4.txt", "cbc"),
-        ("instances/queens/unsolvable_n8_k1_q20_s1.txt", "levels"),
+    for instance, solver, order in (
+        ("instances/edge_matching/coursework_4x4.txt", "cbc", lambda cert: [cert, "--reprove"]),
+        # `--reprove CERT`, as a user types it: the optional SOLVER took the path and the certificate was missing
+        ("instances/queens/unsolvable_n8_k1_q20_s1.txt", "levels", lambda cert: ["--reprove", cert]),
     ):
         code, _, cert = _solve(capsys, tmp_path, instance, "--solver", solver, "--threads", "1")
         assert cert["status"] in ("optimal", "infeasible")
-        assert main(["verify", str(tmp_path / "c.json"), "--reprove", "--quiet", "--threads", "1"]) == 0
+        assert main(["verify", *order(str(tmp_path / "c.json")), "--quiet", "--threads", "1"]) == 0
         assert "re-proved by" in capsys.readouterr().out
+    assert main(["verify", "--reprove"]) == 4
+    assert "verify needs a certificate" in capsys.readouterr().err
 
 
 def test_a_feasible_answers_bound_is_reproved_and_a_false_one_refuted(capsys, tmp_path):
@@ -406,7 +409,8 @@ def test_a_proof_is_credited_to_a_solver_or_an_algorithm_that_proves(capsys, tmp
         ("lns", "proved_by names lns, a heuristic"),
         ("MIPGAMES: colour-count bound on mismatched edges", "names no solver or algorithm of edge-matching"),
         ("\u200b", "names no solver or algorithm"),
-        ("counting tiles", "names no solver or algorithm"),  # the frame can be made: no such proof here
+        ("counting tiles", "'counting tiles' does not hold for this instance"),  # the frame can be made
+        ("hints", "'hints' does not hold for this instance"),  # the puzzle has no hints
     ):
         forged = _forge(tmp_path, cert, status="optimal", bound=cert["objective"], proved_by=prover)
         assert main(["verify", forged]) == 1, prover
