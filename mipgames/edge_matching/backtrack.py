@@ -96,8 +96,6 @@ def check_size(inst: Instance, counting: bool = False) -> None:
         raise UsageError(f"{why}; no other solver counts" if counting else f"{why} (use --solver cpsat)")
 
 
-
-
 def impossible(inst: Instance) -> tuple[str, str] | None:
     """(name, why) when every placement breaks the rules, found without search (None when none is known): cheap
     enough for every claim ``judge`` makes, on any board the reader takes."""
