@@ -156,7 +156,8 @@ class _ArgumentParser(argparse.ArgumentParser):
 def generate(problem: str, **options: Any) -> Any:
     """A random instance from a problem's seeded generator, with ``mipgames generate``'s options as keywords
     (``generate("queens", n=16, k=2, moves=38, seed=3)``; a switch is ``True``), checked as the command line
-    checks them.  A planted instance carries its planted solution (``.planted``)."""
+    checks them.  A planted queens instance carries its planted moves (``.planted``); the other generators return
+    the instance alone."""
     prob = registry.load(problem)
     if prob.generator is None:
         raise UsageError(f"{prob.name} has no generator")
@@ -254,7 +255,8 @@ class Model:
 
     @property
     def optimises(self) -> bool:
-        """False for a decision model (DESTROY-ALL, a target, K to reach): any feasible solution answers it."""
+        """False for a model that only decides (queens' K to reach): any feasible solution answers it.  Merge-game's
+        target and DESTROY-ALL and edge matching's decision mode keep the objective, the goal added as constraints."""
         return self.built.has_objective
 
     def objective(self, model_value: float) -> float | None:

@@ -655,7 +655,8 @@ def cmd_solvers(args: argparse.Namespace) -> int:
             )
         _print_json({"solvers": rows})
         return 0 if all(r["available"] for r in rows) else 1
-    print(f"{'solver':<8}{'status':<12}{'version':<14}{'models':<12}description")
+    w = max(8, *(len(name) + 2 for name in BACKENDS))  # a backend added by the guide may have a longer name
+    print(f"{'solver':<{w}}{'status':<12}{'version':<14}{'models':<12}description")
     worst = 0
     for name in BACKENDS:
         backend = get_backend(name)
@@ -663,11 +664,11 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         status = "available" if why is None else "MISSING"
         version = backend.version() if why is None else "—"
         print(
-            f"{name:<8}{status:<12}{version:<14}{'+'.join(backend.kinds):<12}{backend.description}"
+            f"{name:<{w}}{status:<12}{version:<14}{'+'.join(backend.kinds):<12}{backend.description}"
             + ("" if why is None else f"  ({why})")
         )
         if args.verbose:
-            print(f"{'':<8}capabilities: {backend.capabilities.describe()}")
+            print(f"{'':<{w}}capabilities: {backend.capabilities.describe()}")
         worst = worst or (0 if why is None else 1)
     return worst
 
@@ -778,8 +779,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const="",
         metavar="SOLVER",
-        help="also ask another solver (default: one that did not make the claim) to prove an optimal "
-        "or infeasible claim again",
+        help="also ask another solver (default: one that did not make the claim) to prove the claim again: "
+        "an optimum, an infeasibility, or a feasible or unknown answer's bound",
     )
     p.add_argument(
         "--time-limit",
@@ -794,9 +795,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("render", help="draw a certificate's solution (or an instance) as PNG", parents=[common])
+    p = sub.add_parser(
+        "render", help="draw a certificate's solution (or an instance) as PNG, PDF or SVG", parents=[common]
+    )
     p.add_argument("file", help="a certificate (.json) or an instance file")
-    p.add_argument("-o", "--output", required=True, metavar="PNG")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help=".png, .pdf or .svg (SameGame also .gif: the game played)"
+    )
     p.add_argument("--problem", help=f"{', '.join(registry.PROBLEMS)} (default: from the instance path)")
     p.set_defaults(func=cmd_render)
 

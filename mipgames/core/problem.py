@@ -104,7 +104,8 @@ class SolveOptions:
             if value is None:
                 return
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
-                raise UsageError(f"{name} must be a finite number, got {str(value)[:40]}")
+                shown = repr(value[:40]) if isinstance(value, str) else str(value)[:40]
+                raise UsageError(f"{name} must be a finite number, got {shown}")
             if value < 0 or (value == 0 and not zero_ok):
                 raise UsageError(f"{name} must be {'at least 0' if zero_ok else 'positive'}, got {value!r}")
             if value > most:  # clocks and rlimits overflow beyond these (1e300 s ended in an OverflowError)
@@ -114,6 +115,10 @@ class SolveOptions:
             real("time limit", self.time_limit, zero_ok=False, most=MAX_TIME_LIMIT_S)
             real("gap", self.gap, zero_ok=True, most=math.inf)
             real("memory limit", self.memory_limit, zero_ok=False, most=MAX_MEMORY_LIMIT)
+            if isinstance(self.memory_limit, float):  # bytes: the certificate records a whole number
+                if not self.memory_limit.is_integer():
+                    raise UsageError(f"memory limit must be a whole number of bytes, got {self.memory_limit!r}")
+                object.__setattr__(self, "memory_limit", int(self.memory_limit))
             if self.memory_limit is not None and self.memory_limit < MIN_MEMORY_LIMIT:
                 raise UsageError(
                     f"memory limit must be at least 1 MiB ({MIN_MEMORY_LIMIT} bytes), got {self.memory_limit}"

@@ -117,7 +117,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "queens",
         help="the power-of-queens coursework program: board in, moves out",
-        description=__doc__,
+        description=(__doc__ or "").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="coursework input (default: standard input)")
@@ -130,7 +130,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--minimise", action="store_true", help="find the fewest queens that can remain, proved")
+    parser.add_argument(
+        "--minimise", "--minimize", action="store_true", help="find the fewest queens that can remain, proved"
+    )
     parser.set_defaults(func=lambda args: solve_command(args, sys.stdin, sys.stdout, sys.stderr))
     check = subparsers.add_parser(
         "queens-check", help="replay a queens moves file strictly (stricter than the coursework)"

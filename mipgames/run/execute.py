@@ -184,19 +184,11 @@ def _with_notes(message: str, *notes: str) -> str:
     return "; ".join(part for part in (message, *notes) if part)
 
 
-def _better_start(
-    problem: Problem,
-    instance: Any,
-    params: dict[str, Any],
-    built: Built,
-    form: Any,
-    status: Status,
-    objective: float | None,
+def _start_solution(
+    problem: Problem, instance: Any, params: dict[str, Any], built: Built, form: Any
 ) -> tuple[float, Any] | None:
-    """The warm start's own solution (objective, JSON) when it replays as legal and beats what the solver
-    returned (or it returned none): --warm-start never ends worse than the heuristic it started from.  CP-SAT
-    given a start that hints only the placement (not the mismatch variables) ended with none at all."""
-    if not built.hint or status is Status.OPTIMAL or (status.has_solution and not built.has_objective):
+    """The warm start's own solution (objective, JSON) when it replays as legal (None: no start, or not legal)."""
+    if not built.hint:
         return None
     hint = built.hint
     try:
@@ -206,13 +198,25 @@ def _better_start(
         return None
     if not verdict.legal or verdict.objective is None:
         return None
-    if (
-        status.has_solution
-        and objective is not None
-        and not better(verdict.objective, objective, problem.objective(params)[1])
-    ):
-        return None
     return float(verdict.objective), problem.solution_to_json(solution)
+
+
+def _better_start(
+    problem: Problem,
+    params: dict[str, Any],
+    built: Built,
+    start: tuple[float, Any] | None,
+    status: Status,
+    objective: float | None,
+) -> tuple[float, Any] | None:
+    """The warm start's solution when it beats what the solver returned (or it returned none): --warm-start never
+    ends worse than the heuristic it started from.  CP-SAT given a start that hints only the placement (not the
+    mismatch variables) ended with none at all."""
+    if start is None or status is Status.OPTIMAL or (status.has_solution and not built.has_objective):
+        return None
+    if status.has_solution and objective is not None and not better(start[0], objective, problem.objective(params)[1]):
+        return None
+    return start
 
 
 def _ignored_start(solver: str, options: SolveOptions, backend: Any, built: Built, kind: str) -> str:
@@ -315,6 +319,10 @@ def _run_model(
         add_cut(built, form.kind, cut)
     if deadline is not None and time.monotonic() >= deadline - SOLVER_RESERVE_S:
         return _out_of_time(build_time, backend.version(), stats, "before the solver could start")
+    # Not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question.
+    start = _start_solution(problem, instance, params, built, form) if cut is None else None
+    if start is not None:  # the parent holds it: a solver killed at the deadline still ends no worse than its start
+        notify(("incumbent", start[0] if built.has_objective else None, None, start[1]))
     notify(("phase", "solving"))
     listener = ModelListener(problem, instance, params, built, form.decode, notify)
     res = backend.solve(
@@ -327,8 +335,7 @@ def _run_model(
     stats.update(res.stats)
     has_objective = built.has_objective
     objective = built.natural(res.objective) if has_objective else None
-    # Not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question.
-    kept = _better_start(problem, instance, params, built, form, res.status, objective) if cut is None else None
+    kept = _better_start(problem, params, built, start, res.status, objective)
     if kept is not None:
         said = f" ({res.message})" if res.message else ""
         res.status, solution_json = Status.FEASIBLE, kept[1]

@@ -104,6 +104,9 @@ def choose_solver(data: dict[str, Any], requested: str | None) -> str:
             raise UsageError(f"--reprove needs a model solver ({', '.join(BACKENDS)}), not {requested!r}")
         if requested in claimer.split() or claimer.startswith(requested):
             raise UsageError(f"{requested} made this claim; an independent re-proof needs another solver")
+        why = get_backend(requested).available()
+        if why:
+            raise UsageError(f"solver {requested} is not available: {why}")
         return requested
     for name in ("cpsat", "highs", "scip", "cbc", "glpk"):
         if name in BACKENDS and name not in claimer and get_backend(name).available() is None:

@@ -87,6 +87,14 @@ def test_api_names_a_missing_file_and_a_certificate_that_is_no_object(tmp_path):
     for limits in ({"time_limit": 1e300}, {"time_limit": 10**400}, {"memory_limit": 10**30}):
         with pytest.raises(UsageError):  # an OverflowError of the clock or of setrlimit, and a traceback, before
             api.solve(ROOT / "instances/queens/spec_example.txt", solver="cpsat", **limits)
+    for limits, says in (  # 3e9 + 0.5 bytes ran, and its certificate failed verify (memory_limit not an integer)
+        ({"memory_limit": 3e9 + 0.5}, "memory limit must be a whole number of bytes, got 3000000000.5"),
+        ({"time_limit": "5"}, "time limit must be a finite number, got '5'"),  # was "got 5"
+    ):
+        with pytest.raises(UsageError, match=re.escape(says)):
+            api.solve(ROOT / "instances/queens/spec_example.txt", solver="levels", **limits)
+    result = api.solve(ROOT / "instances/queens/spec_example.txt", solver="levels", memory_limit=3e9)
+    assert result.certificate["options"]["memory_limit"] == 3_000_000_000 and api.verify(result.certificate).ok
     for junk in ([1, 2], None, 3.5):
         check = api.verify(junk)  # type: ignore[arg-type]
         assert not check.ok and check.reasons == [f"a certificate is a JSON object, not {type(junk).__name__}"]

@@ -290,6 +290,20 @@ def test_reprove_may_ask_the_solver_that_ran_when_the_toolkit_bound_proved_the_c
     assert choose_solver({"solver": "cpsat", "proved_by": "cpsat 9.15"}, None) != "cpsat"
 
 
+def test_reprove_by_a_solver_that_is_not_installed_says_so(monkeypatch):
+    """A named solver whose package is missing was tried formulation by formulation, and the answer was "no
+    highs formulation can state the question" (exit 3) where solve says the solver is not available (exit 4)."""
+    import dataclasses
+    import importlib
+
+    from mipgames.backends import REGISTRY
+
+    module = importlib.import_module(REGISTRY["highs"])
+    monkeypatch.setattr(module, "BACKEND", dataclasses.replace(module.BACKEND, available=lambda: "highspy is missing"))
+    with pytest.raises(UsageError, match="^solver highs is not available: highspy is missing$"):
+        choose_solver({"solver": "cpsat", "proved_by": "cpsat 9.15"}, "highs")
+
+
 def test_a_bound_credited_to_the_toolkit_is_recomputed_not_trusted(capsys, tmp_path):
     """A feasible certificate edited to "optimal" with its bound raised to the objective passed verify when the
     bound was credited to the colour-count bound, which verify can recompute; only a solver's bound is trusted."""

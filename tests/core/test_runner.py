@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -297,12 +298,14 @@ def test_an_error_carries_no_solution(data, why):
     assert (got.solution, got.solution_json, got.objective, got.bound, got.verified) == (None, None, None, None, False)
 
 
-def test_a_warm_start_never_ends_worse_than_its_own_solution():
+def test_a_warm_start_never_ends_worse_than_its_own_solution(tmp_path):
     """CP-SAT given the heuristic's placement (a hint on the placement, not the mismatch variables) ended
-    `unknown` on a 10x10 puzzle where the heuristic had 4 mismatches: the start's solution is the answer then."""
+    `unknown` on a 10x10 puzzle where the heuristic had 4 mismatches: the start's solution is the answer then.
+    And CBC, still preprocessing when the supervisor killed it at the deadline, lost the start altogether
+    (`unknown`): the start now reaches the parent as an incumbent before the solver runs."""
     from mipgames import registry
     from mipgames.core.status import Status
-    from mipgames.run.execute import _better_start
+    from mipgames.run.execute import _better_start, _run_model, _start_solution
 
     edge = registry.load("edge-matching")
     puzzle = edge.read(Path(__file__).resolve().parents[2] / "instances/edge_matching/planted_5x5_free.txt")
@@ -310,8 +313,29 @@ def test_a_warm_start_never_ends_worse_than_its_own_solution():
     form = edge.formulations["cpsat"]
     built = form.build(puzzle, params, SolveOptions(warm_start=True, time_limit=5, seed=1))
     assert built.hint
-    kept = _better_start(edge, puzzle, params, built, form, Status.UNKNOWN, None)
+    kept = _start_solution(edge, puzzle, params, built, form)
     assert kept is not None and edge.evaluate(puzzle, params, edge.solution_from_json(puzzle, kept[1])).legal
-    assert _better_start(edge, puzzle, params, built, form, Status.FEASIBLE, kept[0] + 3) == kept
-    assert _better_start(edge, puzzle, params, built, form, Status.FEASIBLE, kept[0]) is None  # no better
-    assert _better_start(edge, puzzle, params, built, form, Status.OPTIMAL, kept[0] + 3) is None
+    assert _better_start(edge, params, built, kept, Status.UNKNOWN, None) == kept
+    assert _better_start(edge, params, built, kept, Status.FEASIBLE, kept[0] + 3) == kept
+    assert _better_start(edge, params, built, kept, Status.FEASIBLE, kept[0]) is None  # no better
+    assert _better_start(edge, params, built, kept, Status.OPTIMAL, kept[0] + 3) is None
+
+    notes: list = []
+    options = SolveOptions(warm_start=True, time_limit=3, threads=1)
+    deadline = time.monotonic() + 3
+    _run_model(
+        edge,
+        puzzle,
+        Plan("cbc", "typed", "mip"),
+        params,
+        options,
+        deadline,
+        str(tmp_path / "log"),
+        None,
+        None,
+        notes.append,
+    )
+    solving = notes.index(("phase", "solving"))
+    first = [n for n in notes[:solving] if n[0] == "incumbent"]
+    assert len(first) == 1 and first[0][1] is not None and first[0][2] is None
+    assert edge.evaluate(puzzle, params, edge.solution_from_json(puzzle, first[0][3])).objective == first[0][1]

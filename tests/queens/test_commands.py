@@ -43,6 +43,13 @@ def test_levels_solvers_name_the_minimum_too():
         assert code == 2 and "at least 2 queens" in err, (solver, err)
 
 
+def test_minimise_takes_both_spellings():
+    """The README says flags take both spellings; `mipgames queens --minimize` was refused (exit 4)."""
+    for flag in ("--minimise", "--minimize"):
+        code, out, err = call(["queens", flag, "--time-limit", "20"], "3\n1\n1 0 0\n0 0 1\n0 0 0\n")
+        assert code == 2 and out == "" and "fewest queens remaining is 2 (proved optimal)" in err, (flag, err)
+
+
 def test_standard_input_is_read_as_a_file_is():
     """A byte-order mark is dropped, and binary data refused with its line, from standard input as from a file."""
     out, err = io.StringIO(), io.StringIO()
