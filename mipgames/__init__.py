@@ -6,9 +6,6 @@ imported on first use.
 """
 
 import warnings as _warnings
-from typing import Any as _Any
-
-from mipgames.core.version import VERSION as __version__
 
 # PuLP is pinned below 4.0 on purpose (4.x drops the bundled CBC); its notices about 4.0 are noise here.
 _warnings.filterwarnings("ignore", message=r".*PuLP 4\.0.*", category=DeprecationWarning)
@@ -17,7 +14,13 @@ _warnings.filterwarnings("ignore", message=r"PULP_CBC_CMD is deprecated.*", cate
 __all__ = ["__version__", "build", "generate", "load", "render", "solve", "verify"]
 
 
-def __getattr__(name: str) -> _Any:
+def __getattr__(name: str) -> object:
+    """The API and the version are loaded on first use: the console script's first step stays light (a Ctrl-C
+    while Python loaded them printed a traceback)."""
+    if name == "__version__":
+        from mipgames.core.version import VERSION
+
+        return VERSION
     if name in __all__[1:]:
         from mipgames import api
 

@@ -1,5 +1,5 @@
 """`python -m mipgames` is the same program as the `mipgames` console script."""
 
-from mipgames.cli import entry
+from mipgames.console import entry
 
 entry()

@@ -320,9 +320,9 @@ def _run_model(
     if deadline is not None and time.monotonic() >= deadline - SOLVER_RESERVE_S:
         return _out_of_time(build_time, backend.version(), stats, "before the solver could start")
     # Not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question.
-    start = _start_solution(problem, instance, params, built, form) if cut is None else None
-    if start is not None:  # the parent holds it: a solver killed at the deadline still ends no worse than its start
-        notify(("incumbent", start[0] if built.has_objective else None, None, start[1]))
+    warm = _start_solution(problem, instance, params, built, form) if cut is None else None
+    if warm is not None:  # the parent holds it: a solver killed at the deadline still ends no worse than its start
+        notify(("incumbent", warm[0] if built.has_objective else None, None, warm[1]))
     notify(("phase", "solving"))
     listener = ModelListener(problem, instance, params, built, form.decode, notify)
     res = backend.solve(
@@ -335,7 +335,7 @@ def _run_model(
     stats.update(res.stats)
     has_objective = built.has_objective
     objective = built.natural(res.objective) if has_objective else None
-    kept = _better_start(problem, params, built, start, res.status, objective)
+    kept = _better_start(problem, params, built, warm, res.status, objective)
     if kept is not None:
         said = f" ({res.message})" if res.message else ""
         res.status, solution_json = Status.FEASIBLE, kept[1]

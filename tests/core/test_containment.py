@@ -46,15 +46,17 @@ def _wait_for_tree(pid: int, names: set[str], timeout: float = 30.0) -> list[psu
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "sig, solver, running",
+    "sig, solver, running, repeat",
     [
-        (signal.SIGTERM, "cbc", {"cbc"}),
-        (signal.SIGHUP, "cpsat", {"mipgames", "python", "python3"}),
-        (signal.SIGINT, "glpk", {"mipgames", "python", "python3"}),
-        (signal.SIGKILL, "cbc", {"cbc"}),
+        (signal.SIGTERM, "cbc", {"cbc"}, 1),
+        (signal.SIGHUP, "cpsat", {"mipgames", "python", "python3"}, 1),
+        (signal.SIGINT, "glpk", {"mipgames", "python", "python3"}, 1),
+        (signal.SIGKILL, "cbc", {"cbc"}, 1),
+        # A second signal while the children were reaped (a supervisor resending, Ctrl-C twice): a traceback, exit 1
+        (signal.SIGTERM, "cbc", {"cbc"}, 5),
     ],
 )
-def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running, tmp_path):
+def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running, repeat, tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     proc = subprocess.Popen(
@@ -79,7 +81,9 @@ def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running,
     )
     tree = _wait_for_tree(proc.pid, running)
     time.sleep(0.5)
-    proc.send_signal(sig)
+    for _ in range(repeat):
+        proc.send_signal(sig)
+        time.sleep(0.01)
     proc.wait(timeout=10)
     _, alive = psutil.wait_procs(tree, timeout=2)
     if sig == signal.SIGKILL:  # nothing of ours is left to reap the dead: init does, in its own time
@@ -94,6 +98,38 @@ def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running,
         next_run = _command("solve", small, "--quiet", "--out", str(tmp_path / "d.json"))
         subprocess.run(next_run, cwd=tmp_path, env=_env(tmp), capture_output=True, timeout=120, check=True)
     assert not any(tmp.iterdir()), list(tmp.iterdir())
+
+
+def _loaded(pid: int, library: str) -> bool:
+    try:
+        return library in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line(tmp_path):
+    """Ctrl-C in the first second (Python importing the command line and every problem) printed a
+    KeyboardInterrupt traceback: the handlers stood only once the parser was built."""
+    for delay in (0.0, 0.05, 0.2):
+        proc = subprocess.Popen(
+            _command("problems"),
+            cwd=tmp_path,
+            env=_env(tmp_path),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        end = time.monotonic() + 30
+        while not _loaded(proc.pid, "_psutil_linux") and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.002)  # psutil is loaded by the command's first imports, well before the parser
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        if proc.returncode == 0:  # the command was done before the signal came (a fast machine)
+            continue
+        # 130, or killed by SIGINT (a shell shows 130 too): CPython ends so when a KeyboardInterrupt passed through
+        # code it ran from C, handled or not, as a library's import may have done here
+        assert proc.returncode in (130, -signal.SIGINT) and err == "mipgames: interrupted\n", (delay, err[-500:])
 
 
 @pytest.mark.slow
