@@ -12,6 +12,7 @@ rename, with the user's umask, never onto a symlink or a device.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import logging
 import math
@@ -352,6 +353,19 @@ def write_json_atomic(path: str | Path, data: Any) -> Path:
     return write_text_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
+def _staged_prefix(target: Path, pid: int) -> str:
+    """Staged files are named for the process that writes them, so that a supervisor can remove what a child it
+    killed left half-written (``remove_staged``)."""
+    return f".{target.name}.{pid}."
+
+
+def remove_staged(path: str | Path, pid: int) -> None:
+    """Remove the files ``staged_output`` began for ``path`` in process ``pid`` and never finished (it was killed)."""
+    target = Path(path)
+    for leftover in target.parent.glob(f"{glob.escape(_staged_prefix(target, pid))}*.tmp*"):
+        leftover.unlink(missing_ok=True)
+
+
 @contextlib.contextmanager
 def staged_output(path: str | Path) -> Iterator[Path]:
     """A temporary path beside ``path`` for writers that insist on a file name (PuLP, matplotlib, OR-Tools).
@@ -363,7 +377,9 @@ def staged_output(path: str | Path) -> Iterator[Path]:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # the suffix in lower case: OR-Tools writes a text proto only for a name ending in "txt", never "TXT"
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".tmp{target.suffix.lower()}", dir=target.parent)
+        fd, name = tempfile.mkstemp(
+            prefix=_staged_prefix(target, os.getpid()), suffix=f".tmp{target.suffix.lower()}", dir=target.parent
+        )
     except OSError as exc:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
     os.close(fd)

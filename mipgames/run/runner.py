@@ -14,6 +14,7 @@ that proves it.  The runner never reports an unverified answer.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import sys
@@ -25,7 +26,7 @@ from typing import Any
 import mipgames
 from mipgames.core.certificate import param_fault
 from mipgames.core.errors import InputError, MipgamesError, UsageError
-from mipgames.core.files import writable_output
+from mipgames.core.files import remove_staged, writable_output
 from mipgames.core.problem import Problem, SolveOptions, is_own, judge
 from mipgames.core.result import Result
 from mipgames.core.status import Status, better, same
@@ -260,6 +261,7 @@ def solve(
                 Limits(deadline, options.memory_limit),
                 on_note=watch.note,
                 on_tick=watch.tick,
+                on_end=None if export is None else functools.partial(remove_staged, export),
             )
             log.debug("solver process ended: %s %s (peak %.0f MiB)", end.kind, end.message, end.peak_rss / 2**20)
             data = _from_end(end, watch, options.time_limit)

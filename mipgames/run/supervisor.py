@@ -154,8 +154,10 @@ def supervise(
     limits: Limits,
     on_note: Callable[[Any], None] | None = None,
     on_tick: Callable[[], None] | None = None,
+    on_end: Callable[[int], None] | None = None,
 ) -> ChildEnd:
-    """Run ``fn(*args, notify=...)`` in a supervised child (see the module docstring)."""
+    """Run ``fn(*args, notify=...)`` in a supervised child (see the module docstring); ``on_end(pid)`` runs once
+    the child is gone, however it ended (to remove what a killed child left half-written)."""
     ctx = _context()
     receiver, sender = ctx.Pipe(duplex=False)
     proc = ctx.Process(
@@ -215,6 +217,8 @@ def supervise(
         raise
     finally:
         receiver.close()
+        if on_end is not None and proc.pid is not None:
+            on_end(proc.pid)
 
 
 def _died(proc: Any, notes: list[Any], peak: int, limits: Limits) -> ChildEnd:
