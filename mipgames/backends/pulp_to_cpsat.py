@@ -60,8 +60,9 @@ def translate(lp: Any) -> Translation:
     for v in lp.variables():
         if v.cat != pulp.LpInteger:
             raise UsageError(
-                f"cpsat: variable {v.name} is continuous; only all-integer PuLP models translate to CP-SAT "
-                "(`mipgames problems` lists each problem's native CP-SAT formulations, marked [cpsat])"
+                f"cpsat: this MIP formulation has continuous variables ({v.name}, say), and only all-integer MIP "
+                "formulations translate to CP-SAT: solve it with a MIP solver (cbc, glpk, highs, scip), or pick a "
+                "native CP-SAT formulation (`mipgames problems` marks them [cpsat])"
             )
         if v.lowBound is None or v.upBound is None:
             raise UsageError(f"cpsat: variable {v.name} has no finite bounds; CP-SAT needs a finite domain")

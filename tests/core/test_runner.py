@@ -195,7 +195,7 @@ def test_user_error_inside_the_child_surfaces_as_the_same_message():
     from mipgames.core.errors import MipgamesError
 
     inst = random_split(rows=1, items=3, seed=0)
-    with pytest.raises(MipgamesError, match="cpsat: variable .* continuous"):
+    with pytest.raises(MipgamesError, match="cpsat: this MIP formulation has continuous variables"):
         solve(PROBLEM, inst, solver="cpsat", formulation="continuous", isolate=True)
 
 

@@ -173,4 +173,4 @@ def test_cpsat_on_a_continuous_mip_is_refused_with_the_way_out(capsys):
     args = ["solve", "instances/queens/spec_example.txt", "--solver", "cpsat", "--formulation", "time-indexed"]
     assert main([*args, "--quiet", "--time-limit", "20"]) == 4
     err = capsys.readouterr().err
-    assert "is continuous" in err and "mipgames problems" in err and "Traceback" not in err
+    assert "has continuous variables" in err and "mipgames problems" in err and "Traceback" not in err
