@@ -144,6 +144,10 @@ def parse_int(
     takes quadratic time, and no solver takes such a number anyway.
     """
     text = token.strip()
+    if len(text) <= MAX_TOKEN_CHARS and _INTEGER.fullmatch(text):  # the common case, first: a million tokens a file
+        value = int(text)
+        if (lo is None or value >= lo) and (hi is None or value <= hi):
+            return value
     span = (
         f"between {lo} and {hi}"
         if lo is not None and hi is not None
@@ -349,8 +353,16 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     return write_bytes_atomic(path, text.encode())
 
 
+PRETTY_JSON_MAX = 1 << 20
+"""JSON up to this size is written indented for people to read; larger (a certificate that embeds a
+million-cell map) is written compact: indented, it was three times the bytes and took seconds to write."""
+
+
 def write_json_atomic(path: str | Path, data: Any) -> Path:
-    return write_text_atomic(path, json.dumps(data, indent=2) + "\n")
+    text = json.dumps(data)
+    if len(text) <= PRETTY_JSON_MAX:
+        text = json.dumps(data, indent=2)
+    return write_text_atomic(path, text + "\n")
 
 
 def _staged_prefix(target: Path, pid: int) -> str:

@@ -12,6 +12,7 @@ a short excerpt.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,7 +80,14 @@ def _content_lines(path: Path) -> list[Line]:
     return out
 
 
+_PLAIN_COLOURS = re.compile(r"[0-9]{1,9}(?:\s+[0-9]{1,9}){3}")
+"""Four colours of at most 9 digits (within MAX_COLOUR): the common line, read without per-token checks."""
+
+
 def _tile(words: Sequence[str], path: Path, line: int) -> Tile:
+    if _PLAIN_COLOURS.fullmatch(" ".join(words)):  # a board may have a quarter of a million tiles
+        top, right, bottom, left = map(int, words)
+        return (top, right, bottom, left)
     if len(words) != 4:
         raise InputError(
             f"a tile line needs 4 colours (top right bottom left), found {len(words)} values: "

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from mipgames.core.arguments import switch_word
 from mipgames.core.errors import InputError
@@ -207,34 +207,45 @@ def beyond_stones(instance: Instance, rule: Rules) -> str | None:
 LineOf = Callable[[str, int], "int | None"]
 
 
-def check(instance: Instance, path: str | Path | None, line_of: LineOf) -> Instance:
-    """Map-level checks shared by both formats; ``line_of(kind, index)`` names the line."""
+def check(instance: Instance, path: str | Path | None, line_of: LineOf, grid: bool = False) -> Instance:
+    """Map-level checks shared by both formats; ``line_of(kind, index)`` names the line.  ``grid``: the pieces
+    come from an ASCII grid, so they stand on the map, one a cell, with a type or hp of one symbol."""
     if not (1 <= instance.width <= MAX_SIDE and 1 <= instance.height <= MAX_SIDE):
         raise InputError(
             f"map size must be between 1x1 and {MAX_SIDE}x{MAX_SIDE}, got {instance.width}x{instance.height}",
             path,
             line_of("size", 0),
         )
-    occupied: dict[tuple[int, int], str] = {}
+    occupied: dict[tuple[int, int], tuple[str, int]] = {}
     groups: tuple[tuple[str, tuple[Hero | Stone, ...]], ...] = (("hero", instance.heroes), ("stone", instance.stones))
-    for kind, items in groups:
+    width, height = instance.width, instance.height
+
+    def where(kind: str, i: int, item: Hero | Stone) -> str:  # only for a message: a map holds a million pieces
+        return f"{kind} {i} at ({item.x}, {item.y})"
+
+    for kind, items in () if grid else groups:
+        name = "type" if kind == "hero" else "hp"
         for i, item in enumerate(items):
-            where = f"{kind} {i} at ({item.x}, {item.y})"
-            if not (1 <= item.x <= instance.width and 1 <= item.y <= instance.height):
+            x, y = item.x, item.y
+            if not (1 <= x <= width and 1 <= y <= height):
                 raise InputError(
-                    f"{where} is off the {instance.width}x{instance.height} map "
-                    f"(x in 1..{instance.width}, y in 1..{instance.height})",
+                    f"{where(kind, i, item)} is off the {width}x{height} map (x in 1..{width}, y in 1..{height})",
                     path,
                     line_of(kind, i),
                 )
-            value, name = (item.type, "type") if isinstance(item, Hero) else (item.hp, "hp")
+            value = item.type if kind == "hero" else item.hp  # type: ignore[union-attr]
             if not 1 <= value <= MAX_VALUE:
                 raise InputError(
-                    f"{where} has {name} {value}; {name} must be between 1 and {MAX_VALUE}", path, line_of(kind, i)
+                    f"{where(kind, i, item)} has {name} {value}; {name} must be between 1 and {MAX_VALUE}",
+                    path,
+                    line_of(kind, i),
                 )
-            if (item.x, item.y) in occupied:
-                raise InputError(f"{where} overlaps {occupied[(item.x, item.y)]}", path, line_of(kind, i))
-            occupied[(item.x, item.y)] = where
+            other = occupied.setdefault((x, y), (kind, i))
+            if other != (kind, i):
+                first = groups[0 if other[0] == "hero" else 1][1][other[1]]
+                raise InputError(
+                    f"{where(kind, i, item)} overlaps {where(other[0], other[1], first)}", path, line_of(kind, i)
+                )
     specs = [("attack", instance.attack)] + [(f"attack {t}", s) for t, s in instance.type_attack.items()]
     for key, spec in specs:
         if spec is not None:
@@ -270,6 +281,48 @@ def _header_type(key: str, path: str | Path | None, number: int) -> int | None:
     if label.isdigit():
         return parse_int(label, path, number, "hero type", 1, MAX_VALUE)
     return ord(label) - ord("a") + 1
+
+
+def _first_bad_symbol(rows: list[tuple[str, int]], path: str | Path | None) -> NoReturn:
+    for line, number in rows:
+        for c, ch in enumerate(line):
+            if ch == "0":
+                raise InputError(f"stone at column {c + 1} has hp 0; hp must be at least 1", path, number)
+            if ch != "." and not ("a" <= ch <= "z" or "1" <= ch <= "9"):
+                raise InputError(f"unknown symbol {excerpt(ch)} at column {c + 1} ({_SYMBOLS})", path, number)
+    raise AssertionError("no bad symbol in the rows")
+
+
+def _pieces(
+    rows: list[tuple[str, int]], width: int, path: str | Path | None
+) -> tuple[list[Hero], list[Stone], list[int], list[int]]:
+    """The heroes and stones of the map rows (top row first), row by row, with their line numbers.
+
+    Read as one byte grid: a map may hold a million cells, and a loop over them in Python took seconds of the
+    time limit.  The first symbol that is no piece is reported with its line."""
+    import numpy as np
+
+    height = len(rows)
+    text = "".join(line for line, _ in rows)
+    if not text.isascii():
+        _first_bad_symbol(rows, path)
+    grid = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(height, width)
+    hero = (grid >= ord("a")) & (grid <= ord("z"))
+    stone = (grid >= ord("1")) & (grid <= ord("9"))
+    if not (hero | stone | (grid == ord("."))).all():
+        _first_bad_symbol(rows, path)
+    numbers = [number for _, number in rows]
+
+    def found(mask: Any, base: int) -> tuple[list[int], list[int], list[int], list[int]]:
+        r, c = np.nonzero(mask)  # row-major: the order of a scan row by row
+        return (c + 1).tolist(), (height - r).tolist(), (grid[r, c].astype(np.int64) - base).tolist(), r.tolist()
+
+    xs, ys, types, where = found(hero, ord("a") - 1)
+    heroes = [Hero(x, y, t) for x, y, t in zip(xs, ys, types)]
+    hero_lines = [numbers[r] for r in where]
+    xs, ys, hps, where = found(stone, ord("0"))
+    stones = [Stone(x, y, hp) for x, y, hp in zip(xs, ys, hps)]
+    return heroes, stones, hero_lines, [numbers[r] for r in where]
 
 
 def from_ascii(text: str, path: str | Path | None = None) -> Instance:
@@ -311,28 +364,10 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
     width, height = len(rows[0][0]), len(rows)
     if width > MAX_SIDE or height > MAX_SIDE:
         raise InputError(f"the map is {width}x{height}; at most {MAX_SIDE}x{MAX_SIDE}", path, rows[0][1])
-    heroes: list[Hero] = []
-    stones: list[Stone] = []
-    hero_lines: list[int] = []
-    stone_lines: list[int] = []
-    for r, (line, number) in enumerate(rows):
+    for line, number in rows:
         if len(line) != width:
             raise InputError(f"map row has {len(line)} cells, the first row has {width}", path, number)
-        y = height - r
-        for c, ch in enumerate(line):
-            x = c + 1
-            if ch == ".":
-                continue
-            if "a" <= ch <= "z":
-                heroes.append(Hero(x, y, ord(ch) - ord("a") + 1))
-                hero_lines.append(number)
-            elif "1" <= ch <= "9":
-                stones.append(Stone(x, y, int(ch)))
-                stone_lines.append(number)
-            elif ch == "0":
-                raise InputError(f"stone at column {x} has hp 0; hp must be at least 1", path, number)
-            else:
-                raise InputError(f"unknown symbol {excerpt(ch)} at column {x} ({_SYMBOLS})", path, number)
+    heroes, stones, hero_lines, stone_lines = _pieces(rows, width, path)
     values: dict[str, Any] = {}
     for key, (value, number) in header.items():
         if key == "name":
@@ -372,7 +407,7 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
         values.get("name", ""),
         type_attack=type_attack,
     )
-    return check(inst, path, line_of)
+    return check(inst, path, line_of, grid=True)
 
 
 def _attack_value(value: str, path: str | Path | None, number: int) -> str:
