@@ -50,6 +50,7 @@ from mipgames.samegame.kernel import (
     fill,
     find_groups,
     remove_hashed,
+    rng_state,
     zobrist_table,
 )
 from mipgames.samegame.simulate import CLEAR_BONUS
@@ -373,6 +374,9 @@ class Beam:
         self.child = np.zeros(shape.size, dtype=np.int8)
         self.width = 0
         self.depth = shape.rows * shape.cols // 2 + 2
+        self.tail_ready = False
+        """The playout that finishes a game the deadline cuts has been loaded (numba loads a kernel at its first
+        call: seconds on a loaded machine, which must not fall after the deadline)."""
 
     def _allocate(self, width: int) -> None:
         if width <= self.width:
@@ -402,6 +406,35 @@ class Beam:
             index = int(self.par[d, index])
         return out[::-1]
 
+    def _playout_tail(self, board: np.ndarray, score_mode: bool, tabu: int, score: int) -> tuple[int, list[int]]:
+        """The rest of a game the deadline cut, as one tabu-colour random playout (milliseconds even on a 64 x 64
+        board, where finishing it with a width-1 beam ran seconds past the limit and the answer was lost)."""
+        from mipgames.samegame.playout import new_book, playout
+
+        shape, sc = self.shape, self.scratch
+        out = np.zeros(shape.rows * shape.cols // 2 + 2, dtype=np.int32)
+        value, length = playout(
+            board,
+            np.zeros(board.shape[0], dtype=np.int8),
+            shape.cols,
+            shape.stride,
+            score,
+            tabu,
+            score_mode,
+            rng_state(0),
+            sc.label,
+            sc.stack,
+            sc.gsize,
+            sc.gcolour,
+            sc.gcell,
+            sc.glast,
+            np.zeros(shape.size, dtype=np.int32),
+            out,
+            0,
+            new_book(sc.gsize.shape[0]),
+        )
+        return int(value), [int(c) for c in out[:length]]
+
     def run(
         self,
         root: np.ndarray,
@@ -429,6 +462,9 @@ class Beam:
         wts = weights.array()
         tabu = order[0] if (order and score_mode) else 0
         sc, cs = self.scratch, self.child_scratch
+        if deadline is not None and not self.tail_ready:
+            self._playout_tail(root.copy(), score_mode, tabu, start_score)
+            self.tail_ready = True
         self.boards[0, :] = root
         self.scores[0] = start_score
         _, final = evaluate_position(
@@ -531,10 +567,14 @@ class Beam:
             self.scores, self.next_scores = self.next_scores, self.scores
             n = taken
         if not complete and n:
-            helper = Beam(shape, self.zobrist)
-            tail = helper.run(self.boards[0].copy(), 1, weights, score_mode, order, int(self.scores[0]))
-            if best_value is None or tail.value > best_value:
-                best_value, best_path = tail.value, self._path(depth, 0) + tail.cells
+            cur, start = self.boards[0].copy(), int(self.scores[0])
+            if deadline is not None and time.monotonic() > deadline:
+                value, cells = self._playout_tail(cur, score_mode, tabu, start)
+            else:  # cut by the node budget: the best position finished greedily, still within the deadline
+                tail = Beam(shape, self.zobrist).run(cur, 1, weights, score_mode, order, start, deadline=deadline)
+                value, cells = tail.value, tail.cells
+            if best_value is None or value > best_value:
+                best_value, best_path = value, self._path(depth, 0) + cells
         assert best_value is not None
         return BeamOutcome(best_value, best_path, width, nodes, complete, complete and exhaustive)
 

@@ -149,6 +149,27 @@ def test_beam_cut_by_deadline_or_budget_still_returns_a_whole_game() -> None:
         assert not out.complete and natural(out.cells, board, "score") == out.value
 
 
+def test_a_beam_the_deadline_cut_ends_its_game_by_a_playout_not_another_beam(monkeypatch) -> None:
+    """The game a beam cut at its deadline was finished by a width-1 beam without a deadline: seconds on a 64 x 64
+    board, so greedy, beam and the portfolio were killed at the hard deadline with no answer (unknown)."""
+    board = random_board(64, 64, 5, 1)
+    root, shape = K.to_array(board)
+    calls: list[int] = []
+    run = Beam.run
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return run(self, *args, **kwargs)
+
+    monkeypatch.setattr(Beam, "run", counted)
+    out = Beam(shape).run(root, 1, weights_for(False, 0), False, deadline=time.monotonic() - 1)
+    assert len(calls) == 1 and not out.complete
+    assert natural(out.cells, board, "min-remaining") == -out.value
+    calls.clear()
+    out = Beam(shape).run(root, 8, weights_for(True, 0), True, deadline=time.monotonic() + 600, max_nodes=50)
+    assert len(calls) == 2 and natural(out.cells, board, "score") == out.value  # a budget's cut: a greedy finish
+
+
 def test_widening_sends_improving_games_and_respects_its_budget() -> None:
     board = random_board(10, 10, 4, 3)
     root, shape = K.to_array(board)
