@@ -152,7 +152,9 @@ def _items(raw: Any, key: str, fields: tuple[str, str, str], path: Any, line_at:
             raise InputError(
                 f"{key}[{i}] must be {{{', '.join(map(repr, fields))}}} or [{', '.join(fields)}]", path, line
             )
-        out.append(tuple(_int(v, f"{key}[{i}].{f}", path, line) for v, f in zip(vals, fields)))
+        # a type or hp is at least 1 (a coordinate off the map is refused by instance.check, naming the map)
+        lows = (-MAX_VALUE, -MAX_VALUE, 1)
+        out.append(tuple(_int(v, f"{key}[{i}].{f}", path, line, lo) for v, f, lo in zip(vals, fields, lows)))
     return out
 
 
@@ -220,10 +222,12 @@ def instance_from_json(data: Any, path: str | Path | None = None, text: str = ""
     type_attack: dict[int, str] = {}
     for key, spec in raw_types.items():
         line = _key_line(text, "type_attack")
-        if not (isinstance(key, str) and key.isdigit() and len(key) <= 10):
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 10):
             raise InputError(
                 f'"type_attack" keys are hero types (positive integers), got {excerpt(str(key))}', path, line
             )
+        if int(key) in type_attack:  # "1" and "01": one type given twice, the order of the keys decided
+            raise InputError(f'"type_attack" gives type {int(key)} twice ({excerpt(str(key))})', path, line)
         value = _attack(spec, f'"type_attack" of type {key}', path, line)
         if value is None:
             raise InputError(

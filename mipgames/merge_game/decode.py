@@ -48,53 +48,38 @@ def sequence_from_merges(instance: Instance, d: Sequence[int]) -> Solution:
 
 
 class Donors:
-    """Heroes waiting to be absorbed, bucketed by map square of side BUCKET: the nearest of a few buckets is found
-    without scanning every donor (maps from the reduction have ten thousand takers and as many donors)."""
+    """Heroes waiting to be absorbed; ``take_near`` hands out the nearest one (Manhattan, then lowest id).
 
-    BUCKET = 8
+    Distances to every donor left are taken at once in numpy, and the arrays are compacted as donors go: buckets
+    of map squares scanned more and more empty squares as donors ran out (27 s on a 300x300 map with 27,000
+    takers), and a reduction map has ten thousand takers and as many donors."""
 
     def __init__(self, instance: Instance, ids: list[int]):
-        self.heroes = instance.heroes
-        self.left = len(ids)
-        self.buckets: dict[tuple[int, int], list[int]] = {}
-        for i in ids:
-            h = self.heroes[i]
-            self.buckets.setdefault((h.x // self.BUCKET, h.y // self.BUCKET), []).append(i)
-        self.reach = max(instance.width, instance.height) // self.BUCKET + 1
+        import numpy as np
+
+        self.np = np
+        order = sorted(ids)
+        self.ids = np.array(order, dtype=np.int64)
+        self.xs = np.array([instance.heroes[i].x for i in order], dtype=np.int64)
+        self.ys = np.array([instance.heroes[i].y for i in order], dtype=np.int64)
+        self.alive = np.ones(len(order), dtype=bool)
+        self.left = len(order)
 
     def take_near(self, x: int, y: int) -> int | None:
-        """Removes and returns a donor near (x, y): the nearest (Manhattan, then id) in the first ring of buckets
-        holding any and the ring after it; None when no donor is left."""
+        """Removes and returns the donor nearest (x, y); None when no donor is left."""
         if not self.left:
             return None
-        bx, by = x // self.BUCKET, y // self.BUCKET
-        found: list[tuple[int, int, tuple[int, int]]] = []
-        stop = self.reach
-        for r in range(self.reach + 1):
-            if r > stop:
-                break
-            for cell in self._ring(bx, by, r):
-                for i in self.buckets.get(cell, ()):
-                    h = self.heroes[i]
-                    found.append((abs(h.x - x) + abs(h.y - y), i, cell))
-            if found and stop == self.reach:
-                stop = r + 1
-        _, best, cell = min(found)
-        self.buckets[cell].remove(best)
+        np = self.np
+        if 2 * self.left < len(self.ids):  # compact: the distances are then taken over the donors left only
+            keep = self.alive
+            self.ids, self.xs, self.ys = self.ids[keep], self.xs[keep], self.ys[keep]
+            self.alive = np.ones(self.left, dtype=bool)
+        dist = np.abs(self.xs - x) + np.abs(self.ys - y)
+        dist[~self.alive] = np.iinfo(np.int64).max
+        k = int(np.argmin(dist))  # the first of the nearest: the lowest id, as the ids are sorted
+        self.alive[k] = False
         self.left -= 1
-        return best
-
-    @staticmethod
-    def _ring(bx: int, by: int, r: int) -> list[tuple[int, int]]:
-        if r == 0:
-            return [(bx, by)]
-        side = range(-r, r + 1)
-        return (
-            [(bx + dx, by - r) for dx in side]
-            + [(bx + dx, by + r) for dx in side]
-            + [(bx - r, by + dy) for dy in side[1:-1]]
-            + [(bx + r, by + dy) for dy in side[1:-1]]
-        )
+        return int(self.ids[k])
 
 
 @dataclass(frozen=True)

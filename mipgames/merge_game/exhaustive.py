@@ -33,8 +33,8 @@ from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.instance import Instance, Rules, rules
 from mipgames.merge_game.simulate import Hits, hits, max_merges, type_groups
 
-CHECK_EVERY = 4096
-"""Leaves between two looks at the clock."""
+CHECK_WORK = 1 << 16
+"""Stones touched (plus one a move) between two looks at the clock: some 10 ms of the enumeration."""
 
 
 def deadline_of(options: SolveOptions) -> float:
@@ -110,6 +110,7 @@ class _Enumeration:
         self.level: dict[int, int] = {i: 0 for t in types for i in groups[t]}
         self.deadline, self.improved = deadline, improved
         self.leaves = 0
+        self.work = 0
         self.complete = True
 
     def run(self) -> None:
@@ -119,8 +120,13 @@ class _Enumeration:
             self.complete = False
 
     def hit(self, i: int, step: int) -> None:
-        hp, damage = self.hp, self.damage
-        for k in self.hero_stones[i]:
+        hp, damage, stones = self.hp, self.damage, self.hero_stones[i]
+        self.work += len(stones) + 1
+        if self.work >= CHECK_WORK:  # by stones touched, not leaves: a leaf on a large map touched thousands
+            self.work = 0
+            if time.monotonic() > self.deadline:
+                raise TimeoutError
+        for k in stones:
             before = damage[k]
             damage[k] = before + step
             if step > 0 and before + 1 == hp[k]:
@@ -130,8 +136,6 @@ class _Enumeration:
 
     def _leaf(self) -> None:
         self.leaves += 1
-        if self.leaves % CHECK_EVERY == 0 and time.monotonic() > self.deadline:
-            raise TimeoutError
         if self.destroyed > self.best:
             self.best, self.best_d = self.destroyed, dict(self.level)
             self.improved(self.best)
@@ -327,12 +331,17 @@ def _exhaustive_states(instance: Instance, rule: Rules, h: Hits, deadline: float
                 state = (tuple(nl), tuple(na))
                 if state in parent:
                     continue
+                if time.monotonic() > deadline:  # and for every child: a count reads every stone (27,000)
+                    complete = False
+                    break
                 parent[state] = ((levels, alive), (a, b))
                 stack.append(state)
                 value = count(state[0])
                 if value > best:
                     best, best_state = value, state
                     report(best, None)
+            if not complete:
+                break
     merges = []
     state = best_state
     while parent[state] is not None:

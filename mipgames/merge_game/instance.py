@@ -289,7 +289,7 @@ def _first_bad_symbol(rows: list[tuple[str, int]], path: str | Path | None) -> N
             if ch == "0":
                 raise InputError(f"stone at column {c + 1} has hp 0; hp must be at least 1", path, number)
             if ch != "." and not ("a" <= ch <= "z" or "1" <= ch <= "9"):
-                raise InputError(f"unknown symbol {excerpt(ch)} at column {c + 1} ({_SYMBOLS})", path, number)
+                raise InputError(f"unknown symbol {ch!r} at column {c + 1} ({_SYMBOLS})", path, number)
     raise AssertionError("no bad symbol in the rows")
 
 

@@ -105,3 +105,29 @@ def test_theorem3_answers_on_a_map_of_thousands_of_heroes():
     inst = random_map(70, 70, 2400, 300, types=1, hp=(1, 3), seed=1)
     r = solve(PROBLEM, inst, solver="theorem3", options=SolveOptions(threads=1, time_limit=2), isolate=False)
     assert r.status == "feasible" and r.verified and 0 < r.objective <= r.bound, r.message
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 40), st.integers(1, 40))
+def test_donors_hand_out_the_nearest_then_the_lowest_id(seed, donors, takers):
+    """Donors was a grid of buckets that scanned ever more empty squares as donors ran out (27 s to decode a
+    300x300 map's Theorem 3 answer): now one numpy pass a taker, held to the brute-force nearest here."""
+    from mipgames.merge_game.decode import Donors
+
+    inst = random_map(12, 12, donors + takers, 0, seed=seed)
+    ids = list(range(donors))
+    pool = Donors(inst, ids)
+    left = set(ids)
+    for t in range(donors, donors + takers):
+        x, y = inst.heroes[t].x, inst.heroes[t].y
+        want = min(left, key=lambda i: (abs(inst.heroes[i].x - x) + abs(inst.heroes[i].y - y), i)) if left else None
+        assert pool.take_near(x, y) == want
+        left.discard(want)
+
+
+def test_theorem3_on_a_large_map_answers_within_its_limit():
+    """On a 300x300 map (27,000 stones) the enumeration looked at the clock every 4,096 leaves, each touching
+    thousands of stones, and decoding its answer took 27 s: the supervisor killed it (unknown)."""
+    inst = random_map(300, 300, 27_000, 27_000, types=2, hp=(2, 3), seed=4)
+    out = solve(PROBLEM, inst, solver="theorem3", options=SolveOptions(threads=1, time_limit=2))
+    assert out.status.value == "feasible" and out.verified and out.objective > 0

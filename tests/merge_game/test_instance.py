@@ -67,6 +67,8 @@ def test_params_override_file_values():
     [
         ("a.\n.0\n", 2, "hp 0"),
         ("a.\n.X\n", 2, "unknown symbol 'X'"),
+        ("a.\n\t.\n", 2, "unknown symbol '\\t'"),  # was shown as '?'
+        ("a.\n.\u00e9\n", 2, "unknown symbol '\u00e9'"),
         ("a..\n.1\n", 2, "2 cells"),
         ("a.\n.1a\n", 2, "3 cells"),  # a longer row too: its hero would stand off the map
         ("colour: red\na.\n", 1, "unknown header key"),
@@ -206,7 +208,11 @@ def test_bad_headers_name_the_line(tmp_path, text, line, words):
         ({"type_attack": ["up"]}, "must be an object"),
         ({"attack": [[0, 10**29]]}, "between"),
         ({"width": 10**29}, "between 1 and"),
-        ({"stones": [[3, 1, 10**12]]}, "between"),
+        ({"stones": [[3, 1, 10**12]]}, "hp must be between 1 and"),  # said "between -1000000000 and"
+        ({"stones": [[3, 1, 10**9 + 1]]}, "hp must be between 1 and"),
+        # one type twice: the order of the keys decided which vector played
+        ({"type_attack": {"1": "up", "01": "cross"}}, "gives type 1 twice"),
+        ({"type_attack": {"\u0661": "up"}}, "keys are hero types"),  # an Arabic-Indic one was type 1
         ({"name": 5}, '"name" must be a string'),
     ],
 )
