@@ -423,7 +423,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     ]
     if result.status.has_solution:
         rows.append(("objective", f"{_format(result.objective)} {name} ({sense}imise)"))
-    if result.bound is not None or result.status.has_solution or result.status == "unknown":
+    if result.status != "infeasible" and (
+        result.bound is not None or result.status.has_solution or result.status == "unknown"
+    ):  # an infeasible decision's optimisation bound (0 mismatches, say) read as contradicting the claim
         rows.append(("bound", _format(result.bound)))
     if result.verdict is not None:
         rows.append(

@@ -312,6 +312,12 @@ def count_stats(pieces: Any, type_level: int, complete: bool) -> dict[str, Any]:
         out["count_copies_note"] = (
             f"copies of equal tiles trade places: each arrangement of tile types counts {pieces.copies_factor()} times"
         )
+    symmetric = sum(len({tuple(t[(k + j) % 4] for j in range(4)) for k in range(4)}) < 4 for t in inst.tiles)
+    if symmetric:
+        out["count_turns_note"] = (
+            f"{symmetric} tile{'s look' if symmetric > 1 else ' looks'} the same under some turn: a placement is "
+            "counted by the colours it shows, so such turns of a tile count once"
+        )
     if not inst.hints and inst.cells > 1:
         turns = 4 if inst.rows == inst.cols else 2
         out["solutions_up_to_board_turns"] = (total // turns) if complete and pieces.symmetry == turns else None

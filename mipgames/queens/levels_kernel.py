@@ -722,7 +722,10 @@ class Engine:
     budget at a time, the clock looked at between budgets), the outcome codes, and the moves of a solution."""
 
     BUDGET = 20_000
-    """Nodes between two looks at the clock."""
+    """Nodes between two looks at the clock, at most: fewer where nodes are slow (``loop``)."""
+    CALL_S = 0.05
+    """About this long a kernel call: a node on a 2,000-queen 128x128 board cost a millisecond, so 20,000 of them
+    ran 18 s past a 20 s limit before the clock was looked at."""
 
     def __init__(self, geo, k: int):
         self.q, self.k = geo.size, k
@@ -755,9 +758,16 @@ class Engine:
         (overflow)."""
         import time
 
+        step = min(10, self.BUDGET)  # doubled while calls are quick: 20,000 within a dozen calls
         while True:
-            budget = self.BUDGET if limit <= 0 else min(self.BUDGET, limit + 1 - int(self.scalars[1]))
+            budget = step if limit <= 0 else min(step, limit + 1 - int(self.scalars[1]))
+            began = time.monotonic()
             code = self.run_budget(limit, max(1, budget))
+            took = time.monotonic() - began
+            if took < self.CALL_S / 2:  # the same nodes whatever the step: it only spaces the looks at the clock
+                step = min(self.BUDGET, 2 * step)
+            elif took > 2 * self.CALL_S:
+                step = max(1, step // 2)
             if code == FOUND:
                 return "found"
             if code == EXHAUSTED:

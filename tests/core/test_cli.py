@@ -121,3 +121,24 @@ def test_memory_sizes_read_as_written():
     for text in ("8G", "8g", "8GB", "8gb", "8GiB", "8gib", " 8 GiB "):
         assert _memory(text) == 8 * 2**30, text
     assert _memory("512MiB") == 512 * 2**20
+
+
+def test_an_infeasible_answer_prints_no_bound(tmp_path, capsys):
+    """ "infeasible" above "bound 0" (the mismatch bound of the optimisation) read as a contradiction."""
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("2 2\n0 1 1 0\n0 0 1 1\n1 1 0 0\n1 1 1 1\n")  # three corners and no fourth: no frame
+    code = main(
+        [
+            "solve",
+            str(puzzle),
+            "--problem",
+            "edge-matching",
+            "--mode",
+            "decision",
+            "--quiet",
+            "--out",
+            str(tmp_path / "c.json"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 2 and "status      infeasible" in out and "\nbound" not in out

@@ -103,3 +103,27 @@ def test_any_value_in_a_count_field_is_judged_without_a_crash(counted, key, valu
     assert check.ok or check.reasons
     if check.ok:
         assert counted["stats"]["solutions"] and check.notes
+
+
+def test_a_tile_that_looks_alike_under_a_turn_is_counted_by_the_colours_it_shows():
+    """A placement is counted by what it shows: four 1 1 1 1 tiles on 2x2 have 24 (their orders), and the
+    certificate says so (the count was 24 with no word of the 4^4 alike-looking turns it leaves out)."""
+    from mipgames.edge_matching.instance import Instance
+
+    for tiles, want, notes in (
+        (((1, 1, 1, 1),) * 4, 24, True),
+        (((1, 2, 1, 2),) * 4, 48, True),  # two looks a tile: (1,2,1,2) and (2,1,2,1)
+        (((1, 2, 3, 4), (3, 5, 1, 6), (6, 7, 8, 5), (4, 8, 7, 2)), None, False),
+    ):
+        inst = Instance(2, 2, tiles)
+        result = solve(
+            PROBLEM,
+            inst,
+            solver="backtrack",
+            params={**PROBLEM.default_params(), "count": True},
+            options=SolveOptions(time_limit=60, threads=1),
+            isolate=False,
+        )
+        if want is not None:
+            assert result.stats["solutions"] == want
+        assert ("count_turns_note" in result.stats) is notes
