@@ -111,15 +111,34 @@ def _timed_cmd(clock: Stopwatch) -> type:
 
 
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
-    import pulp
 
     from mipgames.run.spawn import guarded
 
     warm = options.warm_start and apply_hint(built)
     cbc_seed = min(options.seed + 1, 2**31 - 1)  # CBC takes 1..2^31-1 (0: its default); 2^31 it ignored, silently
     clock = Stopwatch()
+    wrapper = guarded(_cmd()().path, line_buffered=True)
+    try:
+        return _solve(built, kind, options, log_path, wrapper, warm, cbc_seed, clock)
+    finally:  # in the run's scratch folder it goes with the folder; a backend called directly left it in /tmp
+        if wrapper != _cmd()().path:
+            Path(wrapper).unlink(missing_ok=True)
+
+
+def _solve(
+    built: Built,
+    kind: Kind,
+    options: SolveOptions,
+    log_path: Path,
+    wrapper: str,
+    warm: bool,
+    cbc_seed: int,
+    clock: Stopwatch,
+) -> Result:
+    import pulp
+
     solver = _timed_cmd(clock)(
-        path=guarded(_cmd()().path, line_buffered=True),
+        path=wrapper,
         msg=True,
         timeLimit=options.time_limit,
         threads=options.threads if options.threads > 1 else None,

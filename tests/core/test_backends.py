@@ -181,6 +181,23 @@ def test_cbc_that_stops_on_time_and_ends_without_its_solution_is_unknown_not_an_
     assert str(cbc.solve(built, "mip", SolveOptions(time_limit=1), log).status) == "error"
 
 
+def test_cbc_called_directly_leaves_no_wrapper_behind(tmp_path, monkeypatch):
+    """The wrapper that ties CBC to its parent was left in the temporary folder (two dozen in /tmp after a day):
+    only a run's scratch folder, removed with the run, had hidden it."""
+    import tempfile
+
+    from mipgames.backends import cbc
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    merge = registry.load("merge-game")
+    puzzle = merge.read(ROOT / "instances/merge_game/choice.txt")
+    built = merge.formulations["compact"].build(puzzle, merge.default_params(), SolveOptions())
+    result = cbc.solve(built, "mip", SolveOptions(time_limit=20, threads=1), tmp_path / "cbc.log")
+    assert result.status.has_solution and not list(folder.iterdir()), list(folder.iterdir())
+
+
 @pytest.mark.parametrize("solver", ["scip", "cbc"])
 def test_the_largest_seed_is_taken_by_scip_and_cbc(solver, tmp_path, capsys):
     """--seed 2147483647 made SCIP fail (its rapid learning added to the seed shift and overflowed) and CBC drop
