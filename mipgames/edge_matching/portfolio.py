@@ -234,6 +234,8 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
     decision = mode_of(params) == "decision"
     floor = colour_count_bound(inst)
     best = Best(params, floor, report, bound=floor)
+    if not decision:  # an answer from the start: a member's set-up on a large board (60x60) outlived the deadline
+        best.offer(inst, plain_placement(inst), "a placement made without search")
     best.tell(force=True)
     threads = max(1, options.threads)
     beyond = beyond_kernel(inst)
@@ -273,10 +275,7 @@ def _cpsat_alone(
     why: str,
 ) -> Result:
     """A board the compiled members cannot take: CP-SAT's model on every thread, in this process, after the
-    placement made without search (an answer in optimise mode, kept if CP-SAT's build outlives the deadline)."""
-    if not decision:
-        best.offer(inst, plain_placement(inst), "a placement made without search")
-        best.tell(force=True)
+    placement made without search (``run_portfolio``: kept if CP-SAT's build outlives the deadline)."""
     if not best.closed:
         _cpsat(_Inbox(best, inst, decision), inst, params, deadline, options.seed, max(1, options.threads), None)
     answer = _answer(best, decision)
