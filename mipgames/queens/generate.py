@@ -212,7 +212,11 @@ def add_arguments(parser) -> None:
         help="K + moves queens whose K is proved unreachable (popcount(S) <= K all the same)",
     )
     parser.add_argument(
-        "--proof-time", type=number_in(0, 86400, open_low=True), default=60.0, help="seconds per unsolvability proof"
+        "--proof-time",
+        type=number_in(0, 86400, open_low=True),
+        default=60.0,
+        help="seconds per unsolvability proof; candidates are tried until one is proved (on N >= 16 that can take "
+        "minutes: each candidate also gets a tenth of this, at most 1 s, of search for a solution)",
     )
 
 
