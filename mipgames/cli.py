@@ -31,6 +31,7 @@ from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageEr
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, printable, writable_output, write_text_atomic
 from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
+from mipgames.core.status import shown
 
 
 class Parser(argparse.ArgumentParser):
@@ -208,7 +209,7 @@ def _problem_for(path: str, name: str | None) -> Problem:
 
 
 def _format(x: float | None) -> str:
-    return "—" if x is None else f"{x:g}"
+    return "—" if x is None else shown(x)
 
 
 _READER_FAULTS = (
@@ -627,7 +628,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             except TooLarge as big:
                 print(
                     f"mipgames: skipped {printable(target.name)}: {big.size / 2**20:,.1f} MB"
-                    f"{' or more' if big.estimated else ''}, over --max-size {args.max_size:g} MB",
+                    f"{' or more' if big.estimated else ''}, over --max-size {shown(args.max_size)} MB",
                     file=sys.stderr,
                 )
                 continue
@@ -748,7 +749,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--time-limit",
         type=_limit,
         metavar="SEC",
-        help=f"seconds for the whole solve, reading and building included (default {DEFAULT_TIME_LIMIT:g})",
+        help=f"seconds for the whole solve, reading and building included (default {shown(DEFAULT_TIME_LIMIT)})",
     )
     p.add_argument(
         "--memory-limit",
@@ -790,7 +791,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_limit,
         default=DEFAULT_TIME_LIMIT,
         metavar="SEC",
-        help=f"for --reprove (default {DEFAULT_TIME_LIMIT:g})",
+        help=f"for --reprove (default {shown(DEFAULT_TIME_LIMIT)})",
     )
     p.add_argument("--threads", type=int_in(1, 256), default=2, help="for --reprove (default 2)")
     p.add_argument("--memory-limit", type=_memory, metavar="SIZE", help="for --reprove")

@@ -34,7 +34,7 @@ from mipgames.core.problem import (
     judge,
 )
 from mipgames.core.result import Result
-from mipgames.core.status import Status, finite, same, tighter
+from mipgames.core.status import Status, finite, same, shown, tighter
 from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
@@ -317,7 +317,7 @@ def _recorded(bound: object) -> str:
     """What a rejection adds when its reason may quote another bound (the toolkit's own joins the recorded one,
     and an integral objective's bound is rounded): the number the certificate itself records."""
     value = finite(bound)
-    return "; the certificate records no bound" if value is None else f"; the certificate records bound {value:g}"
+    return "; the certificate records no bound" if value is None else f"; the certificate records bound {shown(value)}"
 
 
 def _claims(check: Check, problem: Problem) -> Check:
@@ -340,7 +340,7 @@ def _claims(check: Check, problem: Problem) -> Check:
         recorded = data["verified"].get("objective")
         measured = finite(recorded)
         if not data["verified"].get("legal") or measured is None or not _agrees(measured, objective, problem):
-            check.reject(f"recorded verification says {str(recorded)[:30]} but the replay measures {objective:g}")
+            check.reject(f"recorded verification says {str(recorded)[:30]} but the replay measures {shown(objective)}")
     if status.has_solution and objective is None:
         return check.reject(f"status {status} but no solution to replay")
     if not status.has_solution and data["solution"] is not None:
@@ -348,7 +348,7 @@ def _claims(check: Check, problem: Problem) -> Check:
     if status.has_solution:
         claimed = finite(data["objective"])
         if claimed is None or objective is None or not _agrees(claimed, objective, problem):
-            check.reject(f"claimed objective {data['objective']} but the replay measures {objective:g}")
+            check.reject(f"claimed objective {data['objective']} but the replay measures {shown(objective)}")
     elif data["objective"] is not None:
         check.reject(f"status {status} cannot carry an objective")
     if status.proved and not data["proved_by"].strip():
@@ -401,14 +401,15 @@ def _claims(check: Check, problem: Problem) -> Check:
         if is_own(prover, own) or recomputed(stated):
             assert own is not None
             if same(stated, own[0]):
-                check.notes.append(f"its bound {stated:g} is the toolkit's own, recomputed here: {own[1]}")
+                check.notes.append(f"its bound {shown(stated)} is the toolkit's own, recomputed here: {own[1]}")
             else:  # weaker than what the toolkit proves itself: true, but not the number recomputed
                 check.notes.append(
-                    f"its bound {stated:g} holds: the toolkit's own bound, recomputed here, is {own[0]:g} ({own[1]})"
+                    f"its bound {shown(stated)} holds: the toolkit's own bound, recomputed here, is "
+                    f"{shown(own[0])} ({own[1]})"
                 )
         else:
             check.notes.append(
-                f"its bound {stated:g} rests on the proof of {prover} (taken on trust: --reprove checks it)"
+                f"its bound {shown(stated)} rests on the proof of {prover} (taken on trust: --reprove checks it)"
             )
     if problem.claims is not None:
         check.notes += _guarded(

@@ -99,10 +99,18 @@ def decode_text(data: bytes, name: str, what: str = "file") -> str:
     if nul >= 0:
         raise InputError(f"this {what} holds binary data (a NUL byte), not text", name, data.count(b"\n", 0, nul) + 1)
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(f"this {what} is not UTF-8 text (byte {exc.start})", name, line) from None
+    if "\n" not in text and "\r" in text.rstrip("\r"):  # read as one line, its rows would run into one another
+        raise InputError(
+            f"this {what} ends its lines with a carriage return alone (old Mac line ends); save it with line "
+            "feeds (LF or CRLF)",
+            name,
+            1,
+        )
+    return text
 
 
 def text_lines(text: str) -> list[str]:

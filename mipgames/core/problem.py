@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol
 
 from mipgames.core.result import Result, Value
-from mipgames.core.status import Claim, Sense, Status, decide, finite, same, tighter
+from mipgames.core.status import Claim, Sense, Status, decide, finite, same, shown, tighter
 
 Kind = Literal["mip", "cpsat"]
 
@@ -407,10 +407,10 @@ def prover_fault(
             return f"proved_by {prover[:80]!r} names a bound this toolkit does not prove here"
         stated = finite(bound)
         if stated is not None and not same(stated, own[0]) and tighter(stated, own[0], sense):
-            return f"bound {stated:g} is credited to {prover}, which recomputes to {own[0]:g}"
+            return f"bound {shown(stated)} is credited to {prover}, which recomputes to {shown(own[0])}"
         if status == Status.INFEASIBLE and (target is None or same(own[0], target) or tighter(target, own[0], sense)):
-            goal = "a decision" if target is None else f"the target {target:g}"
-            return f"infeasible is credited to {prover}, but its bound {own[0]:g} does not rule out {goal}"
+            goal = "a decision" if target is None else f"the target {shown(target)}"
+            return f"infeasible is credited to {prover}, but its bound {shown(own[0])} does not rule out {goal}"
         return ""
     head = prover_head(prover)
     algorithm = problem.algorithms.get(head)
@@ -497,7 +497,8 @@ def judge(
         anyhow = plain_objective(problem, instance, problem.optimise_params(params))
         if anyhow is not None and not same(stated, anyhow) and tighter(stated, anyhow, sense):
             return refuse(
-                f"bound {stated:g} ({prover}) is beyond {anyhow:g}, the {name} of a solution made without search"
+                f"bound {shown(stated)} ({prover}) is beyond {shown(anyhow)}, "
+                f"the {name} of a solution made without search"
             )
     bounds: list[tuple[object, str]] = [(bound, prover)] + ([own] if own is not None else [])
     claim = decide(reported, objective, bounds, sense, integral=problem.integral, prover=prover, target=target)

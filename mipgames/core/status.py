@@ -25,6 +25,16 @@ from typing import Literal
 Sense = Literal["min", "max"]
 
 
+def shown(value: float | None) -> str:
+    """An objective or bound as people read it: a whole number in full (``:g`` printed 16761836 as 1.67618e+07,
+    and two scores alike), any other to 12 significant digits."""
+    if value is None:
+        return "none"
+    if math.isfinite(value) and value == int(value) and abs(value) < 1e18:
+        return str(int(value))
+    return f"{value:.12g}"
+
+
 class Status(StrEnum):
     """What a run found out; the strings are the ones certificates store."""
 
@@ -150,7 +160,7 @@ def decide(
                 None,
                 bound,
                 bound_by,
-                f"bound {bound:g} ({bound_by}) rules out the target {target:g}",
+                f"bound {shown(bound)} ({bound_by}) rules out the target {shown(target)}",
             )
         return Claim(Status.UNKNOWN, None, bound, bound_by if bound is not None else "")
     value = finite(objective)
@@ -162,7 +172,7 @@ def decide(
             value,
             None,
             prover,
-            f"{prover} reported {reported} but a solution replays with objective {value:g}",
+            f"{prover} reported {reported} but a solution replays with objective {shown(value)}",
         )
     if bound is None:
         reason = "" if reported is not Status.OPTIMAL else "reported optimal without a finite bound"
@@ -174,11 +184,13 @@ def decide(
             value,
             bound,
             bound_by,
-            f"bound {bound:g} ({bound_by}) is better than the replayed objective {value:g}",
+            f"bound {shown(bound)} ({bound_by}) is better than the replayed objective {shown(value)}",
         )
     if same(value, bound):
         return Claim(Status.OPTIMAL, value, value, bound_by)
     reason = (
-        "" if reported is not Status.OPTIMAL else f"reported optimal but its bound {bound:g} differs from {value:g}"
+        ""
+        if reported is not Status.OPTIMAL
+        else f"reported optimal but its bound {shown(bound)} differs from {shown(value)}"
     )
     return Claim(Status.FEASIBLE, value, bound, bound_by, reason)

@@ -26,7 +26,7 @@ from mipgames.backends import BACKENDS, get_backend
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import OWN_BOUND, Built, Problem, SolveOptions, prover_head
 from mipgames.core.result import Result
-from mipgames.core.status import Sense, Status, better, finite
+from mipgames.core.status import Sense, Status, better, finite, shown
 
 Cut = tuple[str, float]
 
@@ -163,7 +163,7 @@ def _refute(
     name_of, sense = problem.objective(params)
     if not result.status.has_solution or not _beats(result.objective, claimed, sense):
         return None
-    what = f"a solution with {result.objective:g} {name_of}" if claimed is not None else "a solution"
+    what = f"a solution with {shown(result.objective)} {name_of}" if claimed is not None else "a solution"
     label = f"{result.solver} {result.solver_version}".strip()
     return Reproof("refuted", result.solver, f"REFUTED by {label}: the simulator replays {what}", result)
 
@@ -219,20 +219,20 @@ def reprove(
         label = f"{name} {result.solver_version} ({formulation})"
         took = f"{time.monotonic() - started:.1f} s"
         if result.status is Status.INFEASIBLE:
-            what = f"no solution better than {claimed:g}" if claimed is not None else "no solution exists"
+            what = f"no solution better than {shown(claimed)}" if claimed is not None else "no solution exists"
             if prover_head(result.proved_by) != name:  # the toolkit's own bound proved it, not the solver
                 took += f", not by {label}"
                 label = result.proved_by
             return Reproof("re-proved", name, f"re-proved by {label} in {took}: {what}", result)
         if result.status.has_solution:
             if _beats(result.objective, claimed, sense):
-                what = f"a solution with {result.objective:g} {name_of}" if cut else "a solution"
+                what = f"a solution with {shown(result.objective)} {name_of}" if cut else "a solution"
                 return Reproof("refuted", name, f"REFUTED by {label}: the simulator replays {what}", result)
             return Reproof(
                 "not re-proved",
                 name,
                 f"not re-proved: {label} found a solution the simulator measures "
-                f"at {result.objective:g}, not better than the claim",
+                f"at {shown(result.objective)}, not better than the claim",
                 result,
             )
         reason = result.stop or result.message or str(result.status)

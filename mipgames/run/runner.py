@@ -29,7 +29,7 @@ from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import remove_staged, writable_output
 from mipgames.core.problem import Problem, SolveOptions, is_own, judge
 from mipgames.core.result import Result
-from mipgames.core.status import Status, better, same
+from mipgames.core.status import Status, better, same, shown
 from mipgames.run.execute import execute
 from mipgames.run.export import check_export
 from mipgames.run.plan import Plan, plan
@@ -333,11 +333,13 @@ def finish(
             # stopped by --gap say optimal) holds an incumbent like any other, which may be looser than measured.
             closed = reported is Status.OPTIMAL and (solver_bound is None or same(float(solver_bound), float(claimed)))
             if closed or not better(objective, claimed, sense):
-                return _error(result, f"solver claims objective {claimed:g} but the simulator measures {objective:g}")
+                said = f"solver claims objective {shown(claimed)} but the simulator measures {shown(objective)}"
+                return _error(result, said)
             # An unproven incumbent may leave indicator variables looser than they
             # need be (bounded from one side only): the solution is better than its
             # model value, and the measured value is what is reported.
-            result.message = _join(result.message, f"model value {claimed:g} is looser than the measured {objective:g}")
+            looser = f"model value {shown(claimed)} is looser than the measured {shown(objective)}"
+            result.message = _join(result.message, looser)
     bound = data.get("bound") if data.get("has_objective", True) else None
     judged = judge(problem, instance, params, reported, objective, bound, prover, cut)
     claim = judged.claim

@@ -47,6 +47,7 @@ class Allowance:
         self.rate = Rate()
         self._given = 0
         self._began = 0.0
+        self._probe = 1
 
     @property
     def unbounded(self) -> bool:
@@ -57,6 +58,11 @@ class Allowance:
         """The budget array (``budget[0]`` playouts, counted down) for the next compiled call."""
         left = None if self.max_playouts is None else self.max_playouts - self.spent
         self._given = budget_for(self.rate, self.deadline, left)
+        if self.deadline is not None and self.rate.seconds <= 0.05:
+            # the rate unmeasured yet: a few playouts, 8x more each call until they take long enough to time
+            # (a guessed 2,000 a second gave a 64x64 board's first call 20,000 playouts of 45 ms, and no game)
+            self._given = min(self._given, self._probe)
+            self._probe *= 8
         self._began = time.monotonic()
         return np.array([self._given], dtype=np.int64)
 

@@ -243,7 +243,9 @@ def exact_task(s: Setup, workers: int) -> Callable:
     from mipgames.samegame.exact import ExactSearch
 
     def task(send: Callable) -> dict[str, Any]:
-        quick = Beam(s.shape).run(s.root, 16, weights_for(s.score_mode, 0), s.score_mode)
+        # at most a third of the time: on a 64x64 board the beam alone outlived a 60 s limit, and no game came
+        cut = None if s.work_deadline is None else time.monotonic() + (s.work_deadline - time.monotonic()) / 3
+        quick = Beam(s.shape).run(s.root, 16, weights_for(s.score_mode, 0), s.score_mode, deadline=cut)
         send(quick.value, quick.cells, "beam width 16 (incumbent of the exact search)")
         tiles = s.board.tiles()
         search = ExactSearch(s.shape, table_bits=max(12, min(21, 2 * tiles.bit_length() + 4)))

@@ -175,19 +175,19 @@ def _header(lines: Lines, path: str) -> tuple[Lines, bool]:
 def parse_board(text: str, path: str = "<string>") -> Board:
     """The board written in ``text`` (any format above); InputError naming the line on bad input.
 
-    Integer rows split by a blank line are the standard set's several boards,
-    not one tall board: that is refused rather than misread.
+    Rows split by a blank line are several boards (the standard set's), not
+    one tall board: that is refused rather than misread, in every format (rows
+    of digits were merged into one board).
     """
     lines, zero_empty = _header(_content_lines(text), path)
-    if any(len(t.split()) > 1 for _, t in lines):
-        raw = text_lines(text)
-        for (before, _), (after, _) in zip(lines, lines[1:]):
-            if any(not raw[k].strip() for k in range(before, after - 1)):
-                raise InputError(
-                    "blank line between rows: several boards in one file (read them with read_standard_set)",
-                    path,
-                    after,
-                )
+    raw = text_lines(text)
+    for (before, _), (after, _) in zip(lines, lines[1:]):
+        if any(not raw[k].strip() for k in range(before, after - 1)):
+            raise InputError(
+                "blank line between rows: several boards in one file (read them with read_standard_set)",
+                path,
+                after,
+            )
     return _board_of(lines, path, zero_empty=zero_empty)
 
 

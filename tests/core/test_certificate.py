@@ -241,3 +241,17 @@ def test_text_from_the_certificate_cannot_forge_lines_or_terminal_commands(cert)
     check = verify(forged)
     assert not check.ok and "names no solver or algorithm" in check.reasons[0]
     assert not any(ch in text for text in check.reasons for ch in "\n\r\x1b\x07")
+
+
+def test_objectives_and_bounds_are_shown_in_full():
+    """``:g`` printed a SameGame score of 16761836 as 1.67618e+07: "claimed 16761837 but the replay measures
+    1.67618e+07" named two scores alike."""
+    from mipgames.core.status import shown
+
+    assert [shown(x) for x in (16761836.0, -2.0, 0.5, 1 / 3, None)] == [
+        "16761836",
+        "-2",
+        "0.5",
+        "0.333333333333",
+        "none",
+    ]

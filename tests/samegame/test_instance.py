@@ -49,6 +49,20 @@ def test_standard_set() -> None:
     with pytest.raises(InputError, match="several boards") as info:
         read_board(STANDARD)
     assert info.value.line == 17
+    with pytest.raises(InputError, match="several boards") as info:  # rows of digits were merged into one board
+        parse_board("12\n21\n\n11\n22\n")
+    assert info.value.line == 4
+    assert parse_board("# a board\n\n12\n21\n\n") == parse_board("12\n21\n")
+
+
+def test_old_mac_line_ends_are_refused_not_read_as_one_row(tmp_path):
+    """A file with a carriage return alone at each line's end was read as the one row "12 21"."""
+    path = tmp_path / "cr.txt"
+    path.write_bytes(b"12\r21\r")
+    with pytest.raises(InputError, match="carriage return alone"):
+        read_board(path)
+    path.write_bytes(b"12\r\n21\r\n")
+    assert read_board(path) == parse_board("12\n21\n")
 
 
 @pytest.mark.parametrize(
