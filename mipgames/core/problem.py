@@ -25,6 +25,7 @@ objective from the simulator.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -276,6 +277,9 @@ class Algorithm:
 
     counts: bool = False
     """Whether it counts every solution when asked (``--count``); other solvers refuse the switch."""
+    applies: Callable[[Any, dict[str, Any]], str | None] = lambda instance, params: None
+    """None when it runs on this instance under these params, else why not (what ``run`` refuses): ``verify``
+    refuses a proof credited to it where it cannot have run."""
 
     @property
     def may_prove(self) -> bool:
@@ -384,6 +388,10 @@ def bare(prover: str) -> str:
     return prover.removeprefix(OWN_BOUND)
 
 
+def _algorithm_applies(algorithm: Algorithm, instance: Any, params: dict[str, Any]) -> str | None:
+    return algorithm.applies(instance, params)
+
+
 def prover_fault(
     problem: Problem,
     prover: str,
@@ -393,6 +401,7 @@ def prover_fault(
     own: tuple[float, str] | None,
     proof: tuple[str, str] | None,
     target: float | None,
+    applies: Callable[[Algorithm], str | None] = lambda algorithm: None,
 ) -> str:
     """Why ``prover`` cannot have proved this claim ("" when it may have).
 
@@ -415,7 +424,10 @@ def prover_fault(
     head = prover_head(prover)
     algorithm = problem.algorithms.get(head)
     if algorithm is not None:
-        return "" if algorithm.may_prove else f"proved_by names {head}, a heuristic: it proves no bound"
+        if not algorithm.may_prove:
+            return f"proved_by names {head}, a heuristic: it proves no bound"
+        why = applies(algorithm)
+        return f"proved_by names {head}, which does not run on this instance: {why}" if why else ""
     if head in BACKEND_NAMES:
         return ""
     if bare(prover) in problem.impossible_names:
@@ -477,7 +489,8 @@ def judge(
     own = own_bound(problem, instance, params)
     proof = own_proof(problem, instance, params)
     target = problem.target(instance, params)
-    fault = prover_fault(problem, prover, reported, bound, sense, own, proof, target)
+    runs_here = functools.partial(_algorithm_applies, instance=instance, params=params)
+    fault = prover_fault(problem, prover, reported, bound, sense, own, proof, target, runs_here)
 
     def refuse(why: str) -> Judged:
         return Judged(Claim(Status.ERROR, None, None, prover, why), own, proof)

@@ -70,13 +70,21 @@ def greedy_cover(instance: Instance, params: dict[str, Any]) -> list[int] | None
     return chosen
 
 
+def greedy_applies(instance: Instance, params: dict[str, Any]) -> str | None:
+    """Why greedy refuses this map (None: it runs; a stone no hero reaches it answers on any map)."""
+    if beyond_stones(instance, rules(instance, params)):
+        return None
+    why = simple_reason(instance, params)
+    return f"greedy solves MERGE-GAME-SIMPLE only: {why}" if why else None
+
+
 def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     beyond = beyond_stones(instance, rules(instance, params))
     if beyond:
         return Result(Status.INFEASIBLE, message=beyond)
-    why = simple_reason(instance, params)
+    why = greedy_applies(instance, params)
     if why:
-        raise UsageError(f"greedy solves MERGE-GAME-SIMPLE only: {why}")
+        raise UsageError(why)
     chosen = greedy_cover(instance, params)
     capacity = cover_capacity(instance, params)
     if chosen is None:
@@ -199,11 +207,11 @@ def destroy_all_dp(
     return None
 
 
-def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def dp_applies(instance: Instance, params: dict[str, Any]) -> str | None:
+    """Why dp refuses this map (None: it runs; a stone no hero reaches it answers on any map)."""
     rule = rules(instance, params)
-    beyond = beyond_stones(instance, rule)
-    if beyond:
-        return Result(Status.INFEASIBLE, message=beyond)
+    if beyond_stones(instance, rule):
+        return None
     types = {h.type for h in instance.heroes}
     name = rule.describe(types)
     problems = []
@@ -214,9 +222,17 @@ def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, re
     if rule.target is None or rule.target < len(instance.stones):
         problems.append("it answers DESTROY-ALL: pass --destroy-all")
     if problems:
-        raise UsageError(
-            "dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems)
-        )
+        return "dp solves DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3 maps: " + "; ".join(problems)
+    return None
+
+
+def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    beyond = beyond_stones(instance, rules(instance, params))
+    if beyond:
+        return Result(Status.INFEASIBLE, message=beyond)
+    why = dp_applies(instance, params)
+    if why:
+        raise UsageError(why)
     d = destroy_all_dp(instance, params, deadline_of(options))
     if isinstance(d, str):
         return Result(Status.UNKNOWN, message="dp: time limit")
@@ -237,7 +253,17 @@ ALGORITHMS = {
         "exhaustive", run_exhaustive, "exact search over game states (tiny maps; hero subsets when ONE-HP)", exact=True
     ),
     "greedy": Algorithm(
-        "greedy", run_greedy, "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3", exact=True
+        "greedy",
+        run_greedy,
+        "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3",
+        exact=True,
+        applies=greedy_applies,
     ),
-    "dp": Algorithm("dp", run_dp, "thesis DP for DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3", exact=True),
+    "dp": Algorithm(
+        "dp",
+        run_dp,
+        "thesis DP for DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3",
+        exact=True,
+        applies=dp_applies,
+    ),
 }

@@ -602,3 +602,15 @@ def test_a_forger_naming_the_strongest_solver_is_still_refuted_by_it(capsys, tmp
     forged.write_text(json.dumps(dict(cert, status="optimal", bound=cert["objective"], proved_by="cpsat 9.15.6755")))
     assert main(["verify", str(forged), "--reprove", "--quiet", "--threads", "1", "--time-limit", "30"]) == 1
     assert "REFUTED by portfolio" in (out := capsys.readouterr().out) and "a solution with 1012 score" in out
+
+
+def test_a_proof_credited_to_an_algorithm_that_cannot_run_on_the_instance_is_rejected(capsys, tmp_path):
+    """ "optimal, proved by greedy" verified "on trust" on a map greedy refuses (not MERGE-GAME-SIMPLE): the
+    greedy cannot have proved anything there."""
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/random-10x10.txt", "--solver", "cbc")
+    assert code == 0 and cert["status"] == "optimal"
+    forged = _forge(tmp_path, cert, proved_by="greedy (mipgames 0.2.0)")
+    assert main(["verify", forged]) == 1
+    assert "proved_by names greedy, which does not run on this instance: greedy solves MERGE-GAME-SIMPLE only" in (
+        capsys.readouterr().err
+    )
