@@ -29,6 +29,18 @@ class Rate:
         return self.count / self.seconds if self.seconds > 0.05 else self.guess
 
 
+GUESS_CELLS = 225
+"""The board size the first guess of 2,000 playouts a second was tuned on (15 x 15, the standard set)."""
+
+
+def guess_for(cells: int) -> float:
+    """The first guess of the playout rate on a board of ``cells``: a playout costs about cells^2 (its moves times
+    their groups), so a 64x64 board is guessed at 6 a second, not 2,000 (its first compiled call got 20,000
+    playouts of 45 ms and no game came before the deadline).  A probe that started every search at one playout
+    instead cost 10 % of the standard set's score at 10 s: its first level-2 searches were cut short."""
+    return 2000.0 * min(1.0, (GUESS_CELLS / max(cells, 1)) ** 2)
+
+
 def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int = 64) -> int:
     """Playouts a compiled call may spend: what the node budget leaves, and what fits before the deadline."""
     cap = left if left is not None else 1 << 60
@@ -40,14 +52,13 @@ def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int 
 class Allowance:
     """The account of one search: playouts spent, the best value seen, and whether it must stop."""
 
-    def __init__(self, deadline: float | None, max_playouts: int | None, target: int | None):
+    def __init__(self, deadline: float | None, max_playouts: int | None, target: int | None, cells: int = 225):
         self.deadline, self.max_playouts, self.target = deadline, max_playouts, target
         self.spent = 0
         self.best: int | None = None
-        self.rate = Rate()
+        self.rate = Rate(guess_for(cells))
         self._given = 0
         self._began = 0.0
-        self._probe = 1
 
     @property
     def unbounded(self) -> bool:
@@ -58,11 +69,6 @@ class Allowance:
         """The budget array (``budget[0]`` playouts, counted down) for the next compiled call."""
         left = None if self.max_playouts is None else self.max_playouts - self.spent
         self._given = budget_for(self.rate, self.deadline, left)
-        if self.deadline is not None and self.rate.seconds <= 0.05:
-            # the rate unmeasured yet: a few playouts, 8x more each call until they take long enough to time
-            # (a guessed 2,000 a second gave a 64x64 board's first call 20,000 playouts of 45 ms, and no game)
-            self._given = min(self._given, self._probe)
-            self._probe *= 8
         self._began = time.monotonic()
         return np.array([self._given], dtype=np.int64)
 

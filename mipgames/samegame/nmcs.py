@@ -216,7 +216,7 @@ def nmcs_search(
     sub = np.zeros(depth_max, dtype=np.int32)
     moves = np.zeros(shape.size, dtype=np.int32)
     child = np.zeros(shape.size, dtype=np.int8)
-    acct = Allowance(deadline, max_playouts, target)
+    acct = Allowance(deadline, max_playouts, target, shape.rows * shape.cols)
 
     while True:
         spent_before = acct.spent

@@ -494,7 +494,7 @@ def nrpa_search(
     """
     if tabus is None:
         tabus = tabu_candidates(root, shape, score_mode)[:1]
-    acct = Allowance(deadline, max_playouts, target)
+    acct = Allowance(deadline, max_playouts, target, shape.rows * shape.cols)
     search = _Search(root, shape, score_mode, level, seed, send, acct, iterations, alpha)
     began = time.monotonic()
     first = 0
