@@ -78,13 +78,21 @@ def greedy_applies(instance: Instance, params: dict[str, Any]) -> str | None:
     return f"greedy solves MERGE-GAME-SIMPLE only: {why}" if why else None
 
 
-def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+def _beyond_or_refused(instance: Instance, params: dict[str, Any], applies: Any) -> Result | None:
+    """INFEASIBLE when a stone is in no hero's reach (on any map); else UsageError where ``applies`` refuses."""
     beyond = beyond_stones(instance, rules(instance, params))
     if beyond:
         return Result(Status.INFEASIBLE, message=beyond)
-    why = greedy_applies(instance, params)
+    why = applies(instance, params)
     if why:
         raise UsageError(why)
+    return None
+
+
+def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
+    early = _beyond_or_refused(instance, params, greedy_applies)
+    if early is not None:
+        return early
     chosen = greedy_cover(instance, params)
     capacity = cover_capacity(instance, params)
     if chosen is None:
@@ -227,12 +235,9 @@ def dp_applies(instance: Instance, params: dict[str, Any]) -> str | None:
 
 
 def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    beyond = beyond_stones(instance, rules(instance, params))
-    if beyond:
-        return Result(Status.INFEASIBLE, message=beyond)
-    why = dp_applies(instance, params)
-    if why:
-        raise UsageError(why)
+    early = _beyond_or_refused(instance, params, dp_applies)
+    if early is not None:
+        return early
     d = destroy_all_dp(instance, params, deadline_of(options))
     if isinstance(d, str):
         return Result(Status.UNKNOWN, message="dp: time limit")
