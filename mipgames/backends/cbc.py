@@ -111,17 +111,17 @@ def _timed_cmd(clock: Stopwatch) -> type:
 
 
 def solve(built: Built, kind: Kind, options: SolveOptions, log_path: Path, listener: Listener = Silent()) -> Result:
-
     from mipgames.run.spawn import guarded
 
     warm = options.warm_start and apply_hint(built)
     cbc_seed = min(options.seed + 1, 2**31 - 1)  # CBC takes 1..2^31-1 (0: its default); 2^31 it ignored, silently
     clock = Stopwatch()
-    wrapper = guarded(_cmd()().path, line_buffered=True)
+    binary = _cmd()().path
+    wrapper = guarded(binary, line_buffered=True)
     try:
         return _solve(built, kind, options, log_path, wrapper, warm, cbc_seed, clock)
     finally:  # in the run's scratch folder it goes with the folder; a backend called directly left it in /tmp
-        if wrapper != _cmd()().path:
+        if wrapper != binary:
             Path(wrapper).unlink(missing_ok=True)
 
 

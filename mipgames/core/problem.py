@@ -25,7 +25,6 @@ objective from the simulator.
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -105,8 +104,8 @@ class SolveOptions:
             if value is None:
                 return
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
-                shown = repr(value[:40]) if isinstance(value, str) else str(value)[:40]
-                raise UsageError(f"{name} must be a finite number, got {shown}")
+                given = repr(value[:40]) if isinstance(value, str) else str(value)[:40]
+                raise UsageError(f"{name} must be a finite number, got {given}")
             if value < 0 or (value == 0 and not zero_ok):
                 raise UsageError(f"{name} must be {'at least 0' if zero_ok else 'positive'}, got {value!r}")
             if value > most:  # clocks and rlimits overflow beyond these (1e300 s ended in an OverflowError)
@@ -388,10 +387,6 @@ def bare(prover: str) -> str:
     return prover.removeprefix(OWN_BOUND)
 
 
-def _algorithm_applies(algorithm: Algorithm, instance: Any, params: dict[str, Any]) -> str | None:
-    return algorithm.applies(instance, params)
-
-
 def prover_fault(
     problem: Problem,
     prover: str,
@@ -489,7 +484,10 @@ def judge(
     own = own_bound(problem, instance, params)
     proof = own_proof(problem, instance, params)
     target = problem.target(instance, params)
-    runs_here = functools.partial(_algorithm_applies, instance=instance, params=params)
+
+    def runs_here(algorithm: Algorithm) -> str | None:
+        return algorithm.applies(instance, params)
+
     fault = prover_fault(problem, prover, reported, bound, sense, own, proof, target, runs_here)
 
     def refuse(why: str) -> Judged:

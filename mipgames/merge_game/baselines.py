@@ -11,6 +11,7 @@ anyway.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from mipgames.core.errors import UsageError
@@ -70,27 +71,38 @@ def greedy_cover(instance: Instance, params: dict[str, Any]) -> list[int] | None
     return chosen
 
 
-def greedy_applies(instance: Instance, params: dict[str, Any]) -> str | None:
-    """Why greedy refuses this map (None: it runs; a stone no hero reaches it answers on any map)."""
-    if beyond_stones(instance, rules(instance, params)):
-        return None
+Refusal = Callable[[Instance, dict[str, Any]], "str | None"]
+
+
+def _greedy_refusal(instance: Instance, params: dict[str, Any]) -> str | None:
     why = simple_reason(instance, params)
     return f"greedy solves MERGE-GAME-SIMPLE only: {why}" if why else None
 
 
-def _beyond_or_refused(instance: Instance, params: dict[str, Any], applies: Any) -> Result | None:
-    """INFEASIBLE when a stone is in no hero's reach (on any map); else UsageError where ``applies`` refuses."""
+def _beyond_or_refused(instance: Instance, params: dict[str, Any], refusal: Refusal) -> Result | None:
+    """INFEASIBLE when a stone is in no hero's reach (an answer on any map); else UsageError where ``refusal``
+    refuses the map."""
     beyond = beyond_stones(instance, rules(instance, params))
     if beyond:
         return Result(Status.INFEASIBLE, message=beyond)
-    why = applies(instance, params)
+    why = refusal(instance, params)
     if why:
         raise UsageError(why)
     return None
 
 
+def _applies(refusal: Refusal) -> Refusal:
+    """``Algorithm.applies`` of a run that starts with ``_beyond_or_refused``: what it refuses, unless a stone is
+    in no hero's reach (then it answers on any map)."""
+
+    def applies(instance: Instance, params: dict[str, Any]) -> str | None:
+        return None if beyond_stones(instance, rules(instance, params)) else refusal(instance, params)
+
+    return applies
+
+
 def run_greedy(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    early = _beyond_or_refused(instance, params, greedy_applies)
+    early = _beyond_or_refused(instance, params, _greedy_refusal)
     if early is not None:
         return early
     chosen = greedy_cover(instance, params)
@@ -215,11 +227,8 @@ def destroy_all_dp(
     return None
 
 
-def dp_applies(instance: Instance, params: dict[str, Any]) -> str | None:
-    """Why dp refuses this map (None: it runs; a stone no hero reaches it answers on any map)."""
+def _dp_refusal(instance: Instance, params: dict[str, Any]) -> str | None:
     rule = rules(instance, params)
-    if beyond_stones(instance, rule):
-        return None
     types = {h.type for h in instance.heroes}
     name = rule.describe(types)
     problems = []
@@ -235,7 +244,7 @@ def dp_applies(instance: Instance, params: dict[str, Any]) -> str | None:
 
 
 def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    early = _beyond_or_refused(instance, params, dp_applies)
+    early = _beyond_or_refused(instance, params, _dp_refusal)
     if early is not None:
         return early
     d = destroy_all_dp(instance, params, deadline_of(options))
@@ -262,13 +271,13 @@ ALGORITHMS = {
         run_greedy,
         "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3",
         exact=True,
-        applies=greedy_applies,
+        applies=_applies(_greedy_refusal),
     ),
     "dp": Algorithm(
         "dp",
         run_dp,
         "thesis DP for DESTROY-ALL + EQUAL-TYPE + LIMITED-LEVEL on up3/right3",
         exact=True,
-        applies=dp_applies,
+        applies=_applies(_dp_refusal),
     ),
 }

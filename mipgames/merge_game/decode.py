@@ -55,9 +55,8 @@ class Donors:
     takers), and a reduction map has ten thousand takers and as many donors."""
 
     def __init__(self, instance: Instance, ids: list[int]):
-        import numpy as np
+        import numpy as np  # here, not at the top: the command line imports this module at start-up
 
-        self.np = np
         order = sorted(ids)
         self.ids = np.array(order, dtype=np.int64)
         self.xs = np.array([instance.heroes[i].x for i in order], dtype=np.int64)
@@ -69,7 +68,8 @@ class Donors:
         """Removes and returns the donor nearest (x, y); None when no donor is left."""
         if not self.left:
             return None
-        np = self.np
+        import numpy as np
+
         if 2 * self.left < len(self.ids):  # compact: the distances are then taken over the donors left only
             keep = self.alive
             self.ids, self.xs, self.ys = self.ids[keep], self.xs[keep], self.ys[keep]

@@ -216,7 +216,7 @@ def check(instance: Instance, path: str | Path | None, line_of: LineOf, grid: bo
             path,
             line_of("size", 0),
         )
-    occupied: dict[tuple[int, int], tuple[str, int]] = {}
+    occupied: dict[tuple[int, int], tuple[str, int, Hero | Stone]] = {}
     groups: tuple[tuple[str, tuple[Hero | Stone, ...]], ...] = (("hero", instance.heroes), ("stone", instance.stones))
     width, height = instance.width, instance.height
 
@@ -240,12 +240,9 @@ def check(instance: Instance, path: str | Path | None, line_of: LineOf, grid: bo
                     path,
                     line_of(kind, i),
                 )
-            other = occupied.setdefault((x, y), (kind, i))
-            if other != (kind, i):
-                first = groups[0 if other[0] == "hero" else 1][1][other[1]]
-                raise InputError(
-                    f"{where(kind, i, item)} overlaps {where(other[0], other[1], first)}", path, line_of(kind, i)
-                )
+            other = occupied.setdefault((x, y), (kind, i, item))
+            if other[2] is not item:
+                raise InputError(f"{where(kind, i, item)} overlaps {where(*other)}", path, line_of(kind, i))
     specs = [("attack", instance.attack)] + [(f"attack {t}", s) for t, s in instance.type_attack.items()]
     for key, spec in specs:
         if spec is not None:

@@ -14,11 +14,16 @@ import time
 
 import numpy as np
 
+GUESS = 2000.0
+"""Playouts a second guessed before any is measured, on a board of ``GUESS_CELLS`` (``guess_for``)."""
+GUESS_CELLS = 225
+"""The board size that guess was tuned on (15 x 15, the standard set)."""
+
 
 class Rate:
     """Playouts per second measured so far, to size compiled calls so that they end near the deadline."""
 
-    def __init__(self, guess: float = 2000.0):
+    def __init__(self, guess: float = GUESS):
         self.count, self.seconds, self.guess = 0, 0.0, guess
 
     def add(self, count: int, seconds: float) -> None:
@@ -29,16 +34,12 @@ class Rate:
         return self.count / self.seconds if self.seconds > 0.05 else self.guess
 
 
-GUESS_CELLS = 225
-"""The board size the first guess of 2,000 playouts a second was tuned on (15 x 15, the standard set)."""
-
-
 def guess_for(cells: int) -> float:
     """The first guess of the playout rate on a board of ``cells``: a playout costs about cells^2 (its moves times
     their groups), so a 64x64 board is guessed at 6 a second, not 2,000 (its first compiled call got 20,000
     playouts of 45 ms and no game came before the deadline).  A probe that started every search at one playout
-    instead cost 10 % of the standard set's score at 10 s: its first level-2 searches were cut short."""
-    return 2000.0 * min(1.0, (GUESS_CELLS / max(cells, 1)) ** 2)
+    instead cost 4.7 % of the standard set's score at 10 s: its first level-2 searches were cut short."""
+    return GUESS * min(1.0, (GUESS_CELLS / max(cells, 1)) ** 2)
 
 
 def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int = 64) -> int:
@@ -52,7 +53,7 @@ def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int 
 class Allowance:
     """The account of one search: playouts spent, the best value seen, and whether it must stop."""
 
-    def __init__(self, deadline: float | None, max_playouts: int | None, target: int | None, cells: int = 225):
+    def __init__(self, deadline: float | None, max_playouts: int | None, target: int | None, cells: int = GUESS_CELLS):
         self.deadline, self.max_playouts, self.target = deadline, max_playouts, target
         self.spent = 0
         self.best: int | None = None

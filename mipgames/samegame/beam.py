@@ -363,6 +363,10 @@ def colour_order(arr: np.ndarray, shape: Shape) -> list[int]:
     return sorted((c for c in range(1, MAX_CODES + 1) if counts[c]), key=lambda c: (-counts[c], c))
 
 
+_tail_loaded = False
+"""Whether this process has run ``Beam._playout_tail`` (its kernel is loaded)."""
+
+
 class Beam:
     """Reusable buffers for beams on one board shape (allocating per beam costs more than a narrow beam)."""
 
@@ -374,9 +378,6 @@ class Beam:
         self.child = np.zeros(shape.size, dtype=np.int8)
         self.width = 0
         self.depth = shape.rows * shape.cols // 2 + 2
-        self.tail_ready = False
-        """The playout that finishes a game the deadline cuts has been loaded (numba loads a kernel at its first
-        call: seconds on a loaded machine, which must not fall after the deadline)."""
 
     def _allocate(self, width: int) -> None:
         if width <= self.width:
@@ -405,6 +406,13 @@ class Beam:
             out.append(int(self.cells[d, index]))
             index = int(self.par[d, index])
         return out[::-1]
+
+    def _load_tail(self, root: np.ndarray, score_mode: bool, tabu: int, score: int) -> None:
+        """Load the playout that finishes a game the deadline cuts, once a process, before the deadline: numba
+        loads a kernel at its first call, which took seconds on a loaded machine."""
+        global _tail_loaded
+        self._playout_tail(root.copy(), score_mode, tabu, score)
+        _tail_loaded = True
 
     def _playout_tail(self, board: np.ndarray, score_mode: bool, tabu: int, score: int) -> tuple[int, list[int]]:
         """The rest of a game the deadline cut, as one tabu-colour random playout (milliseconds even on a 64 x 64
@@ -457,9 +465,8 @@ class Beam:
         wts = weights.array()
         tabu = order[0] if (order and score_mode) else 0
         sc, cs = self.scratch, self.child_scratch
-        if deadline is not None and not self.tail_ready:
-            self._playout_tail(root.copy(), score_mode, tabu, start_score)
-            self.tail_ready = True
+        if deadline is not None and not _tail_loaded:
+            self._load_tail(root, score_mode, tabu, start_score)
         self.boards[0, :] = root
         self.scores[0] = start_score
         _, final = evaluate_position(

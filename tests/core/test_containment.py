@@ -25,6 +25,13 @@ def _env(tmp: Path) -> dict[str, str]:
     return env
 
 
+def _started(cwd: Path, tmp: Path, *args: str) -> subprocess.Popen:
+    """The command in its own session (as a terminal's job), its temporary files in ``tmp``."""
+    return subprocess.Popen(
+        _command(*args), cwd=cwd, env=_env(tmp), stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+
+
 def _status(p: psutil.Process) -> str | None:
     """The process's state, None once it is gone."""
     try:
@@ -59,26 +66,11 @@ def _wait_for_tree(pid: int, names: set[str], timeout: float = 30.0) -> list[psu
 def test_a_signal_to_the_command_ends_every_solver_process(sig, solver, running, repeat, tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    proc = subprocess.Popen(
-        _command(
-            "solve",
-            BIG_EM,
-            "--solver",
-            solver,
-            "--formulation",
-            "baseline" if solver != "cpsat" else "cpsat",
-            "--time-limit",
-            "120",
-            "--quiet",
-            "--out",
-            str(tmp_path / "c.json"),
-        ),
-        cwd=tmp_path,
-        env=_env(tmp),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    formulation = "baseline" if solver != "cpsat" else "cpsat"
+    proc = _started(
+        tmp_path, tmp, "solve", BIG_EM, "--solver", solver, "--formulation", formulation, "--time-limit", "120",
+        "--quiet", "--out", str(tmp_path / "c.json"),
+    )  # fmt: skip
     tree = _wait_for_tree(proc.pid, running)
     time.sleep(0.5)
     for _ in range(repeat):
@@ -137,28 +129,11 @@ def test_a_signal_during_the_model_export_leaves_no_half_written_file(tmp_path):
     """The export is written in the solver's process, which a signal to the command kills: its staged file
     (2.5 of 3.1 MB) stayed beside the requested path."""
     out = tmp_path / "ex"
-    proc = subprocess.Popen(
-        _command(
-            "solve",
-            str(ROOT / "instances/edge_matching/planted_10x10_free.txt"),
-            "--solver",
-            "highs",
-            "--threads",
-            "1",
-            "--time-limit",
-            "60",
-            "--quiet",
-            "--export-model",
-            str(out / "m.lp"),
-            "--out",
-            str(out / "c.json"),
-        ),
-        cwd=tmp_path,
-        env=_env(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    proc = _started(
+        tmp_path, tmp_path, "solve", str(ROOT / "instances/edge_matching/planted_10x10_free.txt"), "--solver", "highs",
+        "--threads", "1", "--time-limit", "60", "--quiet", "--export-model", str(out / "m.lp"), "--out",
+        str(out / "c.json"),
+    )  # fmt: skip
     end = time.monotonic() + 60
     while not (out.is_dir() and any(out.glob(".m.lp.*"))) and time.monotonic() < end:
         time.sleep(0.005)
