@@ -247,7 +247,7 @@ def run_dp(instance: Instance, params: dict[str, Any], options: SolveOptions, re
     early = _beyond_or_refused(instance, params, _dp_refusal)
     if early is not None:
         return early
-    d = destroy_all_dp(instance, params, deadline_of(options))
+    d = destroy_all_dp(instance, params, deadline_of(options, instance))
     if isinstance(d, str):
         return Result(Status.UNKNOWN, message="dp: time limit")
     if d is None:

@@ -50,18 +50,25 @@ def sequence_from_merges(instance: Instance, d: Sequence[int]) -> Solution:
 class Donors:
     """Heroes waiting to be absorbed; ``take_near`` hands out the nearest one (Manhattan, then lowest id).
 
-    Distances to every donor left are taken at once in numpy, and the arrays are compacted as donors go: buckets
-    of map squares scanned more and more empty squares as donors ran out (27 s on a 300x300 map with 27,000
-    takers), and a reduction map has ten thousand takers and as many donors."""
+    Distances to every donor left are taken at once in numpy, in place in two buffers; a donor taken is moved
+    far off the map instead of masked, and the arrays are compacted as donors go.  (Buckets of map squares
+    scanned more and more empty squares as donors ran out: 27 s on a 300x300 map with 27,000 takers.  Buckets
+    scanned ring by ring cannot help where the structure makes it slow: Theorem 3's first structure raises one
+    half of a type's heroes in id order, so the donors lie in the other half of the map, far from most takers.)"""
+
+    GONE = 1 << 29
+    """Where a taken donor is moved: further than any donor on the map (sides up to 100,000, so distances stay
+    within int32), and the nearest is never one taken."""
 
     def __init__(self, instance: Instance, ids: list[int]):
         import numpy as np  # here, not at the top: the command line imports this module at start-up
 
         order = sorted(ids)
         self.ids = np.array(order, dtype=np.int64)
-        self.xs = np.array([instance.heroes[i].x for i in order], dtype=np.int64)
-        self.ys = np.array([instance.heroes[i].y for i in order], dtype=np.int64)
-        self.alive = np.ones(len(order), dtype=bool)
+        self.xs = np.array([instance.heroes[i].x for i in order], dtype=np.int32)
+        self.ys = np.array([instance.heroes[i].y for i in order], dtype=np.int32)
+        self.dist = np.empty(len(order), dtype=np.int32)
+        self.dy = np.empty(len(order), dtype=np.int32)
         self.left = len(order)
 
     def take_near(self, x: int, y: int) -> int | None:
@@ -71,13 +78,17 @@ class Donors:
         import numpy as np
 
         if 2 * self.left < len(self.ids):  # compact: the distances are then taken over the donors left only
-            keep = self.alive
+            keep = self.xs < self.GONE
             self.ids, self.xs, self.ys = self.ids[keep], self.xs[keep], self.ys[keep]
-            self.alive = np.ones(self.left, dtype=bool)
-        dist = np.abs(self.xs - x) + np.abs(self.ys - y)
-        dist[~self.alive] = np.iinfo(np.int64).max
+            self.dist, self.dy = self.dist[: self.left], self.dy[: self.left]
+        dist, dy = self.dist, self.dy
+        np.subtract(self.xs, x, out=dist)
+        np.abs(dist, out=dist)
+        np.subtract(self.ys, y, out=dy)
+        np.abs(dy, out=dy)
+        dist += dy
         k = int(np.argmin(dist))  # the first of the nearest: the lowest id, as the ids are sorted
-        self.alive[k] = False
+        self.xs[k] = self.GONE
         self.left -= 1
         return int(self.ids[k])
 
