@@ -10,6 +10,7 @@ reported as feasible with its real bound, never as optimal.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -147,9 +148,14 @@ def _solve(
         timeMode="elapsed",
         options=[f"randomCbcSeed {cbc_seed}", f"randomSeed {cbc_seed}"],
     )
+    folder = _unsplit_folder(solver.tmpDir)
+    if folder is None:
+        return Result(Status.ERROR, message=SPACED_FOLDER, wall_time_s=clock.elapsed())
     try:
+        solver.tmpDir = folder[0]
         built.model.solve(solver)
     except pulp.PulpSolverError as exc:
+        _close(folder)
         log = read_log(log_path)
         if not _TIME_EXIT.search(log):
             return Result(Status.ERROR, message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
@@ -162,6 +168,7 @@ def _solve(
             message="CBC stopped on its time limit and ended before writing its solution",
             stop="time limit",
         )
+    _close(folder)
     wall = clock.elapsed()
     log = read_log(log_path)
     result_line = last_match(_RESULT, log)
@@ -191,6 +198,33 @@ def _solve(
     result = solved(built, Status.FEASIBLE, bound, wall, verdict)
     result.stop = stop
     return result
+
+
+SPACED_FOLDER = (
+    "CBC cannot work in a temporary folder whose path holds white space (PuLP splits CBC's command line on it), "
+    "and this system has no /proc to name it otherwise: set TMPDIR to a folder without"
+)
+
+
+def _unsplit_folder(folder: str) -> tuple[str, int | None] | None:
+    """A name of ``folder`` with no white space, and the descriptor held open for it (None: ``folder`` is fine).
+
+    PuLP hands CBC its files on a command line it splits on white space, so CBC failed whenever TMPDIR held a
+    space.  The folder is then named through an open descriptor, /proc/PID/fd/N, so the files stay where the
+    run's scratch folder (and its clean-up) has them.  None when the path has a space and there is no /proc.
+    """
+    if not any(ch.isspace() for ch in folder):
+        return folder, None
+    fds = f"/proc/{os.getpid()}/fd"
+    if not os.path.isdir(fds):
+        return None
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    return f"{fds}/{fd}", fd
+
+
+def _close(folder: tuple[str, int | None]) -> None:
+    if folder[1] is not None:
+        os.close(folder[1])
 
 
 def _log_bound(log: str, built: Built, kind: Kind) -> tuple[float | None, float | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -196,6 +197,27 @@ def test_cbc_called_directly_leaves_no_wrapper_behind(tmp_path, monkeypatch):
     built = merge.formulations["compact"].build(puzzle, merge.default_params(), SolveOptions())
     result = cbc.solve(built, "mip", SolveOptions(time_limit=20, threads=1), tmp_path / "cbc.log")
     assert result.status.has_solution and not list(folder.iterdir()), list(folder.iterdir())
+
+
+def test_cbc_works_in_a_temporary_folder_whose_path_has_a_space(tmp_path):
+    """PuLP splits CBC's command line on white space, and its files sit in the temporary folder: with
+    TMPDIR="/tmp/space dir" every CBC solve (solve, bench, queens, verify --reprove) was an error."""
+    import os
+    import subprocess
+    import sys
+
+    spaced = tmp_path / "space dir"
+    spaced.mkdir()
+    cert = tmp_path / "c.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "mipgames", "solve", str(ROOT / "instances/merge_game/choice.txt"), "--solver", "cbc"]
+        + ["--quiet", "--time-limit", "30", "--out", str(cert)],
+        env={**os.environ, "TMPDIR": str(spaced)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(cert.read_text())["status"] == "optimal" and not list(spaced.iterdir())
 
 
 @pytest.mark.parametrize("solver", ["scip", "cbc"])
