@@ -27,9 +27,9 @@ from typing import Any
 
 from mipgames import __version__, registry
 from mipgames.core.arguments import int_in
-from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError
+from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
 from mipgames.core.figures import check_figure_path
-from mipgames.core.files import distinct_outputs, printable, writable_output, write_text_atomic
+from mipgames.core.files import distinct_outputs, writable_output, write_text_atomic
 from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
 from mipgames.core.status import shown
 
@@ -273,7 +273,7 @@ def _exported(path: str, before: tuple[int, int] | None) -> str:
     """The summary's word on ``--export-model``: the file only when this command wrote it (its solver may have
     been killed at the deadline after the export, or the deadline may have come before or during it)."""
     now = _file_id(path)
-    return printable(path) if now is not None and now != before else "NOT WRITTEN"
+    return shown_path(path) if now is not None and now != before else "NOT WRITTEN"
 
 
 def _check_counting(problem: Problem, args: argparse.Namespace, params: dict[str, Any]) -> None:
@@ -414,7 +414,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"mipgames: {failure}", file=sys.stderr)
         return OutputError.exit_code if failures else EXIT_CODES[result.status]
     rows = [
-        ("problem", f"{problem.name}   {args.instance}"),
+        ("problem", f"{problem.name}   {shown_path(args.instance)}"),
         (
             "solver",
             f"{result.solver} {result.solver_version}"
@@ -441,9 +441,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rows.append(("note", result.message))
     limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
     rows.append(("time", f"{answered:.2f} s (solver {result.wall_time_s:.2f} s) of a {limit:g} s limit{limit_note}"))
-    rows.append(("certificate", printable(written) if written else "NOT WRITTEN"))
+    rows.append(("certificate", shown_path(written) if written else "NOT WRITTEN"))
     if args.render:
-        rows.append(("drawing", printable(drawing) + drew if drawing else "NOT WRITTEN"))
+        rows.append(("drawing", shown_path(drawing) + drew if drawing else "NOT WRITTEN"))
     if args.export_model:
         rows.append(("model", _exported(args.export_model, model_before)))
     for key, value in rows:
@@ -495,7 +495,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if args.json:
             _print_json(report)
         for reason in check.reasons:
-            print(f"{args.certificate}: REJECTED — {reason}", file=sys.stderr)
+            print(f"{shown_path(args.certificate)}: REJECTED — {reason}", file=sys.stderr)
         return 1
     if args.json and args.reprove is None:
         _print_json(report)
@@ -506,7 +506,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         what += f", objective {_format(check.verdict.objective)} {name} reproduced by the simulator"
     if not args.json:
         instance = f"instance {data['instance_sha256'][:12]}"  # the embedded instance's hash, checked above
-        print(f"{args.certificate}: OK — {data['problem']} {instance}, {what}")
+        print(f"{shown_path(args.certificate)}: OK — {data['problem']} {instance}, {what}")
         for note in check.notes:
             print(f"  {note}")
     if args.reprove is None:
@@ -526,7 +526,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report["reasons"] = [proof.text]
         _print_json(report)
     else:
-        print(f"{args.certificate}: {proof.text}")
+        print(f"{shown_path(args.certificate)}: {proof.text}")
     return proof.exit_code
 
 
@@ -540,14 +540,15 @@ def cmd_render(args: argparse.Namespace) -> int:
     if data is not None:
         problem = _certificate_problem(data, path)
         if args.problem is not None and registry.load(args.problem).name != problem.name:
-            raise UsageError(f"{path} is a certificate of {problem.name}, not of {args.problem}")
+            raise UsageError(f"{shown_path(path)} is a certificate of {problem.name}, not of {args.problem}")
         check = certificate.verify(data, problem)
         if check.instance is None:
             raise InputError("; ".join(check.reasons), path)
         instance, solution, params = check.instance, check.solution, check.params
         if not check.ok:  # the instance alone is drawn: a solution is shown only under a certificate that verifies
             print(
-                f"{path}: the certificate does not verify ({'; '.join(check.reasons)}): drawing its instance alone",
+                f"{shown_path(path)}: the certificate does not verify ({'; '.join(check.reasons)}): "
+                "drawing its instance alone",
                 file=sys.stderr,
             )
             solution, refused = None, 1
@@ -562,7 +563,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     distinct_outputs([args.file], args.output)
     check_figure_path(args.output, problem.render_formats)
     problem.render(instance, params, solution, args.output)
-    print(args.output)
+    print(shown_path(args.output))
     return refused
 
 
@@ -575,7 +576,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     instance = problem.generator.generate(args)
     if args.output:
         problem.write(instance, args.output)
-        print(args.output)
+        print(shown_path(args.output))
     else:
         from mipgames.run.scratch import scratch_dir
 
@@ -632,7 +633,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 continue
-            print(printable(str(target)))
+            print(shown_path(target))
             written += 1
     return 0 if written else 4
 

@@ -1,4 +1,5 @@
-"""The console script's first step: a Ctrl-C while Python still loads the command ends it quietly.
+"""The console script's first step: a Ctrl-C while Python still loads the command ends it quietly, and the
+standard streams are made safe to use.
 
 Loading the command line takes a few tenths of a second (more on a loaded machine), before its own handlers
 stand; an interrupt there printed a KeyboardInterrupt traceback.
@@ -6,6 +7,7 @@ stand; an interrupt there printed a KeyboardInterrupt traceback.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from types import FrameType
@@ -16,9 +18,25 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(130)
 
 
+def safe_streams() -> None:
+    """A closed standard stream reads as empty or swallows what is written, and text the output's encoding
+    cannot show is written as escapes: closed streams (``>&-``) were None, and an ASCII or Latin-1 output
+    (``PYTHONIOENCODING=ascii``, a C locale) could not take the messages' dashes, so commands ended in
+    tracebacks or in exit 1, which ``verify`` uses for a rejected certificate."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+        elif hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def entry() -> None:
     """Ctrl-C exits quietly until the command's own handling stands (``cli.entry`` hands it back to Python's)."""
     signal.signal(signal.SIGINT, _interrupted)
+    safe_streams()
     from mipgames.cli import entry as command
 
     command()

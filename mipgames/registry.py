@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import UsageError, shown_path
 from mipgames.core.problem import Problem
 
 PROBLEMS: dict[str, str] = {
@@ -103,7 +103,7 @@ def unknown_problem(path: str | Path, name_it: Callable[[str], str]) -> UsageErr
         how = f"it reads as {' or '.join(fits)}: {name_it(fits[0])}, say"
     else:
         how = f"no problem's reader takes it ({', '.join(PROBLEMS)}): {name_it('NAME')} to see why"
-    return UsageError(f"{path}: cannot tell the problem from the path; {how}")
+    return UsageError(f"{shown_path(path)}: cannot tell the problem from the path; {how}")
 
 
 def command_registrars() -> list[Callable[[Any], None]]:

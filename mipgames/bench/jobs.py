@@ -27,7 +27,7 @@ from typing import Any
 import mipgames
 from mipgames import registry
 from mipgames.core.certificate import canonical, sha256
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import UsageError, shown_path
 from mipgames.core.problem import Problem, SolveOptions
 from mipgames.core.status import Status
 
@@ -238,7 +238,9 @@ def execute(spec: JobSpec) -> dict[str, Any]:
         instance = problem.read(spec.instance_path)
         found = sha256(problem.instance_to_json(instance))
         if found != spec.instance_sha256:
-            raise UsageError(f"{spec.instance_path} changed since the campaign was planned (sha256 {found[:12]})")
+            raise UsageError(
+                f"{shown_path(spec.instance_path)} changed since the campaign was planned (sha256 {found[:12]})"
+            )
         result = solve(
             problem,
             instance,

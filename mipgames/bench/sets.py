@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import mipgames
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import UsageError, shown_path
 
 ENV = "MIPGAMES_BENCHMARKS"
 PREFIX = "public:"
@@ -44,5 +44,5 @@ def resolve(path: str, given: str | Path | None = None) -> str:
     folder = benchmarks_dir(given)
     target = (folder / rest).resolve()
     if not target.is_relative_to(folder.resolve()):
-        raise UsageError(f"{path}: {PREFIX} names a path inside the public-set folder {folder}")
+        raise UsageError(f"{shown_path(path)}: {PREFIX} names a path inside the public-set folder {folder}")
     return str(folder / rest)

@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import InputError, MipgamesError
+from mipgames.core.errors import InputError, MipgamesError, shown_path
 from mipgames.core.files import printable, read_bytes, read_json, write_json_atomic
 from mipgames.core.problem import (
     Problem,
@@ -298,7 +298,7 @@ def _provenance(check: Check, problem: Problem) -> None:
         return
     try:
         if hashlib.sha256(read_bytes(path, "instance")).hexdigest() != text_sha:
-            check.notes.append(f"{path} no longer holds the file solved: the embedded instance was checked")
+            check.notes.append(f"{shown_path(path)} no longer holds the file solved: the embedded instance was checked")
             return
         here = problem.instance_to_json(problem.read(path))
     except (MipgamesError, OSError):

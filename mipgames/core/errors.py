@@ -13,6 +13,23 @@ class MipgamesError(Exception):
 
 MAX_MESSAGE = 300
 """Longest message text printed: errors quote input in short excerpts, never whole."""
+PATH_CHARS = 160
+"""Longest file name printed: its start and its end."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (newline, escape, other controls) shown as ``?``:
+    text that comes from user input may then be printed without forging lines or terminal commands."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def shown_path(path: str | Path) -> str:
+    """A file name as the command prints it: printable (a name may hold a newline and a terminal escape, which
+    forged a line "status infeasible" in a solve's summary) and at most ``PATH_CHARS`` characters."""
+    text = printable(str(path))
+    if len(text) <= PATH_CHARS:
+        return text
+    return text[: PATH_CHARS // 2 - 1] + "…" + text[-(PATH_CHARS // 2) :]
 
 
 class InputError(MipgamesError):
@@ -30,7 +47,7 @@ class InputError(MipgamesError):
         message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE] + "…"
         where = ""
         if self.path is not None:
-            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
+            where = shown_path(self.path) + (f":{self.line}" if self.line is not None else "") + ": "
         elif self.line is not None:
             where = f"line {self.line}: "
         return where + message

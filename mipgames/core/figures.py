@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import UsageError, shown_path
 from mipgames.core.files import staged_output, writable_output
 
 FORMATS = (".png", ".pdf", ".svg")
@@ -17,7 +17,9 @@ def check_figure_path(path: str | Path, formats: tuple[str, ...] = FORMATS) -> P
     """The drawing's path, refused (before a solve spends its time) unless its suffix names a format drawn."""
     target = Path(path)
     if target.suffix.lower() not in formats:
-        raise UsageError(f"{path}: a drawing is written as {', '.join(formats)} (named by the file's suffix)")
+        raise UsageError(
+            f"{shown_path(path)}: a drawing is written as {', '.join(formats)} (named by the file's suffix)"
+        )
     return writable_output(target)
 
 

@@ -24,19 +24,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from mipgames.core.errors import InputError, OutputError, UsageError
+from mipgames.core.errors import InputError, OutputError, UsageError, printable
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """The largest input file read (the biggest bundled or public instance is a few MB)."""
 MAX_TOKEN_CHARS = 24
 """A number token longer than this is refused before conversion (int() of huge digit strings is quadratic)."""
 EXCERPT_CHARS = 40
-
-
-def printable(text: str) -> str:
-    """``text`` with every character a terminal would act on (newline, escape, other controls) shown as ``?``:
-    text that comes from user input may then be printed without forging lines or terminal commands."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def excerpt(text: str, width: int = EXCERPT_CHARS) -> str:

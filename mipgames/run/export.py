@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import UsageError
+from mipgames.core.errors import UsageError, shown_path
 from mipgames.core.problem import Built, Problem
 
 MAXIMISING_MPS = "mipgames: the model maximises; this file minimises the negated objective (optimum = -value)"
@@ -25,13 +25,13 @@ def check_export(kind: str, path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     if kind == "algorithm":
         raise UsageError(
-            f"{path}: this solver is an algorithm and builds no model to export; "
+            f"{shown_path(path)}: this solver is an algorithm and builds no model to export; "
             "name a backend (--solver cbc, highs, cpsat, ...) or use `mipgames export`"
         )
     if kind == "mip" and suffix not in (".lp", ".mps"):
-        raise UsageError(f"{path}: a MIP model is written as .lp or .mps")
+        raise UsageError(f"{shown_path(path)}: a MIP model is written as .lp or .mps")
     if kind != "mip" and suffix not in (".pb", ".txt", ".pbtxt"):
-        raise UsageError(f"{path}: a CP-SAT model is written as .pb (binary) or .pbtxt/.txt (text proto)")
+        raise UsageError(f"{shown_path(path)}: a CP-SAT model is written as .pb (binary) or .pbtxt/.txt (text proto)")
     return suffix
 
 
@@ -110,7 +110,7 @@ def export_model(
         elif suffix == ".mps":
             _write_mps(built, tmp, header)
         elif not built.model.export_to_file(str(tmp)):
-            raise UsageError(f"{path}: CP-SAT could not write the model")
+            raise UsageError(f"{shown_path(path)}: CP-SAT could not write the model")
         size = tmp.stat().st_size
         if max_bytes is not None and size > max_bytes:
             raise TooLarge(size)

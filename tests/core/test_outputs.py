@@ -216,6 +216,65 @@ def test_a_full_standard_output_is_an_output_error_not_an_internal_one(tmp_path)
         assert done.stderr.strip() == "mipgames: cannot write the output: No space left on device", done.stderr
 
 
+def test_closed_streams_and_a_narrow_encoding_are_not_faults(tmp_path):
+    """With stdout closed (`>&-`) a solve wrote its certificate and ended in a traceback (exit 1); with stderr
+    closed it said "internal error" and solved nothing; with an ASCII output `verify` could not print its dash and
+    exited 1, which says "rejected"; `queens -` with stdin closed was an internal error."""
+    import os
+    import subprocess
+    import sys
+
+    spec = str(ROOT / "instances/queens/spec_example.txt")
+    cert = tmp_path / "c.json"
+
+    def run(args, **kw):
+        return subprocess.run([sys.executable, "-m", "mipgames", *args], cwd=tmp_path, text=True, **kw)
+
+    closed = run(
+        ["solve", spec, "--out", str(cert)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        pass_fds=(),
+        preexec_fn=lambda: os.close(1),
+    )
+    assert closed.returncode == 0 and closed.stderr == "" and json.loads(cert.read_text())["status"] == "optimal"
+    cert.unlink()
+    closed = run(
+        ["solve", spec, "--out", str(cert)],
+        capture_output=False,
+        stdout=subprocess.PIPE,
+        preexec_fn=lambda: os.close(2),
+    )
+    assert closed.returncode == 0 and "status      optimal" in closed.stdout, closed.stdout
+    ascii_env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = run(["verify", str(cert)], capture_output=True, env=ascii_env)
+    assert done.returncode == 0 and ": OK \\u2014 queens instance" in done.stdout, (done.stdout, done.stderr)
+    done = run(["--help"], capture_output=True, env=ascii_env)
+    assert done.returncode == 0 and "\\xd7" in done.stdout and done.stderr == ""
+    done = run(["queens", "-"], capture_output=True, preexec_fn=lambda: os.close(0))
+    assert done.returncode == 4 and "empty input" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_file_names_are_printed_without_their_control_characters(capsys, tmp_path):
+    """A file named "x\\nstatus      infeasible\\x1b[31m.txt" forged a status line and a terminal escape in the
+    solve's summary, verify's line and every input error; a 5,000-character name was quoted whole."""
+    forged = tmp_path / "x\nstatus      infeasible\x1b[31m.txt"
+    forged.write_text((ROOT / "instances/queens/spec_example.txt").read_text())
+    cert = tmp_path / "c\x1b[2J.json"
+    assert main(["solve", str(forged), "--problem", "queens", "--quiet", "--out", str(cert)]) == 0
+    assert main(["verify", str(cert)]) == 0
+    bad = tmp_path / ("b\x1b[31m" + "y" * 200 + ".txt")
+    bad.write_text("8\nx\n")
+    assert main(["solve", str(bad), "--problem", "queens"]) == 4
+    out, err = capsys.readouterr()
+    for text in (out, err):
+        assert "\x1b" not in text
+    statuses = [line for line in out.splitlines() if line.startswith("status")]
+    assert len(statuses) == 1 and statuses[0].startswith("status      optimal"), statuses
+    message = err.strip().splitlines()[-1]
+    assert message.endswith(".txt:2: K must be an integer, got 'x'") and len(message) < 250, message
+
+
 def test_export_checks_every_target_before_it_writes_one(capsys, tmp_path):
     """A folder at the last model's path stopped `export` after three of four models were written."""
     spec = str(ROOT / "instances/queens/spec_example.txt")
