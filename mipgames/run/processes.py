@@ -71,8 +71,12 @@ def kill_tree(pid: int, include_root: bool = True, timeout: float = 1.0) -> None
     psutil.wait_procs(procs, timeout=timeout)
 
 
-def tree_rss(pid: int) -> int:
-    """Resident memory of ``pid`` and everything below it, in bytes (0 when it is gone)."""
+def tree_memory(pid: int, proportional: bool = False) -> int:
+    """Memory of ``pid`` and everything below it, in bytes (0 when it is gone): their resident sizes summed, or
+    with ``proportional`` their proportional set sizes where the system has them (Linux), which count a page
+    that forked workers share copy-on-write once, not once a worker (a portfolio's 345 MiB of resident sizes
+    were 151 MiB in use).  Resident sizes are cheap to read and never less: a tree within a limit by them is
+    within it."""
     total = 0
     try:
         procs = [psutil.Process(pid)] + descendants(pid)
@@ -80,7 +84,11 @@ def tree_rss(pid: int) -> int:
         return 0
     for proc in procs:
         try:
-            total += proc.memory_info().rss
+            if proportional:
+                info = proc.memory_full_info()
+                total += getattr(info, "pss", info.rss)
+            else:
+                total += proc.memory_info().rss
         except psutil.Error:
             pass
     return total

@@ -16,6 +16,7 @@ before it propagates.
 
 from __future__ import annotations
 
+import io
 import multiprocessing as mp
 import os
 import resource
@@ -30,13 +31,17 @@ from pathlib import Path
 from typing import Any
 
 from mipgames.core.errors import MipgamesError
-from mipgames.run.processes import die_with_parent, kill_tree, tree_rss
+from mipgames.run.processes import die_with_parent, kill_tree, tree_memory
 from mipgames.run.scratch import TEMP_VARIABLES
 
 GRACE_S = 2.5
 """How long past its deadline a child may take to hand back its answer before it is killed."""
 TICK_S = 0.2
 RSS_EVERY_S = 0.2
+"""How often the tree's resident sizes are read (cheap, and never less than the memory in use)."""
+PSS_EVERY_S = 1.0
+"""How often the tree's proportional set sizes, the memory it really uses, are read for its peak (2-3 ms a large
+process); they are read at once, and decide, when the resident sizes pass the memory limit."""
 
 
 class Terminated(BaseException):
@@ -62,7 +67,8 @@ class Limits:
     deadline: float | None = None
     """time.monotonic() value by which the child must have answered (None: no limit)."""
     memory_bytes: int | None = None
-    """Resident memory of the child's whole process tree (None: no limit)."""
+    """Memory in use by the child's whole process tree, pages its processes share counted once (None: no
+    limit)."""
 
 
 @dataclass
@@ -99,6 +105,32 @@ def _limit_memory(memory_bytes: int | None) -> None:
         pass
 
 
+class _LogStream(io.TextIOWrapper):
+    """The child's standard output or error, into its log, line by line; a line the log cannot take (a full
+    disk, a file size limit) is dropped.  A CP-SAT log line that failed to print ended the solve, and the
+    traceback and final flush failed in turn, so the child died with no word ("exit code 1")."""
+
+    def __init__(self, fd: int):
+        super().__init__(
+            io.BufferedWriter(io.FileIO(fd, "w", closefd=False)),
+            encoding="utf-8",
+            errors="backslashreplace",
+            line_buffering=True,
+        )
+
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError:
+            pass
+
+
 def _child_main(
     fn: Callable[..., Any], args: tuple[Any, ...], conn: Any, log_path: str, run_dir: str, memory_bytes: int | None
 ) -> None:
@@ -117,8 +149,8 @@ def _child_main(
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.close(fd)
-    sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
-    sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+    sys.stdout = _LogStream(1)
+    sys.stderr = _LogStream(2)
     try:
         value = fn(*args, notify=lambda msg: conn.send(("note", msg)))
         conn.send(("done", value))
@@ -166,6 +198,7 @@ def supervise(
     notes: list[Any] = []
     peak = 0
     last_rss = 0.0
+    last_pss = -PSS_EVERY_S
     proc.start()
     sender.close()
     try:
@@ -176,16 +209,18 @@ def supervise(
                 return ChildEnd("deadline", message="stopped at the deadline", notes=notes, peak_rss=peak)
             if limits.memory_bytes is not None and now - last_rss >= RSS_EVERY_S:
                 last_rss = now
-                rss = tree_rss(proc.pid)
-                peak = max(peak, rss)
-                if rss > limits.memory_bytes:
-                    _end_tree(proc)
-                    return ChildEnd(
-                        "memory",
-                        message=f"memory limit reached ({rss / 2**20:,.0f} MiB in use)",
-                        notes=notes,
-                        peak_rss=peak,
-                    )
+                if tree_memory(proc.pid) > limits.memory_bytes or now - last_pss >= PSS_EVERY_S:
+                    last_pss = now
+                    used = tree_memory(proc.pid, proportional=True)
+                    peak = max(peak, used)
+                    if used > limits.memory_bytes:
+                        _end_tree(proc)
+                        return ChildEnd(
+                            "memory",
+                            message=f"memory limit reached ({used / 2**20:,.0f} MiB in use)",
+                            notes=notes,
+                            peak_rss=peak,
+                        )
             if receiver.poll(TICK_S):
                 try:
                     kind, payload = receiver.recv()

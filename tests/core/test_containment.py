@@ -182,6 +182,54 @@ def test_the_deadline_covers_building_the_model(tmp_path):
 
 
 @pytest.mark.slow
+def test_pages_forked_workers_share_count_once_against_the_memory_limit(tmp_path):
+    """The limit summed the workers' resident sizes, so a page a portfolio's forked workers shared was counted
+    once a worker: 345 MiB "in use" stopped a solve whose tree used 151 MiB."""
+    from mipgames.run.processes import tree_memory
+    from mipgames.run.supervisor import Limits, supervise
+
+    def shared_by_forks(notify) -> int:
+        block = bytearray(os.urandom(1 << 20)) * 300  # 300 MiB written, then shared by two forks
+        forks = [os.fork() for _ in range(2)]
+        if 0 in forks:
+            time.sleep(60)
+            os._exit(0)
+        time.sleep(0.5)
+        notify(("memory", tree_memory(os.getpid()), tree_memory(os.getpid(), proportional=True)))
+        time.sleep(1.5)  # the parent measures the tree meanwhile
+        for pid in forks:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        return len(block)
+
+    limit = tree_memory(os.getpid(), proportional=True) + 450 * 2**20  # the forks share this process's pages too
+    end = supervise(shared_by_forks, (), tmp_path / "log", tmp_path, Limits(memory_bytes=limit))
+    assert end.kind == "done" and 300 * 2**20 < end.peak_rss < limit, (end.kind, end.message, end.peak_rss)
+    _, resident, used = end.notes[0]
+    assert resident > limit + 600 * 2**20 and used < limit, (resident >> 20, used >> 20, limit >> 20)
+
+
+def test_a_log_the_disk_cannot_take_does_not_end_the_solve(tmp_path):
+    """With files limited to 8 KB (or a full temporary folder) CP-SAT's log lines failed to print, and the
+    child's traceback and flush failed in turn: "the solver process died (exit code 1)", with no word why."""
+    import resource
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    done = subprocess.run(
+        _command(
+            "solve", str(ROOT / "instances/merge_game/random-10x10.txt"), "--solver", "cpsat", "--time-limit", "20"
+        )
+        + ["--quiet", "--out", str(tmp_path / "c.json")],
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        preexec_fn=small_files,
+    )
+    assert done.returncode == 0, (done.stdout, done.stderr)
+
+
 def test_the_memory_limit_stops_the_solve_not_the_machine(tmp_path):
     board = tmp_path / "board.txt"
     subprocess.run(
