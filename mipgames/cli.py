@@ -248,7 +248,7 @@ def status_text(result: Any) -> str:
     stop = f"; stopped: {result.stop}" if result.stop else ""
     by = f" by {result.proved_by}" if result.proved_by else ""
     return {
-        Status.OPTIMAL: f"optimal (proved{by})",
+        Status.OPTIMAL: f"optimal (proved{by}{'; the solver stopped on its time limit' if result.stop else ''})",
         Status.FEASIBLE: f"feasible (not proved optimal{stop})",
         Status.INFEASIBLE: f"infeasible (proved{by}: no solution exists)",
         Status.UNBOUNDED: f"unbounded (proved{by})",

@@ -333,7 +333,8 @@ def provenance(runs: list[Row]) -> tuple[Counter[str], Counter[str], Counter[str
     changed: Counter[str] = Counter()
     for r in runs:
         if solved(r):
-            provers[f"{r['status']} by {r.get('proved_by') or 'unrecorded'}"] += 1
+            late = " (the solver stopped on its time limit)" if r.get("stop") == "time limit" else ""
+            provers[f"{r['status']} by {r.get('proved_by') or 'unrecorded'}{late}"] += 1
         elif r["outcome"] == TIMEOUT:
             stops[r.get("stop") or ("finished without proof" if r.get("reported_status") else "unrecorded")] += 1
         reported = r.get("reported_status")

@@ -354,8 +354,11 @@ def finish(
     )
     if claim.reason:
         result.message = _join(result.message, claim.reason)
-    if claim.status is Status.OPTIMAL:
-        result.stop = ""  # proved: nothing stopped it short (a solver given --gap names the gap even then)
+    if claim.status is Status.OPTIMAL and result.stop != "time limit":
+        # proved: nothing stopped it short (a solver given --gap names the gap even then).  A solver stopped by
+        # its time limit keeps saying so: its proof was made by joining its bound to an answer it did not find
+        # better than (the warm start's), or by rounding, and the route took all its time to make it.
+        result.stop = ""
     log.info(
         "reported %s, claimed %s (objective %s, bound %s, proved by %s)%s",
         reported,

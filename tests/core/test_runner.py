@@ -109,6 +109,19 @@ def test_claim_versus_measured_objective(status, offset, closed, verdict):
         assert got.objective is None and "simulator measures" in got.message
 
 
+@pytest.mark.parametrize("stop, kept", [("time limit", "time limit"), ("gap", "")])
+def test_a_proof_joined_when_the_solver_stopped_on_its_limit_says_so(stop, kept):
+    """A solver stopped by its time limit with no answer as good as the warm start's, its bound meeting that
+    answer: the claim is optimal (true), but the stop was erased, so `bench` counted the run as the solver's and
+    its time as a time to solve, which followed the limit (5.6 s at 8 s, 1.1 s at 3 s)."""
+    inst = random_split(rows=2, items=10, seed=5, high=20)
+    chosen = [0, 2, 5]
+    measured = deviation(inst, chosen)
+    data = {"status": "feasible", "objective": measured, "bound": measured, "solution_json": chosen, "stop": stop}
+    got = finish(PROBLEM, inst, Plan("cbc", "mip", "mip"), {}, SolveOptions(), data)
+    assert (got.status, got.stop) == ("optimal", kept)
+
+
 def test_a_model_without_the_objective_proves_nothing_about_it():
     """A feasibility model's "optimal" means "found one", and any bound it reports bounds no objective of the
     problem: the replayed solution is feasible, with no bound (a mutation that took the bound passed the suite,
