@@ -29,7 +29,7 @@ from mipgames import __version__, registry
 from mipgames.core.arguments import int_in
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
 from mipgames.core.figures import check_figure_path
-from mipgames.core.files import distinct_outputs, writable_output, write_text_atomic
+from mipgames.core.files import distinct_outputs, writable_folder, writable_output, write_text_atomic
 from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
 from mipgames.core.status import shown
 
@@ -116,6 +116,8 @@ def _paths_beside_the_log(args: argparse.Namespace) -> list[str]:
     return named
 
 
+DEFAULT_OUT = "out"
+"""The folder of a solve's certificate when --out is not given."""
 OUTPUT_ARGUMENTS = ("out", "output", "render", "export_model", "solver_log", "csv", "parquet", "png", "gif")
 """Options that name a file a command writes (beside ``--log``)."""
 
@@ -220,7 +222,6 @@ _READER_FAULTS = (
     AttributeError,
     OverflowError,
     RecursionError,
-    MemoryError,
     UnicodeError,
 )
 
@@ -234,6 +235,11 @@ def read_instance(problem: Problem, path: str) -> tuple[Any, str]:
         instance = problem.read(path)
     except MipgamesError:
         raise
+    except MemoryError:  # the readers bound what they allocate by the file's size and the limits, so not the input
+        raise MipgamesError(
+            f"{shown_path(path)}: out of memory while reading {len(raw):,} bytes: the command has too little "
+            "memory (ulimit -v?)"
+        ) from None
     except _READER_FAULTS as exc:  # a reader that choked on hostile input: still the input's fault
         raise InputError(
             f"not a readable {problem.name} instance ({type(exc).__name__}: {str(exc)[:80]})", path
@@ -319,6 +325,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for target in (out, args.export_model, args.solver_log):
         if target is not None:
             writable_output(target)
+    if out is None:  # the default certificate's name waits for the solver, its folder need not
+        try:
+            writable_folder(DEFAULT_OUT)
+        except OutputError as exc:
+            raise OutputError(f"{exc.message}; certificates go there unless --out names a file", exc.path) from None
     if args.render is not None:  # the format, and the target as above
         check_figure_path(args.render, problem.render_formats)
     quiet = args.quiet or args.json
@@ -351,7 +362,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if out is None:
             stem = Path(args.instance).stem
             model = f".{result.formulation}" if result.formulation else ""
-            out = Path("out") / f"{stem}{model}.{result.solver}.cert.json"
+            out = Path(DEFAULT_OUT) / f"{stem}{model}.{result.solver}.cert.json"
         name, sense = problem.objective(result.params)
         if result.verified and problem.describe is not None and not quiet:
             print(problem.describe(instance, result.params, result.solution, result.verdict))
@@ -479,6 +490,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         args.certificate, args.reprove = args.reprove, ""
     if args.certificate is None:
         raise UsageError("verify needs a certificate: mipgames verify CERT.json [--reprove [SOLVER]]")
+    options = None
+    if args.reprove is not None:  # the re-proof's limits are refused before the certificate is judged OK
+        options = SolveOptions(
+            time_limit=args.time_limit, threads=args.threads, memory_limit=args.memory_limit or default_memory_limit()
+        )
     data, problem = _load_certificate(args.certificate)
     check = certificate.verify(data, problem)
     report: dict[str, Any] = {
@@ -509,11 +525,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{shown_path(args.certificate)}: OK — {data['problem']} {instance}, {what}")
         for note in check.notes:
             print(f"  {note}")
-    if args.reprove is None:
+    if args.reprove is None or options is None:
         return 0
-    options = SolveOptions(
-        time_limit=args.time_limit, threads=args.threads, memory_limit=args.memory_limit or default_memory_limit()
-    )
     display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet or args.json)
     try:
         proof = reprove(problem, check.instance, check.params, data, args.reprove or None, options, display)
@@ -615,7 +628,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         suffixes = (".lp", ".mps") if problem.formulations[name].kind == "mip" else (".pb",)
         targets[name] = [Path(args.directory) / f"{Path(args.instance).stem}.{name}{s}" for s in suffixes]
     every = [target for files in targets.values() for target in files]
-    distinct_outputs([args.instance], *every)
+    distinct_outputs([args.instance], *every, *([args.log] if getattr(args, "log", None) else []))
     for target in every:  # all of them before the first is built: a late refusal left part of the set written
         writable_output(target)
     limit = None if args.max_size is None else int(args.max_size * 2**20)
@@ -764,7 +777,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--warm-start", action="store_true", help="start from the problem's heuristic solution")
     p.add_argument(
         "--out",
-        type=Path,
         metavar="CERT.json",
         help="certificate path (default out/<instance>[.<formulation>].<solver>.cert.json)",
     )

@@ -64,7 +64,7 @@ def describe(problem: Problem, instance: Any, params: dict[str, Any], formulatio
     """The header lines of a model file (the objective line for the model's own sense; see ``export_model``)."""
     from mipgames import __version__
     from mipgames.core.certificate import sha256
-    from mipgames.core.files import printable
+    from mipgames.core.errors import printable
 
     digest = sha256(problem.instance_to_json(instance))
     settings = ", ".join(f"{key}={value}" for key, value in sorted(params.items())) or "none"
@@ -75,10 +75,23 @@ def describe(problem: Problem, instance: Any, params: dict[str, Any], formulatio
     ]
     if built.has_objective:
         name, sense = problem.objective(params)
-        lines.append(f"objective: {name} ({sense}) = {_affine_text(*built.affine())}")
+        lines.append(f"objective: {name} ({sense}) = {_affine_text(*_file_affine(built))}")
     else:
         lines.append("no objective: a decision model, every feasible solution answers")
     return lines
+
+
+def _file_affine(built: Built) -> tuple[float, float]:
+    """(a, b) with the toolkit's value = a + b x the objective a solver reports on the written file.  PuLP
+    writes no objective constant to LP or MPS files, so a MIP's constant moves into a: a SameGame board with a
+    tile no move can take said "tiles remaining = this file's objective", and every solver of the file found
+    one tile too few.  A CP-SAT proto keeps its offset."""
+    import pulp
+
+    a, b = built.affine()
+    if isinstance(built.model, pulp.LpProblem) and built.model.objective is not None:
+        a += b * float(built.model.objective.constant)
+    return a, b
 
 
 def _affine_text(a: float, b: float) -> str:
@@ -128,7 +141,7 @@ def _write_mps(built: Built, path: Path, header: Sequence[str]) -> None:
     lines = list(header)
     if built.model.sense == pulp.LpMaximize:
         if built.has_objective:
-            a, b = built.affine()
+            a, b = _file_affine(built)
             lines = [_flip(line, a, b) for line in lines]
         lines.insert(0, MAXIMISING_MPS)
     _prepend(path, [f"* {_comment(line)}" for line in lines])

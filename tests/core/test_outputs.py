@@ -3,7 +3,9 @@ drawings written like every other output, and outputs that never overwrite each 
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -275,6 +277,48 @@ def test_file_names_are_printed_without_their_control_characters(capsys, tmp_pat
     assert message.endswith(".txt:2: K must be an integer, got 'x'") and len(message) < 250, message
 
 
+def test_outputs_are_checked_before_the_solve_and_a_folder_name_is_no_file(capsys, tmp_path, monkeypatch):
+    """`--out afile/` replaced the file afile (Path drops the slash); with no --out, an unwritable working folder
+    was found after the whole solve ("certificate NOT WRITTEN"); a MemoryError while reading blamed the input."""
+    from mipgames import cli
+    from mipgames.core.errors import MipgamesError
+
+    spec = str(ROOT / "instances/queens/spec_example.txt")
+    kept = tmp_path / "afile"
+    kept.write_text("mine")
+    assert main(["solve", spec, "--quiet", "--out", f"{kept}/"]) == 4
+    assert "names a folder" in capsys.readouterr().err and kept.read_text() == "mine"
+    (tmp_path / "out").write_text("a file where the default folder goes")
+    monkeypatch.chdir(tmp_path)
+    began = time.monotonic()
+    assert main(["solve", spec, "--quiet", "--solver", "cpsat", "--time-limit", "30"]) == 4
+    assert time.monotonic() - began < 10 and "certificates go there unless --out" in capsys.readouterr().err
+
+    def exhausted(path):
+        raise MemoryError
+
+    problem = dataclasses.replace(cli.registry.load("queens"), read=exhausted)
+    try:
+        cli.read_instance(problem, spec)
+    except MipgamesError as exc:
+        assert exc.exit_code == 1 and "out of memory while reading" in str(exc), str(exc)
+    else:
+        raise AssertionError("a MemoryError passed")
+
+
+def test_a_reproofs_limits_are_refused_before_the_certificate_is_called_ok(capsys, tmp_path):
+    """`verify CERT --reprove --time-limit 1e30` printed "OK" and then refused the limit; a memory limit too
+    large was named in bytes (1.15292e+18 against 10995115178248372224)."""
+    cert = tmp_path / "c.json"
+    assert main(["solve", str(ROOT / "instances/queens/spec_example.txt"), "--quiet", "--out", str(cert)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(cert), "--reprove", "--time-limit", "1e30"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and "time limit must be at most" in err
+    assert main(["verify", str(cert), "--reprove", "--memory-limit", "9999999T"]) == 4
+    assert "must be at most 1,048,576 TiB, got 9,999,999 TiB" in capsys.readouterr().err
+
+
 def test_export_checks_every_target_before_it_writes_one(capsys, tmp_path):
     """A folder at the last model's path stopped `export` after three of four models were written."""
     spec = str(ROOT / "instances/queens/spec_example.txt")
@@ -372,6 +416,27 @@ def test_exported_models_read_as_the_toolkit_solves_them(capsys, tmp_path):
         out = capsys.readouterr().out
         taken = "status      optimal" in out or "status      feasible" in out
         assert code == 0 and taken and "verified    yes" in out, out
+
+
+def test_a_model_files_header_maps_its_objective_to_the_toolkits_value(tmp_path):
+    """On a SameGame board with tiles no move can take, the time-indexed model's objective has a constant, which
+    PuLP's writers drop; the header still said "tiles remaining = this file's objective", and every solver of the
+    file found one tile too few (5 where 6 remain)."""
+    import re
+
+    board = tmp_path / "lone.txt"
+    board.write_text("12\n21\n13\n")  # no two alike side by side: all 6 tiles remain
+    assert (
+        main(["export", str(board), "--problem", "samegame", "--formulation", "time-indexed", "-d", str(tmp_path)]) == 0
+    )
+    for suffix in (".lp", ".mps"):
+        model = tmp_path / f"lone.time-indexed{suffix}"
+        line = next(text for text in model.read_text().splitlines() if "objective: tiles remaining" in text)
+        found = re.search(r"= (?:(\S+) \+ )?this file's objective", line)
+        assert found is not None, line
+        assert float(found.group(1) or 0) + _highs_optimum(model) == pytest.approx(6), line
+    log = tmp_path / "lone.time-indexed.lp"  # export took a --log named like a model it writes (solve refuses it)
+    assert main(["export", str(board), "--problem", "samegame", "-d", str(tmp_path), "--log", str(log)]) == 4
 
 
 def test_an_export_cut_by_the_deadline_leaves_nothing_and_says_so(capsys, tmp_path, monkeypatch):
