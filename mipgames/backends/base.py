@@ -92,6 +92,23 @@ class Backend:
         return self.capabilities.kinds
 
 
+def import_fault(module: str, package: str) -> str | None:
+    """None when ``module`` imports; else why not, for the solvers table and the message of a solve that names
+    the solver: not installed, or installed but failing to load.  Under ``ulimit -v`` a library that could not
+    be mapped was reported as "not installed"."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or module.split(".")[0] == exc.name.split(".")[0]:
+            return f"{package} is not installed"
+        return f"{package} is installed but cannot be loaded: {exc}"
+    except (ImportError, OSError, MemoryError) as exc:
+        return f"{package} is installed but cannot be loaded ({type(exc).__name__}: {str(exc)[:120]})"
+    return None
+
+
 def sense_of(built: Built, kind: Kind) -> str:
     """'min' or 'max' of the model itself."""
     if kind == "mip":

@@ -22,6 +22,7 @@ from mipgames.backends.base import (
     Progress,
     Silent,
     Stopwatch,
+    import_fault,
     last_match,
     number,
     read_log,
@@ -49,10 +50,10 @@ def _cmd():
 
 
 def available() -> str | None:
-    try:
-        return None if _cmd()().available() else "PuLP's bundled CBC binary is missing"
-    except ImportError:
-        return "PuLP is not installed"
+    fault = import_fault("pulp", "PuLP")
+    if fault:
+        return fault
+    return None if _cmd()().available() else "PuLP's bundled CBC binary is missing"
 
 
 @functools.cache

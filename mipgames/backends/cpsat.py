@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, number
+from mipgames.backends.base import Backend, Capabilities, Listener, Progress, Silent, Stopwatch, import_fault, number
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
@@ -20,11 +20,7 @@ _LINE = re.compile(r"^#(?:\d+|Bound|Done|Model)\s+\S+s\s+best:(\S+)\s+next:\[(\S
 
 
 def available() -> str | None:
-    try:
-        from ortools.sat.python import cp_model  # noqa: F401
-    except ImportError:
-        return "ortools is not installed"
-    return None
+    return import_fault("ortools.sat.python.cp_model", "ortools")
 
 
 @functools.cache

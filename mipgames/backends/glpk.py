@@ -25,6 +25,7 @@ from mipgames.backends.base import (
     Progress,
     Silent,
     Stopwatch,
+    import_fault,
     last_match,
     loading_ran_out,
     number,
@@ -40,11 +41,7 @@ _MIP_LINE = re.compile(r"mip =\s+(\S+(?: found yet)?)\s+([<>]=)\s+(\S+)")
 
 
 def available() -> str | None:
-    try:
-        import swiglpk  # noqa: F401
-    except ImportError:
-        return "swiglpk is not installed"
-    return None
+    return import_fault("swiglpk", "swiglpk")
 
 
 @functools.cache

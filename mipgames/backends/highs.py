@@ -23,6 +23,7 @@ from mipgames.backends.base import (
     Listener,
     Silent,
     Stopwatch,
+    import_fault,
     loading_ran_out,
     number,
     sense_of,
@@ -35,11 +36,7 @@ from mipgames.core.status import Status
 
 
 def available() -> str | None:
-    try:
-        import highspy  # noqa: F401
-    except ImportError:
-        return "highspy is not installed"
-    return None
+    return import_fault("highspy", "highspy")
 
 
 @functools.cache

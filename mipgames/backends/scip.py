@@ -13,7 +13,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from mipgames.backends.base import Backend, Capabilities, Listener, Silent, Stopwatch, number
+from mipgames.backends.base import Backend, Capabilities, Listener, Silent, Stopwatch, import_fault, number
 from mipgames.backends.pulp_common import apply_hint, has_values, objective_constant, solved
 from mipgames.core.problem import Built, Kind, SolveOptions
 from mipgames.core.result import Result
@@ -34,11 +34,7 @@ _STOPS = {
 
 
 def available() -> str | None:
-    try:
-        import pyscipopt  # noqa: F401
-    except ImportError:
-        return "PySCIPOpt is not installed"
-    return None
+    return import_fault("pyscipopt", "PySCIPOpt")
 
 
 @functools.cache

@@ -23,8 +23,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import InputError, MipgamesError, shown_path
-from mipgames.core.files import printable, read_bytes, read_json, write_json_atomic
+from mipgames.core.errors import InputError, MipgamesError, printable, shown_path
+from mipgames.core.files import read_bytes, read_json, write_json_atomic
 from mipgames.core.problem import (
     Problem,
     SolveOptions,

@@ -109,6 +109,8 @@ class SolveOptions:
             if value < 0 or (value == 0 and not zero_ok):
                 raise UsageError(f"{name} must be {'at least 0' if zero_ok else 'positive'}, got {value!r}")
             if value > most:  # clocks and rlimits overflow beyond these (1e300 s ended in an OverflowError)
+                if name == "memory limit":
+                    raise UsageError(f"{name} must be at most {most / 2**40:,.0f} TiB, got {value / 2**40:,.0f} TiB")
                 raise UsageError(f"{name} must be at most {most:g}, got {str(value)[:40]}")
 
         try:

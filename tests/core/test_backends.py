@@ -269,3 +269,27 @@ def test_count_is_refused_by_solvers_that_find_one_solution(solver, capsys):
     assert (
         f"--count is counted by --solver portfolio or backtrack; {solver} finds one solution" in capsys.readouterr().err
     )
+
+
+def test_a_solver_library_that_fails_to_load_is_not_called_missing(tmp_path, monkeypatch):
+    """Under `ulimit -v` the solvers table and `solve --solver cpsat` said "ortools is not installed" when its
+    library could not be mapped."""
+    import sys
+
+    from mipgames.backends.base import import_fault
+
+    (tmp_path / "broken_solver_lib.py").write_text(
+        "raise ImportError('libfoo.so: failed to map segment from shared object')\n"
+    )
+    (tmp_path / "needs_absent_lib.py").write_text("import no_such_dependency_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_fault("no_such_solver_xyz", "Xyz") == "Xyz is not installed"
+    assert import_fault("json", "json") is None
+    broken = import_fault("broken_solver_lib", "Broken")
+    assert (
+        broken is not None and broken.startswith("Broken is installed but cannot be loaded") and "map segment" in broken
+    )
+    absent = import_fault("needs_absent_lib", "Needs")
+    assert absent is not None and absent.startswith("Needs is installed but cannot be loaded")
+    sys.modules.pop("broken_solver_lib", None)
+    sys.modules.pop("needs_absent_lib", None)
