@@ -10,6 +10,7 @@ processes may not do.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -339,9 +340,45 @@ def _start_forkserver() -> None:
     forkserver.set_forkserver_preload(["distributed"])
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        forkserver.ensure_running()
+        with _multiprocessing_files_in_a_run_folder():
+            forkserver.ensure_running()
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+SOCKET_PATH_MAX = 107
+"""The longest path a Unix socket binds to (Linux's 108 bytes, less the NUL)."""
+SOCKET_BELOW = 64
+"""Bytes the forkserver's socket adds below the temporary folder inside a run-named one (/mipgames-run-PID-mp-XXXXXXXX
+/pymp-XXXXXXXX/listener-XXXXXXXX)."""
+
+
+@contextlib.contextmanager
+def _multiprocessing_files_in_a_run_folder() -> Iterator[None]:
+    """Multiprocessing's folder for the forkserver's socket (pymp-*) goes inside a folder named like a run's
+    scratch folder, for this process: it removes its pymp-* at exit, but a campaign killed with SIGKILL left it
+    in the temporary folder for good, where the next command's sweep of dead runs' folders now finds it."""
+    import multiprocessing.util
+    import shutil
+    import tempfile
+
+    from mipgames.run.scratch import PREFIX
+
+    base = tempfile.gettempdir()
+    if len(os.fsencode(base)) + SOCKET_BELOW > SOCKET_PATH_MAX:  # the socket's path would be too long to bind
+        yield
+        return
+    folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-mp-", dir=base)
+    # removed after multiprocessing's own clean-up of the folder inside (priority -100 runs before -101)
+    multiprocessing.util.Finalize(
+        None, shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True}, exitpriority=-101
+    )
+    before, tempfile.tempdir = tempfile.tempdir, folder
+    try:
+        multiprocessing.util.get_temp_dir()  # made now, inside the folder, and kept for the process
+    finally:
+        tempfile.tempdir = before
+    yield
 
 
 def run_dask(

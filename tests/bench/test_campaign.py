@@ -298,3 +298,38 @@ def test_an_instance_named_twice_is_one_job(tmp_path):
     planned, notes = campaign.plan_jobs([path, path, str(copy)], ["exact"], time_limit=5, module="tests.bench.stub")
     assert len(planned) == 1 and planned[0].instance_path == path
     assert any("a job planned already" in note and "and 1 more" in note for note in notes)
+
+
+def test_a_campaign_killed_with_sigkill_leaves_multiprocessings_folder_where_the_next_sweep_finds_it(tmp_path):
+    """`kill -9` of a `--jobs 2` campaign left the forkserver's pymp-* folder in the temporary folder for good:
+    multiprocessing removes it at exit only.  It now lies in a folder named like this process's run folders."""
+    import tempfile
+
+    from mipgames.run.scratch import PREFIX, sweep_stale
+
+    with tempfile.TemporaryDirectory() as name:  # the socket's path must fit in 107 bytes: pytest's are long
+        _killed_campaign_is_swept(Path(name), PREFIX, sweep_stale)
+
+
+def _killed_campaign_is_swept(short: Path, prefix: str, sweep_stale) -> None:
+
+    script = (
+        "import os, multiprocessing.util as u\n"
+        "from mipgames.bench.campaign import _start_forkserver\n"
+        "_start_forkserver()\n"
+        "print(u.get_temp_dir(), flush=True)\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(short)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    made = Path(done.stdout.strip())
+    assert done.returncode == -9 and made.name.startswith("pymp-") and made.is_dir(), (done.stdout, done.stderr)
+    assert made.parent.parent == short and made.parent.name.startswith(prefix)
+    sweep_stale(short)
+    assert not list(short.iterdir())
