@@ -17,7 +17,6 @@ Runs and their figures: benchmarks/CROSSCHECK.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -28,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/, for scriptkit (also when imported)
+
+from scriptkit import Parser, names, positive_float, positive_int, run_script
 
 import mipgames
 from mipgames import registry
@@ -204,18 +206,17 @@ def check(problem: str, seed: int, size: str, time_limit: float, folder: Path) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--problems", default=",".join(ROUTES), help="comma-separated (default: all four)")
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--problems", type=names(ROUTES, "problem"), default=",".join(ROUTES), help="comma-separated (default: all)"
+    )
     parser.add_argument("--size", choices=SIZES, default="small")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
-    parser.add_argument("--count", type=int, default=20, help="instances per problem")
-    parser.add_argument("--time-limit", type=float, default=20.0, help="seconds a solve")
+    parser.add_argument("--count", type=positive_int, default=20, help="instances per problem")
+    parser.add_argument("--time-limit", type=positive_float, default=20.0, help="seconds a solve")
     parser.add_argument("--out", type=Path, required=True, help="JSON lines, one an instance")
     args = parser.parse_args(argv)
-    problems = args.problems.split(",")
-    unknown = [p for p in problems if p not in ROUTES]
-    if unknown:
-        parser.error(f"unknown problem {unknown[0]!r}")
+    problems = args.problems
     folder = args.out.with_suffix(".instances")
     folder.mkdir(parents=True, exist_ok=True)
     statuses: Counter[str] = Counter()
@@ -236,4 +237,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main))

@@ -19,7 +19,6 @@ loading are done before timing (a warm-up count of pieces_04x04 with each settin
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -34,11 +33,20 @@ from mipgames.edge_matching.search import NO_LIMIT, Search, fill_order, prepare 
 from mipgames.edge_matching.simulate import framed  # noqa: E402
 
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))  # benchmarks/, for scriptkit
 from bench_search import add_row, benchmarks_dir, load  # noqa: E402
+from scriptkit import Parser, positive_float, positive_int, require_files, run_script  # noqa: E402
+
+PUZZLES = ("04x04", "05x05", "06x06", "07x07", "08x08", "09x09", "10x10")
+"""Brendan Owen's puzzles the measures read."""
+
+
+def puzzle_path(folder: Path, name: str) -> Path:
+    return folder / "brendan" / f"pieces_{name}.txt"
 
 
 def puzzle(folder: Path, name: str):
-    inst, _ = framed(read(folder / "brendan" / f"pieces_{name}.txt"), {})
+    inst, _ = framed(read(puzzle_path(folder, name)), {})
     return inst
 
 
@@ -54,15 +62,16 @@ def run(
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=8)
-    ap.add_argument("--budget", type=float, default=2e9)
-    ap.add_argument("--rate-nodes", type=float, default=1e8)
-    ap.add_argument("--parts", type=int, default=20000)
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=positive_int, default=8)
+    ap.add_argument("--budget", type=positive_float, default=2e9)
+    ap.add_argument("--rate-nodes", type=positive_float, default=1e8)
+    ap.add_argument("--parts", type=positive_int, default=20000)
     ap.add_argument("--benchmarks", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=HERE / "look_results.md")
     args = ap.parse_args()
     folder = benchmarks_dir(args.benchmarks)
+    require_files([puzzle_path(folder, name) for name in PUZZLES], given=args.benchmarks)
     lines = [
         "# Row look-ahead in the exact kernel: off against on",
         "",
@@ -111,4 +120,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_script(main))

@@ -22,12 +22,15 @@ pure Python.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for scriptkit
+
+from scriptkit import Parser, names, positive_float, positive_int, run_script
 
 from mipgames.core.problem import SolveOptions
 from mipgames.merge_game import simple
@@ -223,12 +226,17 @@ SECTIONS = {"baselines": baselines, "reduction": reduction, "scale": scale, "siz
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--time-limit", type=float, default=60.0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--sections", default="baselines,reduction,scale,sizes")
-    ap.add_argument("--graph-sizes", type=int, nargs="+", default=[100, 300, 1000])
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=positive_int, default=3)
+    ap.add_argument("--time-limit", type=positive_float, default=60.0)
+    ap.add_argument("--threads", type=positive_int, default=1)
+    ap.add_argument(
+        "--sections",
+        type=names(SECTIONS, "section"),
+        default=",".join(SECTIONS),
+        help="comma-separated, of: " + ", ".join(SECTIONS) + " (default: all)",
+    )
+    ap.add_argument("--graph-sizes", type=positive_int, nargs="+", default=[100, 300, 1000])
     ap.add_argument("--plain-up-to", type=int, default=300, help="largest graph the plain set cover is run on")
     ap.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     args = ap.parse_args(argv)
@@ -244,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "",
     ]
-    for name in args.sections.split(","):
+    for name in args.sections:
         lines += SECTIONS[name](args, seeds)
         print("\n".join(lines), flush=True)
     load = os.getloadavg()
@@ -256,4 +264,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main))

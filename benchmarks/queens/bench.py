@@ -26,7 +26,6 @@ printed once, below the tables).
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -35,6 +34,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for scriptkit
+
+from scriptkit import Parser, names, positive_float, positive_int, require_files, run_script
+
 from mipgames.core.problem import SolveOptions
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import read
@@ -42,6 +45,7 @@ from mipgames.queens.problem import PROBLEM
 from mipgames.run.runner import solve
 
 ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ("t1.in", "t2.in", "t_other.in")
 METHODS = {
     "coursework-dfs": ("coursework-dfs", None),
     "dfs": ("dfs", None),
@@ -106,7 +110,7 @@ def public(args) -> list[str]:
         "| instance | " + " | ".join(methods) + " |",
         "|---" * (len(methods) + 1) + "|",
     ]
-    for name in ("t1.in", "t2.in", "t_other.in"):
+    for name in PUBLIC:
         instance = read(folder / name)
         cells = [shown(*run(instance, m, args.time_limit, threads=args.threads), args.time_limit) for m in methods]
         lines.append(f"| {name} (N={instance.n}, {len(instance.queens)} queens) | " + " | ".join(cells) + " |")
@@ -114,9 +118,8 @@ def public(args) -> list[str]:
 
 
 def chosen(args, methods: list[str]) -> list[str]:
-    """The table's methods that --methods keeps (all when it is empty)."""
-    keep = [m for m in args.methods.split(",") if m]
-    return [m for m in methods if not keep or m in keep]
+    """The table's methods that --methods keeps (all when it is not given)."""
+    return [m for m in methods if not args.methods or m in args.methods]
 
 
 def planted_table(args) -> list[str]:
@@ -250,20 +253,37 @@ def warm_up() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1, help="threads a solve (default 1: one core each)")
-    parser.add_argument("--sections", default="public,planted,unsolvable,program")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=positive_float, default=60.0)
+    parser.add_argument("--seeds", type=positive_int, default=3)
+    parser.add_argument("--threads", type=positive_int, default=1, help="threads a solve (default 1: one core each)")
+    parser.add_argument(
+        "--sections",
+        type=names(SECTIONS, "section"),
+        default="public,planted,unsolvable,program",
+        help="comma-separated, of: " + ", ".join(SECTIONS) + " (default public,planted,unsolvable,program)",
+    )
     parser.add_argument("--min-n", type=int, default=0)
     parser.add_argument("--max-n", type=int, default=64)
-    parser.add_argument("--methods", default="", help="comma-separated: only these methods (default: all)")
+    parser.add_argument(
+        "--methods",
+        type=names(METHODS, "method"),
+        default=None,
+        help="comma-separated: only these methods (default: all), of: " + ", ".join(METHODS),
+    )
     parser.add_argument("--coursework-up-to", type=int, default=32, help="largest N the coursework search runs on")
     parser.add_argument(
-        "--benchmarks", default=os.environ.get("MIPGAMES_BENCHMARKS", str(ROOT.parent / "shared" / "benchmarks"))
+        "--benchmarks",
+        default=None,
+        help="the public benchmark sets (default $MIPGAMES_BENCHMARKS, else ../shared/benchmarks)",
     )
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     args = parser.parse_args(argv)
+    given = args.benchmarks
+    if not args.benchmarks:
+        args.benchmarks = os.environ.get("MIPGAMES_BENCHMARKS") or str(ROOT.parent / "shared" / "benchmarks")
+    if "public" in args.sections:
+        require_files([Path(args.benchmarks) / "queens" / name for name in PUBLIC], given=given)
     compile_s = warm_up()
     load = os.getloadavg()
     out = [
@@ -276,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "",
     ]
-    for name in args.sections.split(","):
+    for name in args.sections:
         out += SECTIONS[name](args)
         print("\n".join(out), flush=True)
     load = os.getloadavg()
@@ -291,4 +311,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main))

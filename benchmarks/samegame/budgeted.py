@@ -14,7 +14,6 @@ replayed by the simulator.  Prints one line a board and the total; with
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -22,9 +21,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))  # benchmarks/, for scriptkit
 
-from standard import PUBLISHED, default_set  # noqa: E402
+from scriptkit import Parser, positive_int, positive_ints, require_files, run_script  # noqa: E402
+from standard import PUBLISHED, PUBLISHED_BOARDS, SET_HINT, default_set  # noqa: E402
 
+from mipgames.core.errors import UsageError  # noqa: E402
 from mipgames.core.problem import SolveOptions  # noqa: E402
 from mipgames.run.runner import solve  # noqa: E402
 from mipgames.samegame import simulate  # noqa: E402
@@ -33,18 +35,23 @@ from mipgames.samegame.problem import PROBLEM  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("standard_set", nargs="?", default=None, help="standard_20.txt (default: as standard.py)")
-    ap.add_argument("--node-budget", type=int, default=70_000, help="playouts/nodes a board (default 70000)")
-    ap.add_argument("--threads", type=int, default=2, help="workers a board (default 2)")
+    ap.add_argument("--node-budget", type=positive_int, default=70_000, help="playouts/nodes a board (default 70000)")
+    ap.add_argument("--threads", type=positive_int, default=2, help="workers a board (default 2)")
     ap.add_argument("--solver", default="portfolio", help="samegame solver (default portfolio)")
-    ap.add_argument("--boards", default=None, help="comma-separated board numbers (default all)")
+    ap.add_argument("--boards", type=positive_ints, default=None, help="comma-separated board numbers (default all)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--level", type=int, default=0, help="NRPA/NMCS nesting level (default: the solver's)")
     ap.add_argument("--out", default=None, help="also write the table as Markdown here")
     args = ap.parse_args()
-    boards = read_standard_set(Path(args.standard_set) if args.standard_set else default_set())
-    chosen = [int(b) for b in args.boards.split(",")] if args.boards else list(range(1, len(boards) + 1))
+    path = Path(args.standard_set) if args.standard_set else default_set()
+    require_files([path], SET_HINT, args.standard_set)
+    boards = read_standard_set(path)
+    chosen = args.boards or list(range(1, len(boards) + 1))
+    beyond = [k for k in chosen if k > len(boards)]
+    if beyond:
+        raise UsageError(f"--boards: no board {beyond[0]} in {path.name} (boards 1 to {len(boards)})")
 
     load_before = os.getloadavg()
     began = time.monotonic()
@@ -80,11 +87,11 @@ def main() -> None:
         ]
         lines += [f"| {k} | {score:,} | {left} | {message} |" for k, score, left, message in rows]
         lines += ["", f"**Total {total:,}** over {len(rows)} boards."]
-        if len(rows) == len(boards):
+        if len(boards) == PUBLISHED_BOARDS and sorted(chosen) == list(range(1, len(boards) + 1)):
             lines += [""] + [f"- / {name} {value:,}: {total / value:.3f}" for name, value in PUBLISHED.items()]
         Path(args.out).write_text("\n".join(lines) + "\n")
         print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_script(main))

@@ -10,7 +10,6 @@ search proved it, and the game is replayed by the simulator.  Prints a Markdown 
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -19,6 +18,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))  # benchmarks/, for scriptkit
+
+from scriptkit import Parser, positive_float, positive_int, run_script  # noqa: E402
 
 from mipgames.core.problem import SolveOptions  # noqa: E402
 from mipgames.run.runner import solve  # noqa: E402
@@ -35,9 +37,9 @@ PLAN = {  # (objective, colours) -> sizes tried, smallest first
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--time-limit", type=float, default=60.0)
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=positive_int, default=3, help="boards a size: seeds 0..N-1 (default 3)")
+    ap.add_argument("--time-limit", type=positive_float, default=60.0, help="seconds a solve (default 60)")
     ap.add_argument("--out", default=str(HERE / "exact-reach.md"))
     args = ap.parse_args()
     load = os.getloadavg()
@@ -87,4 +89,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_script(main))

@@ -9,9 +9,14 @@ counts as the limit).  Timings on a shared machine are noisy: read ratios.
 
 from __future__ import annotations
 
-import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for scriptkit
+
+from scriptkit import Parser, names, positive_float, positive_int, positive_ints, run_script
 
 from mipgames.core.problem import SolveOptions
 from mipgames.run.runner import solve
@@ -27,13 +32,15 @@ PLAN = {  # method -> largest side it is run on by default (beyond, it rarely fi
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--time-limit", type=float, default=60.0)
-    ap.add_argument("--colours", type=int, default=3)
-    ap.add_argument("--sizes", default="3,4,5,6,7,8")
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=positive_int, default=3)
+    ap.add_argument("--time-limit", type=positive_float, default=60.0)
+    ap.add_argument("--colours", type=positive_int, default=3)
+    ap.add_argument("--sizes", type=positive_ints, default=[3, 4, 5, 6, 7, 8], help="board sides (default 3,...,8)")
     ap.add_argument("--objective", default="min-remaining", choices=("min-remaining", "score"))
-    ap.add_argument("--methods", default=",".join(PLAN), help="comma-separated subset of " + ",".join(PLAN))
+    ap.add_argument(
+        "--methods", type=names(PLAN, "method"), default=list(PLAN), help="comma-separated subset of " + ",".join(PLAN)
+    )
     ap.add_argument("--no-cap", action="store_true", help="run every method on every size")
     args = ap.parse_args()
     params = {"objective": args.objective}
@@ -43,10 +50,10 @@ def main() -> None:
     )
     print("| board | method | proved | median s | max s | model vars / cons |")
     print("|---|---|---|---|---|---|")
-    for side in (int(s) for s in args.sizes.split(",")):
+    for side in args.sizes:
         boards = [random_board(side, side, args.colours, seed) for seed in range(args.seeds)]
         for method, largest in PLAN.items():
-            if (side > largest and not args.no_cap) or method not in args.methods.split(","):
+            if (side > largest and not args.no_cap) or method not in args.methods:
                 continue
             times, proved = [], 0
             for board in boards:
@@ -67,4 +74,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_script(main))
