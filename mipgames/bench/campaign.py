@@ -89,6 +89,15 @@ def plan_jobs(
             if solver not in MODEL_SOLVERS and solver not in prob.algorithms:
                 skipped.setdefault(f"{prob.name} has no solver or algorithm {solver!r}", []).append(path)
                 continue
+            if solver in prob.algorithms:
+                refused = prob.algorithms[solver].applies(instance, merged)
+                if refused:  # as a formulation that does not apply: a note, not a row of errors
+                    skipped.setdefault(f"{solver}: {refused}", []).append(path)
+                    continue
+                if formulations:
+                    skipped.setdefault(f"--formulations for {solver}, an algorithm that builds no model", []).append(
+                        path
+                    )
             forms: Sequence[str | None] = [None] if solver in prob.algorithms else (formulations or [None])
             for form in forms:
                 if form is not None and form not in prob.formulations:

@@ -316,6 +316,15 @@ def cmd_run(args: argparse.Namespace) -> int:
                 "to run only the missing ones, or use a new --db"
             )
         todo = [j for j in jobs if j.key() not in done]
+        from mipgames import __version__
+
+        older = db.toolkit_versions({j.key() for j in finished}) - {__version__}
+        if older:  # a job's key names what it runs, not which toolkit ran it: `make bench` reported old runs
+            print(
+                f"mipgames bench: {len(finished)} of these runs are kept from before, made by mipgames "
+                f"{', '.join(sorted(older))} (this is {__version__}): to measure this version, use a new --db",
+                file=sys.stderr,
+            )
         print(
             f"{len(jobs)} runs planned, {len(finished)} already stored, {len(todo)} to run "
             f"({'serial' if args.jobs <= 1 and not args.scheduler else args.scheduler or f'{args.jobs} workers'})",

@@ -208,6 +208,11 @@ class Store:
     def done_keys(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT job_key FROM runs")}
 
+    def toolkit_versions(self, keys: set[str]) -> set[str]:
+        """The mipgames versions that made the stored runs of ``keys``."""
+        rows = self.db.execute("SELECT job_key, toolkit_version FROM runs")
+        return {str(version) for key, version in rows if key in keys}
+
     def insert(self, row: dict[str, Any]) -> None:
         """Store one finished run (replacing an older run of the same job) and commit at once."""
         machine = row.get("machine")

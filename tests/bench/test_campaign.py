@@ -333,3 +333,30 @@ def _killed_campaign_is_swept(short: Path, prefix: str, sweep_stale) -> None:
     assert made.parent.parent == short and made.parent.name.startswith(prefix)
     sweep_stale(short)
     assert not list(short.iterdir())
+
+
+def test_an_algorithm_that_cannot_run_on_an_instance_is_a_note_not_an_error_row():
+    """`--solvers greedy` on a map that is not MERGE-GAME-SIMPLE stored error rows (the README says a combination
+    that does not apply is a note), and --formulations with algorithms alone was ignored without a word."""
+    maps = [str(ROOT / "instances/merge_game/two-types.txt"), str(ROOT / "instances/merge_game/choice.txt")]
+    planned, notes = campaign.plan_jobs(maps, ["greedy", "theorem3"], ["compact"], time_limit=5)
+    assert [(j.solver, Path(j.instance_path).name) for j in planned] == [
+        ("theorem3", "two-types.txt"),
+        ("theorem3", "choice.txt"),
+    ]
+    assert any("greedy solves MERGE-GAME-SIMPLE only" in note for note in notes), notes
+    assert any("--formulations for theorem3, an algorithm that builds no model" in note for note in notes), notes
+
+
+def test_a_resumed_campaign_says_when_its_stored_runs_are_an_older_toolkits(tmp_path, capsys):
+    """`make bench` always resumes, and a job's key does not name the toolkit's version: after an update it ran
+    nothing and reported the old runs without a word."""
+    db = tmp_path / "r.sqlite"
+    args = ["bench", str(ROOT / "instances/merge_game/two-types.txt"), "--solvers", "theorem3", "--time-limit", "5"]
+    args += ["--db", str(db), "--quiet"]
+    assert main(args) == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET toolkit_version = '0.0.1'")
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 0
+    assert "kept from before, made by mipgames 0.0.1" in capsys.readouterr().err
