@@ -243,6 +243,8 @@ _UMASK = _umask()
 def check_output_target(path: str | Path) -> Path:
     """Refuse to write through a symlink or onto anything but a regular file, or to a name that ends like a
     folder's ("x/": Path drops the slash, and a file x was replaced); returns the path."""
+    if str(path) == "":
+        raise OutputError("an output's name is empty: give the name of the file to write")
     if str(path).endswith(("/", os.sep)):
         raise OutputError("names a folder (it ends in a slash): give the name of the file to write", path)
     target = Path(path)

@@ -71,7 +71,7 @@ def describe(problem: Problem, instance: Any, params: dict[str, Any], formulatio
     lines = [
         f"mipgames {__version__}: {problem.name}, formulation {formulation}",
         f"instance sha256 {digest} (the instance_sha256 of its certificates)",
-        f"parameters: {printable(settings)}",
+        f"parameters as given (an unset one, None or False, leaves the instance's own setting): {printable(settings)}",
     ]
     if built.has_objective:
         name, sense = problem.objective(params)

@@ -288,6 +288,8 @@ def test_outputs_are_checked_before_the_solve_and_a_folder_name_is_no_file(capsy
     kept.write_text("mine")
     assert main(["solve", spec, "--quiet", "--out", f"{kept}/"]) == 4
     assert "names a folder" in capsys.readouterr().err and kept.read_text() == "mine"
+    assert main(["solve", spec, "--quiet", "--export-model", ""]) == 4  # it named "." a directory
+    assert "an output's name is empty" in capsys.readouterr().err
     (tmp_path / "out").write_text("a file where the default folder goes")
     monkeypatch.chdir(tmp_path)
     began = time.monotonic()
@@ -437,6 +439,33 @@ def test_a_model_files_header_maps_its_objective_to_the_toolkits_value(tmp_path)
         assert float(found.group(1) or 0) + _highs_optimum(model) == pytest.approx(6), line
     log = tmp_path / "lone.time-indexed.lp"  # export took a --log named like a model it writes (solve refuses it)
     assert main(["export", str(board), "--problem", "samegame", "-d", str(tmp_path), "--log", str(log)]) == 4
+
+
+def test_models_readme_loads_a_cpsat_model_as_it_says(tmp_path):
+    """models/README.md said a .pb was "for ortools.sat.python.cp_model", whose obvious calls fail on OR-Tools
+    9.15: its Python block is run here on both forms of a model whose objective has an offset."""
+    import re
+    import textwrap
+
+    board = tmp_path / "lone.txt"
+    board.write_text("12\n21\n13\n")  # all 6 tiles remain
+    assert main(["export", str(board), "--problem", "samegame", "--formulation", "cpsat", "-d", str(tmp_path)]) == 0
+    pb = tmp_path / "lone.cpsat.pb"
+    cert = str(tmp_path / "c.json")
+    text = tmp_path / "lone.pbtxt"
+    assert (
+        main(
+            ["solve", str(board), "--problem", "samegame", "--solver", "cpsat", "--export-model", str(text)]
+            + ["--quiet", "--out", cert]
+        )
+        == 0
+    )
+    block = re.search(r"```python\n(.*?)```", (ROOT / "models/README.md").read_text(), re.S)
+    assert block is not None
+    code = textwrap.dedent(block.group(1)).replace('"x.pbtxt"', repr(str(text))).replace('"x.pb"', repr(str(pb)))
+    scope: dict = {}
+    exec(compile(code, "models/README.md", "exec"), scope)
+    assert scope["solver"].objective_value == 6 and len(scope["model"].proto.variables) > 0
 
 
 def test_an_export_cut_by_the_deadline_leaves_nothing_and_says_so(capsys, tmp_path, monkeypatch):
