@@ -440,44 +440,60 @@ def _plot(trace: list[tuple[float, int]], path: Path, args: argparse.Namespace) 
     plt.close(fig)
 
 
+NEEDS = {
+    "brendan": [f"brendan/pieces_{n:02d}x{n:02d}.txt" for n in range(4, 11)],
+    "em": ["heule/em_8_4_5.txt"],
+    "shuffles": ["heule/em_8_4_5.txt"],
+    "planted": [],
+    "first": [],
+    "count": ["brendan/pieces_08x08.txt", "heule/em_8_4_5.txt"],
+    "nps": ["brendan/pieces_10x10.txt"],
+    "e2": ["heule/e2pieces.txt"],
+}
+"""The public files each set reads (beside the benchmark folder's edge_matching/), checked before any run."""
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", default="brendan,em,planted,count,nps,e2")
+    from scriptkit import Parser, names, positive_float, positive_int, require_files
+
+    ap = Parser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sets", type=names(NEEDS, "set"), default="brendan,em,planted,count,nps,e2")
     ap.add_argument(
         "--time-limit",
-        type=float,
+        type=positive_float,
         default=60,
         help="seconds per Brendan puzzle up to 8x8",
     )
     ap.add_argument(
         "--big-time-limit",
-        type=float,
+        type=positive_float,
         default=600,
         help="seconds for pieces_09x09 and 10x10",
     )
-    ap.add_argument("--em-time-limit", type=float, default=5)
-    ap.add_argument("--shuffles", type=int, default=40, help="shuffle seeds 1..N of the shuffles set")
-    ap.add_argument("--shuffle-time-limit", type=float, default=30)
+    ap.add_argument("--em-time-limit", type=positive_float, default=5)
+    ap.add_argument("--shuffles", type=positive_int, default=40, help="shuffle seeds 1..N of the shuffles set")
+    ap.add_argument("--shuffle-time-limit", type=positive_float, default=30)
     ap.add_argument("--shuffle-names", default="", help="em_* puzzles of the shuffles set (default: all)")
-    ap.add_argument("--count-time-limit", type=float, default=300)
-    ap.add_argument("--e2-time-limit", type=float, default=3600)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--count-time-limit", type=positive_float, default=300)
+    ap.add_argument("--e2-time-limit", type=positive_float, default=3600)
+    ap.add_argument("--threads", type=positive_int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--planted-seeds", default="2", help="generator seeds of the planted set")
     ap.add_argument("--planted", default=PLANTED, help="puzzles of the planted set, side:rim:inner,...")
     ap.add_argument("--first-seeds", default="1,2,3", help="generator seeds of the first set")
-    ap.add_argument("--first-time-limit", type=float, default=20)
+    ap.add_argument("--first-time-limit", type=positive_float, default=20)
     ap.add_argument("--benchmarks", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=HERE / "search_results.md")
     args = ap.parse_args()
     root = benchmarks_dir(args.benchmarks)
+    require_files([root / name for chosen in args.sets for name in NEEDS[chosen]], given=args.benchmarks)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     head = (
         f"# Edge matching search benchmark\n\n{started}, `bench_search.py {' '.join(sys.argv[1:])}`, "
         f"{os.cpu_count()} cores, load averages (1/5/15 min) beside each timed row.\n\n"
     )
     sections = []
-    for name in args.sets.split(","):
+    for name in args.sets:
         if name == "e2":
             sections.append(e2(root, args, args.out))
         else:
@@ -499,4 +515,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.path.insert(0, str(HERE.parent))  # benchmarks/, for scriptkit
+    from scriptkit import run_script
+
+    sys.exit(run_script(main))

@@ -82,4 +82,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for scriptkit
+    from scriptkit import run_script
+
+    sys.exit(run_script(main))

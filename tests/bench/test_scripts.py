@@ -38,6 +38,7 @@ BAD = [
     ("crosscheck.py", "--count", "-1"),
     ("crosscheck.py", "--problems", "bogus"),
     ("edge_matching/bench_restarts.py", "--seeds", "x", "--em="),
+    ("edge_matching/bench_search.py", "--sets", "bogus"),
 ]
 
 
@@ -60,6 +61,7 @@ MISSING = [
     ("samegame/budgeted.py", "--boards", "1", "--node-budget", "10"),
     ("edge_matching/bench_look.py",),
     ("edge_matching/bench_restarts.py", "--planted="),
+    ("edge_matching/bench_search.py", "--sets", "brendan"),
 ]
 
 
