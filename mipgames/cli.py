@@ -137,6 +137,7 @@ def configure_logging(verbosity: int, log_file: str | None) -> None:
     if log_file:
         writable_output(log_file)
         try:
+            Path(log_file).parent.mkdir(parents=True, exist_ok=True)  # as --out's folders are made
             handler = logging.FileHandler(log_file, mode="w")
         except OSError as exc:
             raise OutputError(f"cannot write here: {exc.strerror or exc}", log_file) from None

@@ -198,9 +198,11 @@ def test_a_log_named_like_an_input_or_an_output_is_refused_before_it_is_opened(c
         assert "--log" in capsys.readouterr().err
     assert victim.read_text() == kept
     args = ["render", str(victim), "--problem", "queens", "-o", str(tmp_path / "v.png")]
-    assert main([*args, "--log", str(tmp_path / "no" / "such" / "x.log")]) == 4
+    assert main([*args, "--log", str(victim / "x.log")]) == 4  # under a file: no folder can be made there
     assert "cannot write here" in capsys.readouterr().err
     assert main([*args, "--log", str(tmp_path / "x.log")]) == 0 and (tmp_path / "x.log").exists()
+    made = tmp_path / "no" / "such" / "x.log"  # a folder that does not exist is made, as --out's are
+    assert main([*args, "--log", str(made)]) == 0 and made.exists()
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
