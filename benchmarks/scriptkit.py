@@ -18,12 +18,12 @@ a method name that is a typo) at the command line.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from mipgames.core.arguments import positive
 from mipgames.core.errors import MipgamesError, UsageError, shown_path
 
 USAGE = UsageError.exit_code
@@ -70,15 +70,8 @@ def positive_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
-    """An argparse type: a finite number above 0 (NaN, infinities, 0 and negatives refused); 1e9 is fine."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text[:30]!r}")
-    return value
+positive_float = positive()
+"""An argparse type: a finite number above 0 (NaN, infinities, 0 and negatives refused); 1e9 is fine."""
 
 
 def positive_ints(text: str) -> list[int]:

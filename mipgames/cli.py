@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mipgames import __version__, registry
-from mipgames.core.arguments import int_in
+from mipgames.core.arguments import int_in, positive
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, writable_folder, writable_output, write_text_atomic
@@ -47,22 +47,8 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds a `solve` may take when no --time-limit is given (reading and building included)."""
 
 
-def _positive(unit: str):
-    def read(text: str) -> float:
-        """A positive, finite number (NaN, inf, 0 and negatives are refused)."""
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
-        if not math.isfinite(value) or value <= 0:
-            raise argparse.ArgumentTypeError(f"must be a positive finite number of {unit}, got {text[:30]!r}")
-        return value
-
-    return read
-
-
-_limit = _positive("seconds")
-_megabytes = _positive("megabytes")
+_limit = positive("seconds")
+_megabytes = positive("megabytes")
 
 
 def _gap(text: str) -> float:

@@ -54,3 +54,21 @@ SWITCH_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False
 def switch_word(text: str) -> bool | None:
     """The switch ``text`` names (None when it names none)."""
     return SWITCH_WORDS.get(text.strip().lower())
+
+
+def positive(unit: str = "") -> Callable[[str], float]:
+    """An argparse type: a positive, finite number (NaN, infinities, 0 and negatives refused), ``unit`` named in
+    the refusal."""
+
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            of = f" of {unit}" if unit else ""
+            raise argparse.ArgumentTypeError(f"must be a positive finite number{of}, got {text[:30]!r}")
+        return value
+
+    read.__name__ = unit or "number"
+    return read
