@@ -15,6 +15,7 @@ import argparse
 import errno
 import hashlib
 import json
+import logging
 import math
 import os
 import re
@@ -108,15 +109,29 @@ OUTPUT_ARGUMENTS = ("out", "output", "render", "export_model", "solver_log", "cs
 """Options that name a file a command writes (beside ``--log``)."""
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Log lines to whatever ``sys.stderr`` is when they are written: a live progress line stands in for it, and
+    lines written past it to the stderr of the start landed on the end of that line (-v, -vv)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
 def configure_logging(verbosity: int, log_file: str | None) -> None:
     """The toolkit's messages through :mod:`logging`: warnings on stderr by default, more with -v, all to --log."""
-    import logging
-
     root = logging.getLogger("mipgames")
     root.handlers.clear()
     root.propagate = False
     root.setLevel(logging.DEBUG)
-    console = logging.StreamHandler(sys.stderr)
+    console = _StderrHandler()
     console.setLevel({0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG))
     console.setFormatter(logging.Formatter("mipgames: %(message)s"))
     root.addHandler(console)
@@ -323,7 +338,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     instance, text_sha = read_instance(problem, args.instance)
     label = f"{problem.name}: {args.solver or problem.default_solver}"
     label += f" / {args.formulation}" if args.formulation else ""
-    display = SolveProgress(label, quiet=quiet)
+    display = SolveProgress(label, quiet=args.quiet)  # with --json too: progress is on stderr, the JSON on stdout
     solver_log = args.solver_log
     from mipgames.run.scratch import scratch_dir
 
@@ -514,7 +529,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"  {note}")
     if args.reprove is None or options is None:
         return 0
-    display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet or args.json)
+    display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet)
     try:
         proof = reprove(problem, check.instance, check.params, data, args.reprove or None, options, display)
     finally:

@@ -48,8 +48,12 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
         stdout.flush()
         if remaining <= k:
             return 0
-        proved = " (proved optimal)" if result.status == "optimal" else ""
-        stderr.write(f"mipgames: K = {k} not reached: fewest queens remaining is {remaining}{proved}\n")
+        if result.status == "optimal":
+            said = f"fewest queens remaining is {remaining} (proved optimal)"
+        else:  # the time ran out: the fewest found, and what the bound says
+            bound = "" if result.bound is None else f"; at least {remain(result.bound, 'always')}"
+            said = f"the fewest queens found remaining is {remaining}, not proved the fewest{bound}"
+        stderr.write(f"mipgames: K = {k} not reached: {said}\n")
         return 2 if result.status == "optimal" else 3
     if result.status == "infeasible":
         # the solver's own words when they name the minimum; "search exhausted: K = 1 is unreachable" does not

@@ -28,6 +28,7 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import to_moves
 from mipgames.queens.geometry import Geometry
+from mipgames.queens.instance import remain
 
 if TYPE_CHECKING:
     from mipgames.queens.levels import Restarts
@@ -143,6 +144,6 @@ def minimum_result(geo: Geometry, best: Minimum) -> Result:
             to_moves(geo, best.pairs),
             best.remaining,
             best.bound,
-            f"time limit reached: {best.remaining} queens is the fewest found, at least {best.bound} always remain",
+            f"time limit reached: {best.remaining} queens is the fewest found, at least {remain(best.bound, 'always')}",
         )
     return Result(Status.UNKNOWN, bound=best.bound, message="time limit reached before any game was found")

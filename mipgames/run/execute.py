@@ -340,7 +340,12 @@ def _run_model(
         said = f" ({res.message})" if res.message else ""
         res.status, solution_json = Status.FEASIBLE, kept[1]
         objective = kept[0] if has_objective else None
-        res.message = f"the warm start's solution: {run.solver} ended with none as good{said}"
+        whose = (
+            "the warm start's solution"
+            if options.warm_start
+            else "the model's start (the heuristic answer it is built with)"
+        )
+        res.message = f"{whose}: {run.solver} ended with none as good{said}"
     return {
         "status": str(res.status),
         "objective": objective,

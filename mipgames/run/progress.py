@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any
+
+from mipgames.core.status import shown
 
 
 class SolveProgress:
@@ -14,13 +17,14 @@ class SolveProgress:
         self.label, self.quiet, self.after = label, quiet, after
         self.live: Any = None
         self.last_plain = 0.0
-        self.tty = sys.stderr.isatty()
+        # a dumb terminal (TERM=dumb: an editor's shell) draws no live line, so it gets the plain ones
+        self.tty = sys.stderr.isatty() and os.environ.get("TERM", "") != "dumb"
         self.detail: str | None = None
         """The algorithm's progress in words (a count so far), set by the runner."""
 
     def _text(self, elapsed: float, incumbent: float | None, bound: float | None) -> str:
-        inc = "—" if incumbent is None else f"{incumbent:g}"
-        bnd = "—" if bound is None else f"{bound:g}"
+        inc = "—" if incumbent is None else shown(incumbent)  # in full, as the summary prints it: 4420784,
+        bnd = "—" if bound is None else shown(bound)  # not 4.42078e+06
         more = f"   {self.detail}" if self.detail else ""
         return f"{self.label}  {elapsed:7.1f} s   incumbent {inc}   bound {bnd}{more}"
 

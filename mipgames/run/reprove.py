@@ -168,6 +168,13 @@ def _refute(
     return Reproof("refuted", result.solver, f"REFUTED by {label}: the simulator replays {what}", result)
 
 
+def _name_phase(progress: Any, label: str) -> None:
+    """Name the phase on a live progress line: the first quarter of a re-proof is the default solver's search
+    for a better answer, and it was shown as the named solver's."""
+    if hasattr(progress, "label"):
+        progress.label = label
+
+
 def reprove(
     problem: Problem,
     instance: Any,
@@ -196,9 +203,11 @@ def reprove(
         params = problem.optimise_params(params)
         cut = strictly_better(claimed, sense, problem.integral)
     started = time.monotonic()
+    _name_phase(progress, f"re-proof, a better answer sought by {problem.default_solver}")
     refuted = _refute(problem, instance, params, claimed, options, progress)
     if refuted is not None:
         return refuted
+    _name_phase(progress, f"re-proof: {name}")
     last: Result | None = None
     for formulation in _formulations(problem, name, params, instance):
         try:

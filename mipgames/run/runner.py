@@ -178,7 +178,7 @@ def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, An
     if watch.solution is not None:
         objective, bound, solution_json = watch.solution
         data.update(objective=objective, bound=bound, solution_json=solution_json)
-        data["message"] += "; the last incumbent it reported is returned"
+        data["message"] += "; the last incumbent reported (by the solver, or the model's start) is returned"
     return data
 
 
