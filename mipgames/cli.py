@@ -19,7 +19,6 @@ import logging
 import math
 import os
 import re
-import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -955,12 +954,11 @@ def _internal_error(exc: Exception) -> int:
 def entry() -> None:
     """The console script: SIGTERM/SIGHUP unwind like Ctrl-C, and no process the command started outlives it."""
     from mipgames.run.processes import become_subreaper, kill_tree
-    from mipgames.run.supervisor import Terminated, terminate_on_signals
+    from mipgames.run.supervisor import Terminated, ignore_ending_signals, terminate_on_signals
 
     started = time.monotonic()
-    terminate_on_signals()
     become_subreaper()
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here main's handlers say "interrupted"
+    terminate_on_signals()  # from here main's handlers say "interrupted", and a second signal waits for the end
     try:
         code = main(sys.argv[1:], started=started)
     except KeyboardInterrupt:  # before main's own handlers stand (the parser imports every problem: ~1 s)
@@ -970,8 +968,7 @@ def entry() -> None:
         print(f"mipgames: terminated by {exc}", file=sys.stderr)
         code = 128 + exc.signum
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a second Ctrl-C or SIGTERM while the
-            signal.signal(sig, signal.SIG_IGN)  # children are reaped: the command is ending already
+        ignore_ending_signals()  # a second Ctrl-C or SIGTERM while the children are reaped: it is ending already
         kill_tree(os.getpid(), include_root=False)
     try:
         sys.stdout.flush()

@@ -52,14 +52,32 @@ class Terminated(BaseException):
         self.signum = signum
 
 
+ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def ignore_ending_signals() -> None:
+    """The command is ending: a second signal (a supervisor resending SIGTERM, Ctrl-C twice) must not cut short
+    the clean-up of the first, which it did, leaving the run's scratch folder behind half removed."""
+    for sig in ENDING_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def _raise_terminated(signum: int, frame: Any) -> None:
+    ignore_ending_signals()
     raise Terminated(signum)
 
 
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    ignore_ending_signals()
+    raise KeyboardInterrupt
+
+
 def terminate_on_signals() -> None:
-    """Make SIGTERM and SIGHUP unwind the command like Ctrl-C does (only from the main thread)."""
+    """Make SIGTERM and SIGHUP unwind the command like Ctrl-C does, and any of them only once (only from the
+    main thread)."""
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_terminated)
+    signal.signal(signal.SIGINT, _raise_interrupt)
 
 
 @dataclass
