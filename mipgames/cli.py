@@ -248,6 +248,13 @@ def read_instance(problem: Problem, path: str) -> tuple[Any, str]:
     return instance, hashlib.sha256(raw).hexdigest()
 
 
+def article(number: str) -> str:
+    """ "a" or "an" before a number as it is read aloud: an 8 s limit, an 11 s one, a 60 s one."""
+    digits = number.split(".")[0].lstrip("-")
+    spoken_vowel = digits.startswith("8") or (digits[:2] in ("11", "18") and len(digits) % 3 == 2)
+    return "an" if spoken_vowel else "a"
+
+
 def status_text(result: Any) -> str:
     """The status line: the claim, who proved it, and why a run stopped short."""
     from mipgames.core.status import Status
@@ -452,7 +459,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if result.message and result.message.lower() not in (str(result.status), str(result.reported), "optimal"):
         rows.append(("note", result.message))
     limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
-    rows.append(("time", f"{answered:.2f} s (solver {result.wall_time_s:.2f} s) of a {limit:g} s limit{limit_note}"))
+    of = f"of {article(f'{limit:g}')} {limit:g} s limit{limit_note}"
+    rows.append(("time", f"{answered:.2f} s (solver {result.wall_time_s:.2f} s) {of}"))
     rows.append(("certificate", shown_path(written) if written else "NOT WRITTEN"))
     if args.render:
         rows.append(("drawing", shown_path(drawing) + drew if drawing else "NOT WRITTEN"))

@@ -142,3 +142,11 @@ def test_an_infeasible_answer_prints_no_bound(tmp_path, capsys):
     )
     out = capsys.readouterr().out
     assert code == 2 and "status      infeasible" in out and "\nbound" not in out
+
+
+def test_the_time_row_reads_aloud():
+    """ "of a 8 s limit": the article follows the number as it is spoken."""
+    from mipgames.cli import article
+
+    assert [article(n) for n in ("8", "11", "18", "80", "800", "11000", "8.5")] == ["an"] * 7
+    assert [article(n) for n in ("1", "60", "110", "180", "0.5")] == ["a"] * 5
