@@ -42,8 +42,22 @@ def guess_for(cells: int) -> float:
     return GUESS * min(1.0, (GUESS_CELLS / max(cells, 1)) ** 2)
 
 
-def budget_for(rate: Rate, deadline: float | None, left: int | None, floor: int = 64) -> int:
-    """Playouts a compiled call may spend: what the node budget leaves, and what fits before the deadline."""
+BUDGET_CALLS = 16
+"""Under a node budget, compiled calls of 1/16 of it (at least ``CALL_FLOOR``): where the budget is spent between
+them does not depend on the clock, and the deadline is still looked at between calls."""
+CALL_FLOOR = 64
+
+
+def budget_for(
+    rate: Rate, deadline: float | None, left: int | None, floor: int = CALL_FLOOR, budget: int | None = None
+) -> int:
+    """Playouts a compiled call may spend.  Without a node budget: what fits before the deadline at the measured
+    rate.  With one (``budget``, of which ``left`` is left) and a deadline: a fixed share of it, whatever the clock
+    says, so that a run that spends its budget before the deadline is the same run on any machine (sized by the
+    measured rate, calls on a 40x40 board ended where the machine's speed put them: three runs, three games).
+    With a budget and no deadline: all that is left, in one call."""
+    if left is not None and budget is not None and deadline is not None:
+        return max(1, min(left, max(floor, -(-budget // BUDGET_CALLS))))
     cap = left if left is not None else 1 << 60
     if deadline is not None:
         cap = min(cap, max(floor, int(rate.per_second() * (deadline - time.monotonic()))))
@@ -69,7 +83,7 @@ class Allowance:
     def grant(self) -> np.ndarray:
         """The budget array (``budget[0]`` playouts, counted down) for the next compiled call."""
         left = None if self.max_playouts is None else self.max_playouts - self.spent
-        self._given = budget_for(self.rate, self.deadline, left)
+        self._given = budget_for(self.rate, self.deadline, left, budget=self.max_playouts)
         self._began = time.monotonic()
         return np.array([self._given], dtype=np.int64)
 

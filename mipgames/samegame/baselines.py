@@ -243,8 +243,12 @@ def exact_task(s: Setup, workers: int) -> Callable:
     from mipgames.samegame.exact import ExactSearch
 
     def task(send: Callable) -> dict[str, Any]:
-        # at most a third of the time: on a 64x64 board the beam alone outlived a 60 s limit, and no game came
-        cut = None if s.work_deadline is None else time.monotonic() + (s.work_deadline - time.monotonic()) / 3
+        # at most a third of the time: on a 64x64 board the beam alone outlived a 60 s limit, and no game came.
+        # Under a node budget the deadline alone (a safety): a third of the time made its incumbent, and so the
+        # run, depend on the machine's speed.
+        cut = s.work_deadline
+        if s.work_deadline is not None and s.budget is None:
+            cut = time.monotonic() + (s.work_deadline - time.monotonic()) / 3
         quick = Beam(s.shape).run(s.root, 16, weights_for(s.score_mode, 0), s.score_mode, deadline=cut)
         send(quick.value, quick.cells, "beam width 16 (incumbent of the exact search)")
         tiles = s.board.tiles()
@@ -289,6 +293,8 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
         from mipgames.samegame.exact import polish as polish_game
 
         deadline = None if s.deadline is None else min(s.deadline, time.monotonic() + max(s.reserve, 0.2))
+        if s.budget is not None:  # its node cap decides, the deadline is a safety: as the searches before it
+            deadline = s.deadline
         nodes = POLISH_NODES if s.budget is None else max(1000, s.budget // 10)
         gain, cells, _ = polish_game(s.shape, s.root, out.best.cells, s.score_mode, deadline, nodes)
         if gain > 0:

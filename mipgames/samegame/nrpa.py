@@ -522,7 +522,7 @@ def _room_for(entrants: int, step: int, acct: Allowance, began: float) -> bool:
     of what the whole search may spend (its budget, or its time at the measured playout rate)."""
     if acct.unbounded:
         return True
-    total = float(acct.max_playouts) if acct.max_playouts is not None else float("inf")
-    if acct.deadline is not None:
-        total = min(total, acct.rate.per_second() * (acct.deadline - began))
+    if acct.max_playouts is not None:  # a budget alone decides, so that the race is the same on any machine
+        return entrants * step <= RACE_SHARE * acct.max_playouts
+    total = acct.rate.per_second() * (acct.deadline - began) if acct.deadline is not None else float("inf")
     return entrants * step <= RACE_SHARE * total

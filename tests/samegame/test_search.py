@@ -214,6 +214,22 @@ def test_nmcs_and_nrpa_are_deterministic_given_seed_and_budget_and_play_legal_ga
             assert natural(cells, board, "score") == value
 
 
+def test_a_budgeted_run_under_a_deadline_is_the_same_on_a_slow_machine(monkeypatch) -> None:
+    """With a node budget and a deadline, each compiled call was sized by the measured playout rate as well: on a
+    40x40 board three identical commands gave three games.  Here the machine is made to look 1,000 times slower
+    (the rate read) and the deadline nearer: the games must not change."""
+    from mipgames.samegame import allowance
+
+    board = random_board(10, 10, 4, 5)
+    far = time.monotonic() + 3600
+    for search, level in ((nrpa_search, 3), (nmcs_search, 3)):
+        fast, _ = runs(search, board, 7, 3000, level=level, deadline=far)
+        with monkeypatch.context() as slow:
+            slow.setattr(allowance.Rate, "per_second", lambda self: 2.0)
+            slowed, _ = runs(search, board, 7, 3000, level=level, deadline=time.monotonic() + 600)
+        assert fast == slowed, search.__name__
+
+
 def test_nrpa_learns_on_a_standard_size_board() -> None:
     """More playouts never give a worse game (the best is memorised) and do beat a single playout."""
     board = random_board(15, 15, 5, 0)
