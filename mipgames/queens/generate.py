@@ -115,6 +115,13 @@ def planted(n: int, k: int, moves: int, seed: int, exponent: int | None = None) 
     return Planted(_board(n, queens, k, splits[::-1]), splits[::-1])
 
 
+QUICK_RESTARTS = 15
+"""Restarts of the level search that decide whether a candidate is solved "quickly" (about 32,000 nodes).  They
+were a second of the clock, so the board kept depended on the machine's load."""
+PROOF_RESTARTS = 63
+"""Restarts of the level search in ``prove_unsolvable`` before the forest model is asked (about 192,000 nodes)."""
+
+
 def unsolvable(
     n: int, queens: int, k: int, seed: int, time_limit: float = 60.0, tries: int = 200, relocations: int = 40
 ) -> Queens:
@@ -146,7 +153,8 @@ def unsolvable(
                 del stones[target]
                 stones[r, c] = power
                 continue
-            found, _ = search_forest(geometry(candidate), k, time.monotonic() + min(1.0, time_limit / 10), seed)
+            deadline = time.monotonic() + time_limit / 10  # a safety: the restarts decide (QUICK_RESTARTS)
+            found, _ = search_forest(geometry(candidate), k, deadline, seed, restarts=QUICK_RESTARTS)
             if found is not None:
                 continue
             if prove_unsolvable(candidate, SolveOptions(time_limit=time_limit)):
@@ -178,7 +186,11 @@ def prove_unsolvable(instance: Queens, options) -> bool:
     start = time.monotonic()
     share = None if options.time_limit is None else options.time_limit / 2
     found, exhausted = search_forest(
-        geometry(instance), instance.k, None if share is None else start + share, options.seed
+        geometry(instance),
+        instance.k,
+        None if share is None else start + share,
+        options.seed,
+        restarts=PROOF_RESTARTS,
     )
     if found is not None:
         return False
@@ -186,9 +198,10 @@ def prove_unsolvable(instance: Queens, options) -> bool:
         return True
     built = build_forest(instance, {}, options)
     solver = cp_model.CpSolver()
-    if options.time_limit is not None:
+    if options.time_limit is not None:  # deterministic time decides, the clock is a safety
+        solver.parameters.max_deterministic_time = max(0.1, options.time_limit / 2)
         solver.parameters.max_time_in_seconds = max(0.1, options.time_limit - (time.monotonic() - start))
-    solver.parameters.num_workers = options.threads
+    solver.parameters.num_workers = 1  # one worker: several make CP-SAT's search depend on their timing
     solver.parameters.random_seed = options.seed
     return solver.solve(built.model) == cp_model.INFEASIBLE
 

@@ -409,13 +409,15 @@ class Restarts:
         self.resumed = 0  # restarts gone on from where a deadline cut them (for the tests)
         self.outcome: tuple[list[tuple[int, int]] | None, bool] | None = None
 
-    def run(self, deadline: float | None) -> tuple[list[tuple[int, int]] | None, bool]:
+    def run(self, deadline: float | None, restarts: int | None = None) -> tuple[list[tuple[int, int]] | None, bool]:
         """(captures, exhausted) once the search ended (found or exhausted; it stays ended), else (None, False)
-        at the deadline."""
+        at the deadline or once ``restarts`` restarts are done (a budget whose end the clock does not move)."""
         while self.outcome is None:
             if self.cut is not None:
                 (jitter, limit), self.cut = self.cut, None
             else:
+                if restarts is not None and self.run_number >= restarts:
+                    return None, False
                 self.run_number += 1
                 jitter = list(range(self.size))
                 if self.run_number > 1:
@@ -462,7 +464,13 @@ class Restarts:
 
 
 def search_forest(
-    geo: Geometry, k: int, deadline: float | None, seed: int = 0, first_limit: int = 1000, compiled: bool = True
+    geo: Geometry,
+    k: int,
+    deadline: float | None,
+    seed: int = 0,
+    first_limit: int = 1000,
+    compiled: bool = True,
+    restarts: int | None = None,
 ) -> tuple[list[tuple[int, int]] | None, bool]:
     """(captures, exhausted): captures reaching at most k queens, or None; exhausted = the search space was covered.
 
@@ -474,12 +482,13 @@ def search_forest(
     eventually covers the whole space and the search stays complete.
 
     ``compiled`` runs the dives in the numba kernel (levels_kernel.py): the
-    same nodes in the same order as ForestSearch, which stays the reference.
+    same nodes in the same order as ForestSearch, which stays the reference.  ``restarts`` caps the restarts
+    (each of a fixed node limit), a budget that ends the same way on any machine.
     The first INTERPRETED_NODES nodes are searched in Python all the same:
     loading the compiled code costs a second or two, more than small
     positions need in all; above INTERPRETED_UP_TO queens none.
     """
-    return forest_restarts(geo, k, seed, first_limit, compiled).run(deadline)
+    return forest_restarts(geo, k, seed, first_limit, compiled).run(deadline, restarts)
 
 
 def forest_restarts(geo: Geometry, k: int, seed: int = 0, first_limit: int = 1000, compiled: bool = True) -> Restarts:

@@ -58,3 +58,17 @@ def test_an_exponent_beside_unsolvable_is_refused(capsys):
     """--unsolvable chooses its own powers: the --exponent given beside it changed nothing, in silence."""
     assert cli(["generate", "queens", "--unsolvable", "--n", "6", "--moves", "6", "--exponent", "5"]) == 4
     assert "--unsolvable chooses its own" in capsys.readouterr().err
+
+
+def test_the_searches_that_choose_an_unsolvable_board_end_by_restarts_not_the_clock(monkeypatch):
+    """`generate queens --unsolvable --seed 4` gave two boards in five runs (and others under load): whether a
+    candidate was "solved quickly" was a second of the clock.  A capped level search now stops after its restarts
+    however far the deadline, and the board kept does not move with the time allowed."""
+    from mipgames.queens import generate
+    from mipgames.queens.geometry import geometry
+
+    instance = planted(40, 2, 148, 1).instance  # 150 queens: three restarts of 1,000-2,000 nodes settle nothing
+    restarts = levels.forest_restarts(geometry(instance), instance.k, seed=1)
+    assert restarts.run(None, restarts=3) == (None, False) and restarts.run_number == 3
+    slow = generate.unsolvable(10, 20, 1, seed=4, time_limit=5)
+    assert generate.unsolvable(10, 20, 1, seed=4, time_limit=40) == slow
