@@ -61,7 +61,12 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def rerun_command(result: Result, instance_path: str | None, problem: Problem) -> str:
+def _exact(value: float) -> str:
+    """A number as it was given: 60 for 60.0, 12.3456789 in full."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def rerun_command(result: Result, instance_path: str | None, problem: Problem, earlier_spelling: bool = False) -> str:
     """The command line that repeats this solve (what a reader needs to re-run the claim).
 
     A nullable parameter (``Param.nullable``) set to None where its default is not is spelt ``none``, as
@@ -73,11 +78,16 @@ def rerun_command(result: Result, instance_path: str | None, problem: Problem) -
     if result.formulation:
         words += ["--formulation", result.formulation]
     if options is not None:
+        # numbers as Python writes them back exactly (":g" kept six digits: --time-limit 12.3456789 reran as 12.3457),
+        # and the memory limit, which it left out; ``earlier_spelling`` spells it as certificates did before
+        number = (lambda value: f"{value:g}") if earlier_spelling else _exact
         if options.time_limit is not None:
-            words += ["--time-limit", f"{options.time_limit:g}"]
+            words += ["--time-limit", number(options.time_limit)]
         words += ["--threads", str(options.threads), "--seed", str(options.seed)]
         if options.gap is not None:
-            words += ["--gap", f"{options.gap:g}"]
+            words += ["--gap", number(options.gap)]
+        if options.memory_limit is not None and not earlier_spelling:
+            words += ["--memory-limit", str(int(options.memory_limit))]
         if options.warm_start:
             words.append("--warm-start")
     for name, value in sorted(result.params.items()):
@@ -291,7 +301,8 @@ def _provenance(check: Check, problem: Problem) -> None:
         options=_guarded("options", lambda: SolveOptions(**{k: options.get(k) for k in OPTION_FIELDS})),
     )
     expected = _guarded("rerun", rerun_command, run, data["instance_path"], problem)
-    if data["rerun"] != expected:
+    earlier = _guarded("rerun", rerun_command, run, data["instance_path"], problem, True)
+    if data["rerun"] not in (expected, earlier):  # certificates written before the spelling changed still verify
         raise _Rejected(f"rerun {str(data['rerun'])[:80]!r} is not this run's command ({expected[:120]})")
     path, text_sha = data["instance_path"], data["instance_text_sha256"]
     if not path or not text_sha:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -255,3 +256,26 @@ def test_objectives_and_bounds_are_shown_in_full():
         "0.333333333333",
         "none",
     ]
+
+
+def test_the_rerun_command_keeps_every_number_and_the_earlier_spelling_still_verifies(tmp_path):
+    """`--time-limit 12.3456789 --gap 0.123456789` reran as 12.3457 and 0.123457 (":g"), and the memory limit was
+    left out, so the rerun was another command; certificates written with that spelling must still verify."""
+    import json
+
+    from mipgames.cli import main
+
+    cert = tmp_path / "c.json"
+    spec = str(Path(__file__).resolve().parents[2] / "instances/queens/spec_example.txt")
+    args = ["solve", spec, "--time-limit", "12.3456789", "--gap", "0.123456789", "--memory-limit", "512M"]
+    assert main([*args, "--quiet", "--out", str(cert)]) == 0
+    data = json.loads(cert.read_text())
+    assert "--time-limit 12.3456789 " in data["rerun"] and "--gap 0.123456789" in data["rerun"]
+    assert f"--memory-limit {512 * 2**20}" in data["rerun"]
+    earlier = data["rerun"].replace("12.3456789", "12.3457").replace("0.123456789", "0.123457")
+    data["rerun"] = earlier.split(" --memory-limit")[0]
+    cert.write_text(json.dumps(data))
+    assert main(["verify", str(cert)]) == 0
+    data["rerun"] = earlier.replace("--seed 0", "--seed 1")
+    cert.write_text(json.dumps(data))
+    assert main(["verify", str(cert)]) == 1
