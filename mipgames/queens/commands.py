@@ -31,16 +31,23 @@ def _instance(file: str | None, stdin: TextIO):
 
 def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     from mipgames.queens.problem import PROBLEM
+    from mipgames.run.progress import SolveProgress
     from mipgames.run.runner import solve
 
+    # progress on a terminal only: the coursework's judges read this program's output, and scripts its messages
+    display = SolveProgress(f"queens: {args.solver}", quiet=not sys.stderr.isatty())
     try:
         instance = _instance(args.file, stdin)
         options = SolveOptions(time_limit=args.time_limit, threads=args.threads)
         params = {"minimise": args.minimise}
-        result = solve(PROBLEM, instance, solver=args.solver, params=params, options=options, isolate=True)
+        result = solve(
+            PROBLEM, instance, solver=args.solver, params=params, options=options, isolate=True, progress=display
+        )
     except MipgamesError as error:
         stderr.write(f"mipgames: {error}\n")
         return error.exit_code
+    finally:
+        display.close()
     k = instance.k
     if result.status in ("optimal", "feasible") and result.verdict is not None:
         remaining = result.verdict.measured["remaining"]
