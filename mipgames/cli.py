@@ -31,7 +31,7 @@ from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageEr
 from mipgames.core.figures import check_figure_path
 from mipgames.core.files import distinct_outputs, writable_folder, writable_output, write_text_atomic
 from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
-from mipgames.core.status import shown
+from mipgames.core.status import amount, shown
 
 
 class Parser(argparse.ArgumentParser):
@@ -442,7 +442,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         ("status", status_text(result)),
     ]
     if result.status.has_solution:
-        rows.append(("objective", f"{_format(result.objective)} {name} ({sense}imise)"))
+        rows.append(("objective", f"{amount(result.objective, name)} ({sense}imise)"))
     if result.status != "infeasible" and (
         result.bound is not None or result.status.has_solution or result.status == "unknown"
     ):  # an infeasible decision's optimisation bound (0 mismatches, say) read as contradicting the claim
@@ -528,7 +528,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     name = problem.objective(check.params)[0]
     what = f"status {data['status']}"
     if check.verdict is not None:
-        what += f", objective {_format(check.verdict.objective)} {name} reproduced by the simulator"
+        what += f", objective {amount(check.verdict.objective, name)} reproduced by the simulator"
     if not args.json:
         instance = f"instance {data['instance_sha256'][:12]}"  # the embedded instance's hash, checked above
         print(f"{shown_path(args.certificate)}: OK — {data['problem']} {instance}, {what}")

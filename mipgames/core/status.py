@@ -35,6 +35,19 @@ def shown(value: float | None) -> str:
     return f"{value:.12g}"
 
 
+def amount(value: float | None, name: str) -> str:
+    """An objective with its name, the name's first plural noun made singular for one: "1 queen remaining",
+    "1 mismatched inner edge" ("1 queens remaining" before)."""
+    if value != 1:
+        return f"{shown(value)} {name}"
+    words = name.split(" ")
+    for i, word in enumerate(words):
+        if word.endswith("s") and len(word) > 2:
+            words[i] = word[:-1]
+            break
+    return f"{shown(value)} {' '.join(words)}"
+
+
 class Status(StrEnum):
     """What a run found out; the strings are the ones certificates store."""
 

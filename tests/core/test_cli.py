@@ -150,3 +150,13 @@ def test_the_time_row_reads_aloud():
 
     assert [article(n) for n in ("8", "11", "18", "80", "800", "11000", "8.5")] == ["an"] * 7
     assert [article(n) for n in ("1", "60", "110", "180", "0.5")] == ["a"] * 5
+
+
+def test_one_of_an_objective_is_named_in_the_singular():
+    """ "objective 1 queens remaining"."""
+    from mipgames.core.status import amount
+
+    assert amount(1.0, "queens remaining") == "1 queen remaining"
+    assert amount(1, "mismatched inner edges") == "1 mismatched inner edge"
+    assert amount(3, "stones destroyed") == "3 stones destroyed"
+    assert amount(1, "score (standard rule)") == "1 score (standard rule)"
