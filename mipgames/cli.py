@@ -534,7 +534,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{shown_path(args.certificate)}: OK — {data['problem']} {instance}, {what}")
         for note in check.notes:
             print(f"  {note}")
-    if args.reprove is None or options is None:
+    if options is None:  # no --reprove
         return 0
     display = SolveProgress(f"re-proof: {args.reprove or 'auto'}", quiet=args.quiet)
     try:

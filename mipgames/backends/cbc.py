@@ -156,7 +156,6 @@ def _solve(
         solver.tmpDir = folder[0]
         built.model.solve(solver)
     except pulp.PulpSolverError as exc:
-        _close(folder)
         log = read_log(log_path)
         if not _TIME_EXIT.search(log):
             return Result(Status.ERROR, message=f"CBC failed: {exc}", wall_time_s=clock.elapsed())
@@ -169,7 +168,8 @@ def _solve(
             message="CBC stopped on its time limit and ended before writing its solution",
             stop="time limit",
         )
-    _close(folder)
+    finally:
+        _close(folder)
     wall = clock.elapsed()
     log = read_log(log_path)
     result_line = last_match(_RESULT, log)

@@ -301,8 +301,9 @@ def _provenance(check: Check, problem: Problem) -> None:
         options=_guarded("options", lambda: SolveOptions(**{k: options.get(k) for k in OPTION_FIELDS})),
     )
     expected = _guarded("rerun", rerun_command, run, data["instance_path"], problem)
-    earlier = _guarded("rerun", rerun_command, run, data["instance_path"], problem, True)
-    if data["rerun"] not in (expected, earlier):  # certificates written before the spelling changed still verify
+    if data["rerun"] != expected and data["rerun"] != _guarded(  # written before the spelling changed: it verifies
+        "rerun", rerun_command, run, data["instance_path"], problem, True
+    ):
         raise _Rejected(f"rerun {str(data['rerun'])[:80]!r} is not this run's command ({expected[:120]})")
     path, text_sha = data["instance_path"], data["instance_text_sha256"]
     if not path or not text_sha:

@@ -227,7 +227,7 @@ def supervise(
                 return ChildEnd("deadline", message="stopped at the deadline", notes=notes, peak_rss=peak)
             if limits.memory_bytes is not None and now - last_rss >= RSS_EVERY_S:
                 last_rss = now
-                if tree_memory(proc.pid) > limits.memory_bytes or now - last_pss >= PSS_EVERY_S:
+                if now - last_pss >= PSS_EVERY_S or tree_memory(proc.pid) > limits.memory_bytes:
                     last_pss = now
                     used = tree_memory(proc.pid, proportional=True)
                     peak = max(peak, used)

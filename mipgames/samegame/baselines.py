@@ -292,9 +292,10 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     if polish and not out.proved:
         from mipgames.samegame.exact import polish as polish_game
 
-        deadline = None if s.deadline is None else min(s.deadline, time.monotonic() + max(s.reserve, 0.2))
-        if s.budget is not None:  # its node cap decides, the deadline is a safety: as the searches before it
-            deadline = s.deadline
+        if s.budget is not None or s.deadline is None:  # under a budget its node cap decides, the deadline is
+            deadline = s.deadline  # a safety: as for the searches before it
+        else:
+            deadline = min(s.deadline, time.monotonic() + max(s.reserve, 0.2))
         nodes = POLISH_NODES if s.budget is None else max(1000, s.budget // 10)
         gain, cells, _ = polish_game(s.shape, s.root, out.best.cells, s.score_mode, deadline, nodes)
         if gain > 0:
