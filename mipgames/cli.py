@@ -89,6 +89,10 @@ def _logging_options(parser: argparse.ArgumentParser, top: bool) -> None:
     )
 
 
+MODEL_SUFFIXES = (".lp", ".mps", ".pb")
+"""The suffixes of the model files ``export`` writes."""
+
+
 def _paths_beside_the_log(args: argparse.Namespace) -> list[str]:
     """The command's other files: every argument naming an existing file, and its outputs (``--log`` opens its
     file for writing first, so a log named like an input emptied the input before it was read)."""
@@ -100,6 +104,18 @@ def _paths_beside_the_log(args: argparse.Namespace) -> list[str]:
             if isinstance(item, (str, Path)) and (key in OUTPUT_ARGUMENTS or Path(item).is_file()):
                 named.append(str(item))
     return named
+
+
+def _refuse_a_log_named_like_a_model(args: argparse.Namespace, log: Path) -> None:
+    """Export names its model files only once it has read the instance, after the log is open: a log named like
+    one of them (``<directory>/<instance stem>.*.lp|mps|pb``) would be emptied before export refused it."""
+    if getattr(args, "func", None) is not cmd_export or log.suffix not in MODEL_SUFFIXES:
+        return
+    if log.resolve().parent == Path(args.directory).resolve() and log.name.startswith(f"{Path(args.instance).stem}."):
+        raise UsageError(
+            f"--log {shown_path(log)}: named like a model file export writes into {shown_path(args.directory)}; "
+            "name the log apart"
+        )
 
 
 DEFAULT_OUT = "out"
@@ -634,7 +650,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 raise
             print(f"mipgames: skipped {name}: {exc}", file=sys.stderr)
             continue
-        suffixes = (".lp", ".mps") if problem.formulations[name].kind == "mip" else (".pb",)
+        suffixes = MODEL_SUFFIXES[:2] if problem.formulations[name].kind == "mip" else MODEL_SUFFIXES[2:]
         targets[name] = [Path(args.directory) / f"{Path(args.instance).stem}.{name}{s}" for s in suffixes]
     every = [target for files in targets.values() for target in files]
     distinct_outputs([args.instance], *every, *([args.log] if getattr(args, "log", None) else []))
@@ -916,6 +932,7 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
                 distinct_outputs(_paths_beside_the_log(args), log)
             except UsageError as exc:
                 raise UsageError(f"--log {exc}") from None
+            _refuse_a_log_named_like_a_model(args, Path(log))
         configure_logging(getattr(args, "verbose", 0) or 0, log)
     except MipgamesError as exc:
         print(f"mipgames: {exc}", file=sys.stderr)

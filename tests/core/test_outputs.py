@@ -440,7 +440,9 @@ def test_a_model_files_header_maps_its_objective_to_the_toolkits_value(tmp_path)
         assert found is not None, line
         assert float(found.group(1) or 0) + _highs_optimum(model) == pytest.approx(6), line
     log = tmp_path / "lone.time-indexed.lp"  # export took a --log named like a model it writes (solve refuses it)
+    before = log.read_bytes()
     assert main(["export", str(board), "--problem", "samegame", "-d", str(tmp_path), "--log", str(log)]) == 4
+    assert log.read_bytes() == before  # refused before the log was opened, which emptied the model
 
 
 def test_models_readme_loads_a_cpsat_model_as_it_says(tmp_path):
