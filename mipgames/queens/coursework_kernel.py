@@ -69,8 +69,9 @@ def order_of(board, n, order, potential):
 
 
 @njit(cache=True)
-def search(board, n, k, state, pos, direction, movers, targets, order, potential, budget):
-    """Runs at most ``budget`` more nodes; state = [depth, queens left, nodes, entering].  FOUND/EXHAUSTED/BUDGET."""
+def search(board, n, k, state, pos, direction, movers, targets, order, potential, budget, fewest_m, fewest_t):
+    """Runs at most ``budget`` more nodes; state = [depth, queens left, nodes, entering, fewest queens left at a
+    node so far, its depth], the captures that reached it in ``fewest_m``/``fewest_t``.  FOUND/EXHAUSTED/BUDGET."""
     depth, count, nodes, entering = state[0], state[1], state[2], state[3]
     stop = nodes + budget
     m = 0
@@ -82,6 +83,10 @@ def search(board, n, k, state, pos, direction, movers, targets, order, potential
                 state[0], state[1], state[2], state[3] = depth, count, nodes, 1
                 return BUDGET
             nodes += 1
+            if count < state[4]:
+                state[4], state[5] = count, depth
+                fewest_m[:depth] = movers[:depth]
+                fewest_t[:depth] = targets[:depth]
             if count <= k:
                 state[0], state[1], state[2], state[3] = depth, count, nodes, 1
                 return FOUND

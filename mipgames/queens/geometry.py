@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import pairwise
+from typing import Any
 
 from mipgames.queens.instance import Queens, exponent
 
@@ -39,13 +40,33 @@ class Geometry:
     def total(self) -> int:
         return sum(1 << e for e in self.exps)
 
+    @cached_property
+    def start_captures(self) -> tuple[dict[tuple[int, int], tuple[int, ...]], list[int], int]:
+        """prep.captures_possible of the starting position, once: it takes seconds on a few thousand queens, and
+        each level search of a portfolio asks for it."""
+        from mipgames.queens.prep import captures_possible
+
+        return captures_possible(self, initial_state(self))
+
+    @cached_property
+    def arrays(self) -> tuple[Any, ...]:
+        """levels_kernel.static_arrays, once: every restart of a compiled level search reads them, none writes."""
+        from mipgames.queens.levels_kernel import static_arrays
+
+        return static_arrays(self)
+
 
 def geometry(instance: Queens) -> Geometry:
-    queens = instance.queens
+    """The instance's lines of sight; the last two are kept, since every search of a portfolio asks for them."""
+    return _geometry(instance.n, instance.board)
+
+
+@lru_cache(maxsize=2)
+def _geometry(n: int, board: tuple[tuple[int, ...], ...]) -> Geometry:
+    queens = [(r, c, p) for r, row in enumerate(board) for c, p in enumerate(row) if p]
     squares = tuple((r, c) for r, c, _ in queens)
     exps = tuple(exponent(p) for _, _, p in queens)
     index = {sq: i for i, sq in enumerate(squares)}
-    n = instance.n
     between: dict[tuple[int, int], tuple[int, ...]] = {}
     neighbours = []
     for i, (r, c) in enumerate(squares):
@@ -126,17 +147,37 @@ def start_bound(instance: Queens) -> int:
     checks every answer against.
     """
     queens = instance.queens
-    lines = [(("r", r), ("c", c), ("d", r - c), ("a", r + c)) for r, c, _ in queens]
-    members: dict[tuple[str, int], list[int]] = {}
-    for i, keys in enumerate(lines):
-        for key in keys:
-            members.setdefault(key, []).append(i)
+    lines, members = _lines(instance)
     labels = components(len(queens), (pair for group in members.values() for pair in pairwise(group)))
     live = (
         (i, exponent(power), exponent(power) + sum(len(members[key]) - 1 for key in lines[i]))
         for i, (_, _, power) in enumerate(queens)
     )
     return _components_bound(labels, live)
+
+
+Line = tuple[str, int]
+"""A row, column, diagonal or antidiagonal: ("r" | "c" | "d" | "a", its number)."""
+
+
+def _lines(instance: Queens) -> tuple[list[tuple[Line, Line, Line, Line]], dict[Line, list[int]]]:
+    """Each queen's four lines (row, column, diagonal, antidiagonal), and each line's queens in board order."""
+    lines = [(("r", r), ("c", c), ("d", r - c), ("a", r + c)) for r, c, _ in instance.queens]
+    members: dict[Line, list[int]] = {}
+    for i, keys in enumerate(lines):
+        for key in keys:
+            members.setdefault(key, []).append(i)
+    return lines, members
+
+
+def geometry_size(instance: Queens) -> int:
+    """The entries of a ``Geometry``'s table of squares between, counted in O(queens) without building it.
+
+    A line of m queens has m(m - 1) ordered pairs and m(m - 1)(m - 2)/3 squares between them in all; the
+    table and the kernels' copies of it take about 60 bytes an entry (a full 128 x 128 board: 2.9e8 entries,
+    20 s and 3 GB to build in Python, 10 GB with the kernels' arrays)."""
+    _, members = _lines(instance)
+    return sum(m * (m - 1) * (m - 2) // 3 + m * (m - 1) for m in map(len, members.values()))
 
 
 def initial_state(geo: Geometry) -> bytearray:

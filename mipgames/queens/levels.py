@@ -37,7 +37,6 @@ from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
 from mipgames.queens.instance import Move, Queens, remain
 from mipgames.queens.matching import deficiency
 from mipgames.queens.minimise import Maker, Minimum, minimise, minimum_result
-from mipgames.queens.prep import captures_possible
 
 INTERPRETED_NODES = 3000
 """Nodes searched in Python before the compiled search takes over (about a second)."""
@@ -560,7 +559,7 @@ def run_levels(
     makers = tuple(restarts) or (forest_restarts,)
     geo = geometry(instance)
     deadline = options.deadline()
-    bound = captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
+    bound = geo.start_captures[2]
     if params.get("minimise"):
         start = None if incumbent is None else [(geo.index[m[:2]], geo.index[m[2:]]) for m in incumbent]
 

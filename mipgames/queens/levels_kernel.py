@@ -730,7 +730,7 @@ class Engine:
     def __init__(self, geo, k: int):
         self.q, self.k = geo.size, k
         self.exps = np.array(geo.exps, dtype=np.int64)
-        self.nbr_start, self.nbr, self.pid, self.btw_start, self.btw, self.degree, self.longest = static_arrays(geo)
+        self.nbr_start, self.nbr, self.pid, self.btw_start, self.btw, self.degree, self.longest = geo.arrays
         self.words = (self.q + 63) // 64
         self.total = int(sum(1 << int(e) for e in self.exps))
         self.tokens: dict[int, list[int]] = {}

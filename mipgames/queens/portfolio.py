@@ -20,7 +20,9 @@ from typing import Any
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
-from mipgames.queens.dfs import run_dfs
+from mipgames.queens.coursework import Outcome, search_compiled
+from mipgames.queens.dfs import reached, run_dfs
+from mipgames.queens.geometry import geometry_size, start_bound
 from mipgames.queens.instance import Move, Queens, remain
 from mipgames.queens.lazy import lazy_restarts
 from mipgames.queens.levels import forest_restarts, run_levels
@@ -28,10 +30,21 @@ from mipgames.queens.levels import forest_restarts, run_levels
 DFS_SHARE, DFS_CAP = 0.05, 2.0
 PROBE_SHARE, PROBE_CAP = 0.01, 0.3
 LEVELS_SHARE = 0.8
+GEOMETRY_UP_TO = 2_000_000
+"""Entries of the lines-of-sight table (geometry.geometry_size) above which the level searches, the DFS and the
+models are not started.  The level searches' starting bound (prep.captures_possible) takes about a microsecond
+an entry in Python, building the table and its arrays 0.3 us; the planted N = 64 positions have 3e4, a 128 x 128
+board a quarter full 4.5e6 (4 s for the bound), a full one 2.9e8 (10 GB).  Beyond it the coursework's search,
+which works on the board itself, plays."""
 FOREST_UP_TO = 200
 """Queens above which the forest model gets no share: at 300 its presolve alone took 27 s (2 workers), more than
 the 20 % it would get of a minute, and its build ran past the deadline."""
 EAGER_SHARE, EAGER_CAP = 0.01, 0.5
+DIVE_SHARE, DIVE_CAP, DIVE_NODES = 0.1, 6.0, 2
+"""The first member: the coursework's search on the board for DIVE_NODES nodes a queen (its first dive and a
+little backtracking), at most DIVE_SHARE of the limit and DIVE_CAP seconds.  A K far above the bound on a
+board of thousands of queens is reached by that dive in a second, where the level searches found none in a
+minute (a full 64 x 64 board, K = 2,048); minimising, its game is the first incumbent."""
 MINIMUM_SHARE, MINIMUM_CAP = 0.1, 5.0
 
 
@@ -83,17 +96,28 @@ def add_forest_hint(built, moves: list[Move]) -> None:
 def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
     start = time.monotonic()
     minimise = bool(params.get("minimise"))
+    size = geometry_size(instance)
+    if size > GEOMETRY_UP_TO:
+        return _too_large(instance, minimise, options, report, size)
     limit = options.time_limit
-    quick = Result(Status.UNKNOWN)
+    dive_for = DIVE_CAP if limit is None else min(DIVE_CAP, DIVE_SHARE * limit)
+    quick = _on_the_board(instance, minimise, time.monotonic() + dive_for, report, DIVE_NODES * len(instance.queens))
+    if quick.status in ("optimal", "feasible") and not minimise:
+        return quick
+    if quick.status == "optimal":
+        return quick
+    if quick.status == "infeasible":
+        return _with_minimum(instance, options, start, quick)
     if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
         probe = PROBE_CAP if limit is None else min(PROBE_CAP, PROBE_SHARE * limit)
         first = _minimum(instance, params, probe, options.seed, report)
         if first.status == "optimal":  # small positions: proved before the DFS has started
             return first
         budget = DFS_CAP if limit is None else min(DFS_CAP, DFS_SHARE * limit)
-        quick = _by("dfs", run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report))
-        if quick.status == "optimal":
-            return quick
+        dfs = _by("dfs", run_dfs(instance, params, SolveOptions(time_limit=budget, threads=options.threads), report))
+        if dfs.status == "optimal":
+            return dfs
+        quick = _better(quick, dfs) if dfs.solution is not None else quick
 
     def left() -> float | None:
         return None if limit is None else max(0.01, limit - (time.monotonic() - start))
@@ -110,6 +134,62 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
         return _with_minimum(instance, options, start, out)
     if quick.solution is not None and (out.solution is None or (minimise and out.status != "optimal")):
         return _better(quick, out) if minimise else quick
+    return out
+
+
+def _on_the_board(
+    instance: Queens,
+    minimise: bool,
+    deadline: float | None,
+    report: Report,
+    node_limit: int | None = None,
+) -> Result:
+    """The coursework's depth-first search, which works on the board itself: it decides K or (minimising) keeps
+    its game with the fewest queens left.  It is complete, so a search that runs out of captures proves its
+    verdict; the bound is otherwise the counting bound."""
+    bound = start_bound(instance)
+    if not minimise and bound > instance.k:
+        return Result(Status.INFEASIBLE, bound=bound, message=f"at least {remain(bound, 'always')}")
+    shown = [len(instance.queens) + 1]
+
+    def progress(outcome: Outcome) -> None:
+        left = len(instance.queens) - len(outcome.fewest)
+        if left < shown[0]:
+            shown[0] = left
+            if minimise:
+                report(left, bound, outcome.fewest)
+            else:
+                report(None, bound, None, f"fewest left {left:,}")
+
+    case = Queens(instance.n, bound if minimise else instance.k, instance.board)
+    found, nodes, exhausted, fewest = search_compiled(case, deadline, node_limit, progress)
+    left = len(instance.queens) - len(fewest)
+    if minimise and left < shown[0]:  # kept by the runner if a later member overruns the deadline
+        report(left, bound, found if found is not None else fewest)
+    if found is not None:
+        out = reached(instance, found, left, bound) if not minimise else Result(Status.OPTIMAL, found, left, bound)
+    elif exhausted and minimise:
+        out = Result(Status.OPTIMAL, fewest, left, left, proved_by=f"{BOARD_MEMBER}: every capture tried")
+    elif exhausted:
+        out = Result(Status.INFEASIBLE, bound=left, proved_by=f"{BOARD_MEMBER}: every capture tried")
+    elif minimise:
+        out = Result(Status.FEASIBLE, fewest, left, bound)
+    else:
+        out = Result(Status.UNKNOWN, bound=bound, message=f"K = {instance.k} not reached in time")
+    out.message = "; ".join(filter(None, (out.message, f"{nodes:,} nodes; the fewest left {left:,}")))
+    return _by("coursework-dfs", out)
+
+
+BOARD_MEMBER = "coursework-dfs (portfolio member)"
+
+
+def _too_large(instance: Queens, minimise: bool, options: SolveOptions, report: Report, size: int) -> Result:
+    """A position whose lines-of-sight table would not fit (GEOMETRY_UP_TO): the board search alone."""
+    out = _on_the_board(instance, minimise, options.deadline(), report)
+    out.message = (
+        f"{len(instance.queens):,} queens are too many for the searches over lines of sight ({size:,} entries, "
+        f"more than {GEOMETRY_UP_TO:,}): the coursework's depth-first search played on the board; {out.message}"
+    )
     return out
 
 

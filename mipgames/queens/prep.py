@@ -90,7 +90,6 @@ def captures_possible(geo: Geometry, state: bytes | bytearray) -> tuple[dict, li
 
 def prepare(instance: Queens, params: dict) -> Prep:
     geo = geometry(instance)
-    state = initial_state(geo)
-    pairs, hi, bound = captures_possible(geo, state)
-    bound = max(bound, lower_bound(geo, state))
+    pairs, hi, bound = geo.start_captures
+    bound = max(bound, lower_bound(geo, initial_state(geo)))
     return Prep(geo, pairs, tuple(hi), bound, bool(params.get("minimise")), instance.k)

@@ -34,8 +34,15 @@ def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Mov
         f"{inst.counted(len(moves), 'move')}, {inst.remain(verdict.measured.get('remaining', 0))} (K = {instance.k}):"
     ]
     lines += [f"  {r1} {c1} {r2} {c2}" for r1, c1, r2, c2 in moves]
-    lines.append("remaining: " + ", ".join(f"{p} at {r} {c}" for r, c, p in verdict.measured.get("final", [])))
+    final = verdict.measured.get("final", [])
+    shown = ", ".join(f"{p} at {r} {c}" for r, c, p in final[:SHOWN_REMAINING])
+    more = len(final) - SHOWN_REMAINING
+    lines.append("remaining: " + shown + (f", and {more:,} more (the certificate lists them all)" if more > 0 else ""))
     return "\n".join(lines)
+
+
+SHOWN_REMAINING = 64
+"""Remaining queens the summary names (a large board's answer leaves thousands, on one line)."""
 
 
 def _bound(instance: inst.Queens, params: dict[str, Any]) -> tuple[float, str]:

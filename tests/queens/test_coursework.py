@@ -26,10 +26,25 @@ def test_compiled_search_makes_the_reference_nodes(instance, limit):
 @pytest.mark.parametrize("n, k, moves, seed", [(6, 1, 8, 0), (8, 1, 12, 1), (8, 2, 20, 1), (12, 1, 24, 0)])
 def test_compiled_search_on_planted_positions(n, k, moves, seed):
     instance = planted(n, k, moves, seed).instance
-    found, nodes, exhausted = search_compiled(instance, None, 3_000)
-    assert (found, nodes, exhausted) == search_reference(instance, 3_000)
-    if found is not None:
-        assert evaluate(instance, {}, found).objective <= k
+    outcome = search_compiled(instance, None, 3_000)
+    assert outcome == search_reference(instance, 3_000)
+    if outcome.found is not None:
+        assert evaluate(instance, {}, outcome.found).objective <= k
+        assert outcome.fewest == outcome.found
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(positions(), st.sampled_from([5, 60]))
+def test_the_fewest_queens_game_is_the_first_node_with_the_fewest(instance, limit):
+    """The game kept for the fewest queens replays to that many, and no node of the same run left fewer."""
+    case = Queens(instance.n, 1, instance.board)
+    anything = Queens(instance.n, len(instance.queens), instance.board)  # every legal game reaches its K
+    outcome = search_compiled(case, None, limit)
+    left = evaluate(anything, {}, outcome.fewest).objective
+    assert left == len(instance.queens) - len(outcome.fewest)
+    for nodes in range(1, outcome.nodes + 1):
+        assert evaluate(anything, {}, search_reference(case, nodes).fewest).objective >= left
+    assert search_reference(case, limit).fewest == outcome.fewest
 
 
 def test_the_weakest_queen_moves_first_along_the_first_direction():
@@ -37,7 +52,7 @@ def test_the_weakest_queen_moves_first_along_the_first_direction():
     # (0, 2) too (5).  Board order puts (0, 0) first; its first direction (0, 1) meets the 2, the second (1, 0)
     # meets the other 1: (0, 0) takes (2, 0).
     instance = parse("3\n1\n1 0 2\n0 0 0\n1 0 0\n")
-    moves, _, _ = search_reference(instance)
+    moves = search_reference(instance).found
     assert moves == [(0, 0, 2, 0)] + moves[1:] and moves[0] == search_compiled(instance, None)[0][0]
 
 

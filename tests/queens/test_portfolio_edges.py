@@ -33,7 +33,9 @@ def test_the_scripted_games_leave_what_the_tests_say():
 
 
 def scripted(monkeypatch: pytest.MonkeyPatch, dfs: Result, forest: Result | None = None) -> None:
-    """The level searches find nothing; the DFS and the forest model return ``dfs`` and ``forest``."""
+    """The board search and the level searches find nothing; the DFS and the forest model return ``dfs`` and
+    ``forest``."""
+    monkeypatch.setattr(portfolio, "_on_the_board", lambda *args, **kwargs: Result(Status.UNKNOWN))
     monkeypatch.setattr(portfolio, "_minimum", lambda *args, **kwargs: Result(Status.UNKNOWN))
     monkeypatch.setattr(portfolio, "run_dfs", lambda *args, **kwargs: dfs)
     if forest is not None:

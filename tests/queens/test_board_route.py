@@ -1,0 +1,78 @@
+"""The queens portfolio's search on the board itself (the coursework's, with its fewest-queens game kept): the
+whole answer on positions too large for the searches over lines of sight, and the first member everywhere.
+
+Before it, a full 80 x 80 board with K = 3,200 ended `unknown` after 23 s of a 20 s limit, and a full 128 x
+128 one took 3.3 GB to build its lines of sight; a full 24 x 24 board with K = 288 was `unknown` at 10 s."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+
+from mipgames.core.problem import SolveOptions
+from mipgames.queens import portfolio
+from mipgames.queens.geometry import geometry, geometry_size
+from mipgames.queens.instance import Queens
+from mipgames.queens.problem import PROBLEM
+from mipgames.run.runner import solve
+from tests.queens.test_models import brute_minimum, positions
+
+
+def full_board(n: int, k: int, seed: int) -> Queens:
+    """Every square a queen of power 1, 2 or 4."""
+    rng = random.Random(seed)
+    return Queens(n, k, tuple(tuple(1 << rng.randrange(3) for _ in range(n)) for _ in range(n)))
+
+
+def run(instance: Queens, minimise: bool, limit: float = 10) -> object:
+    return solve(
+        PROBLEM,
+        instance,
+        solver="portfolio",
+        params={"minimise": minimise},
+        options=SolveOptions(time_limit=limit, threads=1),
+        isolate=False,
+    )
+
+
+def test_the_table_size_is_counted_without_building_it():
+    for instance in (full_board(5, 1, 0), Queens(4, 1, ((1, 0, 0, 2), (0, 0, 0, 0), (0, 4, 0, 0), (8, 0, 0, 1)))):
+        between = geometry(instance).between
+        assert geometry_size(instance) == len(between) + sum(map(len, between.values()))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(positions())
+def test_on_the_board_alone_the_verdicts_are_the_brute_forces(instance):
+    """Every position sent down the board route: the search is complete, so on these small positions it proves
+    the minimum brute force finds, and decides K by it."""
+    minimum = brute_minimum(instance)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(portfolio, "GEOMETRY_UP_TO", -1)
+        fewest = run(instance, minimise=True)
+        decided = run(instance, minimise=False)
+    assert (fewest.status, fewest.objective, fewest.bound) == ("optimal", minimum, minimum), fewest.message
+    assert fewest.verified and "too many for the searches over lines of sight" in fewest.message
+    if minimum > instance.k:
+        assert decided.status == "infeasible" and decided.bound is not None and instance.k < decided.bound <= minimum
+    else:
+        assert decided.status in ("optimal", "feasible") and decided.verified and decided.objective <= instance.k
+
+
+def test_a_board_too_large_for_the_lines_of_sight_is_decided_on_the_board():
+    instance = full_board(48, 1152, 1)  # 2,304 queens: 5.3e6 entries of the lines-of-sight table
+    assert geometry_size(instance) > portfolio.GEOMETRY_UP_TO
+    result = run(instance, minimise=False, limit=30)
+    assert result.status == "feasible" and result.verified and result.objective <= 1152
+    assert "too many for the searches over lines of sight" in result.message
+
+
+def test_the_first_dive_reaches_a_far_k_on_a_full_board():
+    instance = full_board(24, 288, 2)  # 576 queens, within the table's limit: the level searches found no game
+    assert geometry_size(instance) <= portfolio.GEOMETRY_UP_TO
+    result = run(instance, minimise=False)
+    assert result.status == "feasible" and result.verified and result.objective <= 288
+    fewest = run(instance, minimise=True, limit=3)
+    assert fewest.status in ("feasible", "optimal") and fewest.verified and fewest.objective < 288
