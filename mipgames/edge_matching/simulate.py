@@ -201,13 +201,14 @@ def plain_placement(inst: Instance) -> list[list[int]]:
     for t in free:
         for a in distinct_turns(inst.tiles[t]):
             by_shape.setdefault(tuple(col == 0 for col in turned(inst.tiles[t], a)), []).append((t, a))
+    spare = iter(list(free))  # the free tiles in order, walked once (next(iter(free)) walks past every deleted one)
     for i in range(n):
         if placement[i] is not None:
             continue
         wanted = by_shape.get(boundary_sides(inst, *divmod(i, C)) if inst.frame else (), [])
         while wanted and wanted[-1][0] not in free:
             wanted.pop()
-        t, a = wanted.pop() if wanted else (next(iter(free)), 0)
+        t, a = wanted.pop() if wanted else (next(tile for tile in spare if tile in free), 0)
         placement[i] = [t, a]
         del free[t]
     return [cell for cell in placement if cell is not None]
@@ -224,8 +225,15 @@ def shown(inst: Instance, placement: Sequence[Sequence[int]]) -> list[Tile]:
 def mismatched_edges(inst: Instance, placement: Sequence[Sequence[int]]) -> list[tuple[int, int, str]]:
     """Inner edges whose two sides differ: (r, c, 'right'|'bottom') of the upper/left cell."""
     cols = shown(inst, placement)
-    C = inst.cols
-    return [(e.a // C, e.a % C, SIDES[e.sa]) for e in inner_edges(inst) if cols[e.a][e.sa] != cols[e.b][e.sb]]
+    R, C = inst.rows, inst.cols
+    out = []
+    for i, sides in enumerate(cols):  # inner_edges' order, without an Edge object each (a 500x500 board: 1.4 s)
+        r, c = divmod(i, C)
+        if c + 1 < C and sides[1] != cols[i + 1][3]:
+            out.append((r, c, SIDES[1]))
+        if r + 1 < R and sides[2] != cols[i + C][0]:
+            out.append((r, c, SIDES[2]))
+    return out
 
 
 def rule_violation(inst: Instance, placement: Any) -> str:
