@@ -38,7 +38,9 @@ from mipgames.core.status import Status, finite, same, shown, tighter
 from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
-MAX_CERTIFICATE_BYTES = 64 * 1024 * 1024
+MAX_CERTIFICATE_BYTES = 256 * 1024 * 1024
+"""The largest certificate read: four times the largest instance file, since a certificate embeds its instance as
+JSON (a 16 MB merge-game map of 1.6M pieces made a 105 MB certificate, which verify refused at 64 MiB)."""
 
 __all__ = ["SCHEMA", "Check", "build", "canonical", "load", "schema", "sha256", "verify", "write_json_atomic"]
 

@@ -81,6 +81,18 @@ RELATIVE_TOLERANCE = 1e-9
 """How close a non-integral bound must be to the objective to prove it: a solver's own tolerances are far looser."""
 
 
+SHOWN_ITEMS = 200
+"""Moves, merges or clicks a solve's summary lists: a full 128 x 128 queens board's answer has 8,000 and more, a
+500 x 500 merge map's 21,000.  The certificate has them all."""
+
+
+def capped(lines: list[str], noun: str, limit: int = SHOWN_ITEMS) -> list[str]:
+    """The first ``limit`` of a summary's lines, and a line saying how many more ``noun`` there are."""
+    if len(lines) <= limit:
+        return lines
+    return [*lines[:limit], f"  ... and {len(lines) - limit:,} more {noun} (the certificate has them all)"]
+
+
 def finite(x: object) -> float | None:
     """x as a float when it is a finite real number (not a bool), else None."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):

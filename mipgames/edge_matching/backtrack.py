@@ -93,7 +93,8 @@ def check_size(inst: Instance, counting: bool = False) -> None:
     """Refuse, with the reason and the solver that takes it, a board the kernel's tables cannot hold."""
     why = beyond_kernel(inst)
     if why:
-        raise UsageError(f"{why}; no other solver counts" if counting else f"{why} (use --solver cpsat)")
+        other = "the default solver (a row-scan greedy there)" if inst.cells > MAX_CELLS else "--solver cpsat"
+        raise UsageError(f"{why}; no other solver counts" if counting else f"{why} (use {other})")
 
 
 def impossible(inst: Instance) -> tuple[str, str] | None:

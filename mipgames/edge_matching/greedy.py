@@ -31,24 +31,29 @@ def greedy_placement(inst: Instance, deadline: float | None = None) -> list[list
         if 0 <= i < n and placement[i] is None and h.tile in free:
             placement[i] = [h.tile, h.turns]
             free.discard(h.tile)
+    hurry = deadline is not None and time.monotonic() > deadline  # then by the frame's shape alone
     buckets: dict[Hashable, list[tuple[int, int]]] = {}
     for t in sorted(free, reverse=True):  # popped from the end: lower tiles first, as the plain placement
         for a in reversed(distinct_turns(inst.tiles[t])):
             shown = turned(inst.tiles[t], a)
             shape = tuple(colour == 0 for colour in shown) if inst.frame else ()
-            for key in (
-                (shape, shown[LEFT], shown[TOP]),
-                (shape, "left", shown[LEFT]),
-                (shape, "top", shown[TOP]),
-                (shape,),
-            ):
+            keys: tuple[Hashable, ...] = (
+                ((shape,),)
+                if hurry
+                else (
+                    (shape, shown[LEFT], shown[TOP]),
+                    (shape, "left", shown[LEFT]),
+                    (shape, "top", shown[TOP]),
+                    (shape,),
+                )
+            )
+            for key in keys:
                 buckets.setdefault(key, []).append((t, a))
     spare = iter(sorted(free))
     shown_at: list[tuple[int, ...] | None] = [None] * n
     for i, cell in enumerate(placement):
         if cell is not None:
             shown_at[i] = turned(inst.tiles[cell[0]], cell[1])
-    hurry = False
     for i in range(n):
         r, c = divmod(i, cols)
         if c == 0 and r % ROWS_BETWEEN_LOOKS == 0 and deadline is not None:

@@ -183,11 +183,20 @@ def _bound(inst, params: dict[str, Any]) -> tuple[float, str]:
     return float(colour_count_bound(inst)), COLOUR_COUNT_BOUND
 
 
+SHOWN_CELLS = 1024
+"""Boards up to this many cells have their placement drawn in the summary (a 500 x 500 one would be 2 MB)."""
+
+
 def _describe(inst, params, placement, verdict: Verdict) -> str:
     C = inst.cols
-    rows = [" ".join(f"{t:>3}/{a}" for t, a in placement[r * C : (r + 1) * C]) for r in range(inst.rows)]
     n = verdict.measured.get("mismatched")
     head = f"placement (tile/turns), {inst.inner_edges - n}/{inst.inner_edges} inner edges matched, {n} mismatched"
+    if inst.cells > SHOWN_CELLS:
+        from mipgames.edge_matching.render import MAX_DRAWN_CELLS
+
+        drawn = ", `mipgames render` draws it" if inst.cells <= MAX_DRAWN_CELLS else ""
+        return f"{head}\n  ({inst.cells:,} cells: the certificate has the placement{drawn})"
+    rows = [" ".join(f"{t:>3}/{a}" for t, a in placement[r * C : (r + 1) * C]) for r in range(inst.rows)]
     return "\n".join([head] + rows)
 
 

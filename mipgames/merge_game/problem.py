@@ -7,7 +7,7 @@ from typing import Any
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import parse_int
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
-from mipgames.core.status import Sense
+from mipgames.core.status import Sense, capped
 from mipgames.merge_game import (
     baselines,
     codec,
@@ -90,9 +90,12 @@ def _describe(instance: inst.Instance, params: dict[str, Any], solution: Any, ve
         + (f", level cap {rule.max_level}" if rule.max_level else "")
         + (f", target {rule.target}" if rule.target is not None else "")
     ]
-    for t, (a, b) in enumerate(solution, start=1):
-        ha, hb = heroes[a], heroes[b]
-        lines.append(f"{t:4d}. hero {a} ({inst.type_name(ha.type)} at {ha.x},{ha.y}) into hero {b} (at {hb.x},{hb.y})")
+    merges = [
+        f"{t:4d}. hero {a} ({inst.type_name(heroes[a].type)} at {heroes[a].x},{heroes[a].y}) into hero {b} "
+        f"(at {heroes[b].x},{heroes[b].y})"
+        for t, (a, b) in enumerate(solution, start=1)
+    ]
+    lines += capped(merges, "merges")
     if verdict.legal:
         destroyed = verdict.measured.get("destroyed", [])
         where = ", ".join(f"({instance.stones[k].x},{instance.stones[k].y})" for k in destroyed)

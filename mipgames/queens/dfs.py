@@ -18,7 +18,7 @@ from typing import Any
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
-from mipgames.queens.geometry import Geometry, geometry, initial_state, lower_bound
+from mipgames.queens.geometry import Geometry, geometry, initial_state, lower_bound, start_bound, table_or_refusal
 from mipgames.queens.instance import Move, Queens, remain
 
 MEMO_LIMIT = 2_000_000
@@ -108,6 +108,17 @@ def to_moves(geo: Geometry, pairs: list[tuple[int, int]]) -> list[Move]:
     return [(*geo.squares[i], *geo.squares[j]) for i, j in pairs]
 
 
+def counting_refutes(instance: Queens, minimise: bool) -> Result | None:
+    """The decision's answer when the counting bound (O(queens), no table) already rules K out, else None: a
+    search that builds its tables first spent its whole limit and gigabytes on a full board to say so."""
+    bound = start_bound(instance)
+    if minimise or bound <= instance.k:
+        return None
+    return Result(
+        Status.INFEASIBLE, bound=bound, message=f"at least {remain(bound, 'always')} (popcount / line-of-sight bound)"
+    )
+
+
 def reached(instance: Queens, moves: list[Any], remaining: int, bound: int) -> Result:
     """A decision answer: optimal only when it meets the bound, else feasible with a pointer to --minimise."""
     if remaining <= bound:
@@ -122,8 +133,12 @@ def reached(instance: Queens, moves: list[Any], remaining: int, bound: int) -> R
 
 
 def run_dfs(instance: Queens, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:
-    geo = geometry(instance)
     minimise = bool(params.get("minimise"))
+    refuted = counting_refutes(instance, minimise)
+    if refuted is not None:
+        return refuted
+    table_or_refusal(instance, "dfs")
+    geo = geometry(instance)
     root = lower_bound(geo, initial_state(geo))
     deadline = options.deadline()
     target = root if minimise else instance.k

@@ -180,5 +180,24 @@ def geometry_size(instance: Queens) -> int:
     return sum(m * (m - 1) * (m - 2) // 3 + m * (m - 1) for m in map(len, members.values()))
 
 
+TABLE_LIMIT = 20_000_000
+"""Entries of the lines-of-sight table above which the searches and models built on it refuse a board: a full 80
+x 80 board has 4.1e7 (1.7 GB with the kernels' arrays), a full 128 x 128 one 2.9e8 (10 GB).  The default
+portfolio searches such boards on the board itself."""
+
+
+def table_or_refusal(instance: Queens, who: str) -> None:
+    """Refuse, with the reason and the solver that takes the board, a board whose lines-of-sight table would
+    exceed TABLE_LIMIT entries."""
+    from mipgames.core.errors import UsageError
+
+    size = geometry_size(instance)
+    if size > TABLE_LIMIT:
+        raise UsageError(
+            f"{who}: built on the lines of sight between the queens, {size:,} entries here (at most "
+            f"{TABLE_LIMIT:,}); the default solver and coursework-dfs search such boards on the board itself"
+        )
+
+
 def initial_state(geo: Geometry) -> bytearray:
     return bytearray(e + 1 for e in geo.exps)

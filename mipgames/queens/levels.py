@@ -32,8 +32,8 @@ from typing import Any
 from mipgames.core.problem import Algorithm, Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
-from mipgames.queens.dfs import reached, to_moves
-from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount
+from mipgames.queens.dfs import counting_refutes, reached, to_moves
+from mipgames.queens.geometry import Geometry, geometry, lower_bound, popcount, table_or_refusal
 from mipgames.queens.instance import Move, Queens, remain
 from mipgames.queens.matching import deficiency
 from mipgames.queens.minimise import Maker, Minimum, minimise, minimum_result
@@ -556,6 +556,10 @@ def run_levels(
     ``minimise``, minimises with them as finders and ``provers`` (minimise.py), from the game ``incumbent``.
     With K two or more above the bound, deciding is minimising towards the goal K (``provers``, default the
     first of ``restarts``, also search K itself): a search of K alone wanders in the slack."""
+    refuted = counting_refutes(instance, bool(params.get("minimise")))
+    if refuted is not None:
+        return refuted
+    table_or_refusal(instance, "the level search")
     makers = tuple(restarts) or (forest_restarts,)
     geo = geometry(instance)
     deadline = options.deadline()

@@ -19,6 +19,7 @@ from mipgames.queens.geometry import (
     initial_state,
     lower_bound,
     popcount,
+    table_or_refusal,
 )
 from mipgames.queens.instance import Queens
 
@@ -89,6 +90,7 @@ def captures_possible(geo: Geometry, state: bytes | bytearray) -> tuple[dict, li
 
 
 def prepare(instance: Queens, params: dict) -> Prep:
+    table_or_refusal(instance, "the models")
     geo = geometry(instance)
     pairs, hi, bound = geo.start_captures
     bound = max(bound, lower_bound(geo, initial_state(geo)))

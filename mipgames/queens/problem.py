@@ -6,6 +6,7 @@ from typing import Any
 
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
+from mipgames.core.status import capped
 from mipgames.queens import baselines, codec
 from mipgames.queens import instance as inst
 from mipgames.queens.simulate import evaluate
@@ -33,7 +34,7 @@ def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Mov
     lines = [
         f"{inst.counted(len(moves), 'move')}, {inst.remain(verdict.measured.get('remaining', 0))} (K = {instance.k}):"
     ]
-    lines += [f"  {r1} {c1} {r2} {c2}" for r1, c1, r2, c2 in moves]
+    lines += capped([f"  {r1} {c1} {r2} {c2}" for r1, c1, r2, c2 in moves], "moves")
     final = verdict.measured.get("final", [])
     shown = ", ".join(f"{p} at {r} {c}" for r, c, p in final[:SHOWN_REMAINING])
     more = len(final) - SHOWN_REMAINING

@@ -8,7 +8,7 @@ from mipgames.core.arguments import int_in
 from mipgames.core.errors import UsageError
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
-from mipgames.core.status import Sense
+from mipgames.core.status import Sense, capped
 from mipgames.samegame import codec
 from mipgames.samegame import instance as inst
 from mipgames.samegame.simulate import OBJECTIVES, ORIGINS, evaluate
@@ -97,10 +97,11 @@ def _check_params(board: inst.Board, params: dict[str, Any]) -> None:
 
 def _describe(board: inst.Board, params: dict[str, Any], moves: Any, verdict: Verdict) -> str:
     m = verdict.measured
-    lines = []
+    clicks = []
     for t, (x, y) in enumerate(moves, start=1):
         gain = m.get("scores", [None] * len(moves))[t - 1] if m.get("scores") else None
-        lines.append(f"{t:4d}. click ({x},{y})" + (f"  +{gain}" if gain is not None else ""))
+        clicks.append(f"{t:4d}. click ({x},{y})" + (f"  +{gain}" if gain is not None else ""))
+    lines = capped(clicks, "clicks")
     if not verdict.legal:
         lines.append(f"illegal: {verdict.reason}")
         return "\n".join(lines)

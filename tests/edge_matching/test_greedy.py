@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
+from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
 from mipgames.edge_matching import backtrack
 from mipgames.edge_matching.generate import planted
@@ -60,3 +61,12 @@ def test_a_board_beyond_the_compiled_members_gets_the_greedy():
         isolate=False,
     )
     assert decided.status == "unknown" and "no member searches a board this large" in decided.stop
+
+
+def test_large_boards_are_summarised_and_pointed_at_the_solver_that_takes_them():
+    inst, _ = planted(70, 70, False, 1, 12, seed=2)
+    result = solve(PROBLEM, inst, solver="portfolio", options=SolveOptions(time_limit=20, threads=2), isolate=False)
+    text = PROBLEM.describe(inst, result.params, result.solution, result.verdict)
+    assert len(text.splitlines()) == 2 and "4,900 cells: the certificate has the placement" in text
+    with pytest.raises(UsageError, match=r"use the default solver \(a row-scan greedy there\)"):
+        solve(PROBLEM, inst, solver="backtrack", options=SolveOptions(time_limit=5, threads=1), isolate=False)

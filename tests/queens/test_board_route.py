@@ -11,9 +11,10 @@ import random
 import pytest
 from hypothesis import given, settings
 
+from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
 from mipgames.queens import portfolio
-from mipgames.queens.geometry import geometry, geometry_size
+from mipgames.queens.geometry import geometry, geometry_size, start_bound
 from mipgames.queens.instance import Queens
 from mipgames.queens.problem import PROBLEM
 from mipgames.run.runner import solve
@@ -76,3 +77,59 @@ def test_the_first_dive_reaches_a_far_k_on_a_full_board():
     assert result.status == "feasible" and result.verified and result.objective <= 288
     fewest = run(instance, minimise=True, limit=3)
     assert fewest.status in ("feasible", "optimal") and fewest.verified and fewest.objective < 288
+
+
+def test_a_k_the_counting_bound_rules_out_is_answered_before_any_table_is_built():
+    """A full 128 x 128 board with popcount 8 and K = 7: the level searches and the DFS spent their whole limit
+    and 2.8 GB building the lines of sight before the runner applied the bound."""
+    from mipgames.queens.dfs import run_dfs
+    from mipgames.queens.lazy import run_lazy
+    from mipgames.queens.levels import run_levels
+
+    board = full_board(128, 1, 2)
+    k = start_bound(board) - 1
+    instance = Queens(board.n, k, board.board)
+    for run_ in (run_dfs, run_levels, run_lazy):
+        result = run_(instance, {}, SolveOptions(time_limit=60), lambda *_: None)
+        assert result.status == "infeasible" and result.bound == k + 1
+
+
+@pytest.mark.parametrize("solver", ["dfs", "levels", "lazy-levels", "cpsat"])
+def test_a_board_past_the_table_limit_is_refused_by_the_searches_on_lines_of_sight(solver):
+    instance = full_board(128, 8000, 1)
+    with pytest.raises(UsageError, match="default solver and coursework-dfs search such boards"):
+        solve(PROBLEM, instance, solver=solver, options=SolveOptions(time_limit=10, threads=1), isolate=False)
+
+
+def test_the_summary_lists_at_most_200_moves():
+    instance = full_board(48, 1152, 1)
+    result = run(instance, minimise=False, limit=30)
+    text = PROBLEM.describe(instance, result.params, result.solution, result.verdict)
+    assert len(result.solution) == 2304 - 1152 and len(text.splitlines()) == 1 + 200 + 1 + 1
+    assert "and 952 more moves" in text
+
+
+def test_the_command_line_refuses_such_a_board_with_exit_4(tmp_path, capsys):
+    from mipgames.cli import main
+
+    board = tmp_path / "full.txt"
+    instance = full_board(128, 8000, 1)
+    board.write_text("128\n8000\n" + "".join(" ".join(map(str, row)) + "\n" for row in instance.board))
+    assert (
+        main(
+            [
+                "solve",
+                str(board),
+                "--problem",
+                "queens",
+                "--solver",
+                "levels",
+                "--quiet",
+                "--out",
+                str(tmp_path / "c.json"),
+            ]
+        )
+        == 4
+    )
+    err = capsys.readouterr().err
+    assert "the level search: built on the lines of sight" in err and "Traceback" not in err

@@ -323,3 +323,18 @@ def test_portfolio_on_two_cores_is_deterministic_with_a_node_budget() -> None:
     assert first.status == "feasible" and first.solution == second.solution and first.objective == second.objective
     assert "too large for an exact proof" in first.message
     assert re.search(r"NRPA level 3, found by worker [12] of 2", first.message), first.message
+
+
+def test_the_summary_lists_at_most_200_clicks_and_says_how_many_more():
+    """A 40x40 board's game ran to hundreds of clicks on the terminal (1,293 lines at 64x64)."""
+    from mipgames.core.status import SHOWN_ITEMS
+    from mipgames.samegame.generate import random_board
+    from mipgames.samegame.problem import PROBLEM as SAMEGAME
+
+    board = random_board(40, 40, 5, seed=1)
+    result = solve(SAMEGAME, board, solver="greedy", options=SolveOptions(time_limit=20, threads=1), isolate=False)
+    text = SAMEGAME.describe(board, result.params, result.solution, result.verdict).splitlines()
+    clicks = len(result.solution)
+    assert clicks > SHOWN_ITEMS
+    assert f"... and {clicks - SHOWN_ITEMS:,} more clicks (the certificate has them all)" in "\n".join(text)
+    assert sum("click (" in line for line in text) == SHOWN_ITEMS
