@@ -133,3 +133,10 @@ def test_the_command_line_refuses_such_a_board_with_exit_4(tmp_path, capsys):
     )
     err = capsys.readouterr().err
     assert "the level search: built on the lines of sight" in err and "Traceback" not in err
+
+
+def test_past_the_table_the_counting_bound_proves_an_unreachable_k_where_verify_can_recompute_it():
+    board = full_board(128, 1, 2)
+    instance = Queens(board.n, start_bound(board) - 1, board.board)
+    result = run(instance, minimise=False)
+    assert result.status == "infeasible" and "popcount and line-of-sight bound" in result.proved_by
