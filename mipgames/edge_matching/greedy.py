@@ -14,7 +14,7 @@ import time
 from collections.abc import Hashable, Iterator
 
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import boundary_sides, distinct_turns, turned
+from mipgames.edge_matching.simulate import boundary_sides, distinct_turns, plain_placement, turned
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
 ROWS_BETWEEN_LOOKS = 8
@@ -22,7 +22,10 @@ ROWS_BETWEEN_LOOKS = 8
 
 
 def greedy_placement(inst: Instance, deadline: float | None = None) -> list[list[int]]:
-    """A placement ([tile, turns] per cell, row-major); past ``deadline`` the remaining cells take any free tile."""
+    """A placement ([tile, turns] per cell, row-major).  Past ``deadline`` the remaining cells are fitted to the
+    frame's shape alone; already past it, this is ``plain_placement``."""
+    if deadline is not None and time.monotonic() > deadline:
+        return plain_placement(inst)
     n, cols = inst.cells, inst.cols
     placement: list[list[int] | None] = [None] * n
     free = set(range(n))
@@ -31,24 +34,19 @@ def greedy_placement(inst: Instance, deadline: float | None = None) -> list[list
         if 0 <= i < n and placement[i] is None and h.tile in free:
             placement[i] = [h.tile, h.turns]
             free.discard(h.tile)
-    hurry = deadline is not None and time.monotonic() > deadline  # then by the frame's shape alone
     buckets: dict[Hashable, list[tuple[int, int]]] = {}
-    for t in sorted(free, reverse=True):  # popped from the end: lower tiles first, as the plain placement
+    for t in sorted(free, reverse=True):  # popped from the end: lower tiles first
         for a in reversed(distinct_turns(inst.tiles[t])):
             shown = turned(inst.tiles[t], a)
             shape = tuple(colour == 0 for colour in shown) if inst.frame else ()
-            keys: tuple[Hashable, ...] = (
-                ((shape,),)
-                if hurry
-                else (
-                    (shape, shown[LEFT], shown[TOP]),
-                    (shape, "left", shown[LEFT]),
-                    (shape, "top", shown[TOP]),
-                    (shape,),
-                )
-            )
-            for key in keys:
+            for key in (
+                (shape, shown[LEFT], shown[TOP]),
+                (shape, "left", shown[LEFT]),
+                (shape, "top", shown[TOP]),
+                (shape,),
+            ):
                 buckets.setdefault(key, []).append((t, a))
+    hurry = False
     spare = iter(sorted(free))
     shown_at: list[tuple[int, ...] | None] = [None] * n
     for i, cell in enumerate(placement):

@@ -156,13 +156,10 @@ def search_compiled(
             board, n, instance.k, state, pos, direction, movers, targets, order, potential, budget, fewest_m, fewest_t
         )
         took = time.monotonic() - began
-        every = (
-            min(NODE_BUDGET, 2 * every)
-            if took < LOOK_EVERY_S / 2
-            else max(1, every // 2)
-            if took > 2 * LOOK_EVERY_S
-            else every
-        )
+        if took < LOOK_EVERY_S / 2:
+            every = min(NODE_BUDGET, 2 * every)
+        elif took > 2 * LOOK_EVERY_S:
+            every = max(1, every // 2)
         if code in (kernel.FOUND, kernel.EXHAUSTED):
             return outcome(code == kernel.FOUND, code == kernel.EXHAUSTED)
         if progress is not None and time.monotonic() >= shown + PROGRESS_EVERY_S:

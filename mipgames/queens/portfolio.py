@@ -104,12 +104,8 @@ def run_portfolio(instance: Queens, params: dict[str, Any], options: SolveOption
     _load_board_kernel()  # about a second in a fresh process: not the dive's time
     dive_for = DIVE_CAP if limit is None else min(DIVE_CAP, DIVE_SHARE * limit)
     quick = _on_the_board(instance, minimise, time.monotonic() + dive_for, report, DIVE_NODES * len(instance.queens))
-    if quick.status in ("optimal", "feasible") and not minimise:
-        return quick
-    if quick.status == "optimal":
-        return quick
-    if quick.status == "infeasible":
-        return _with_minimum(instance, options, start, quick)
+    if _done(quick, minimise):
+        return quick if quick.status != "infeasible" else _with_minimum(instance, options, start, quick)
     if minimise:  # the DFS's best is the minimisation's first incumbent; deciding K, the level search is faster
         probe = PROBE_CAP if limit is None else min(PROBE_CAP, PROBE_SHARE * limit)
         first = _minimum(instance, params, probe, options.seed, report)
@@ -167,9 +163,9 @@ def _on_the_board(
     found, nodes, exhausted, fewest = search_compiled(case, deadline, node_limit, progress)
     left = len(instance.queens) - len(fewest)
     if minimise and left < shown[0]:  # kept by the runner if a later member overruns the deadline
-        report(left, bound, found if found is not None else fewest)
-    if found is not None:
-        out = reached(instance, found, left, bound) if not minimise else Result(Status.OPTIMAL, found, left, bound)
+        report(left, bound, fewest)  # a game that reached the target is the one with the fewest queens
+    if found is not None:  # minimising, the target is the bound: reached() calls it optimal
+        out = reached(instance, found, left, bound)
     elif exhausted and minimise:
         out = Result(Status.OPTIMAL, fewest, left, left, proved_by=f"{BOARD_MEMBER}: every capture tried")
     elif exhausted:
