@@ -1,8 +1,9 @@
 """Nested rollout policy adaptation (Rosin 2011) on the compiled kernel, with a selective policy.
 
-A policy is a log-weight per move *code*; a playout draws each move with
-probability proportional to exp(log-weight).  The arrays hold exp(log-weight)
-itself (``adapt`` multiplies it), so the inner loop draws with no ``exp``.
+A policy is a log-weight per *code*; a move has two codes (``FEATURES``), and a
+playout draws each move with probability proportional to the exp of the sum of
+their log-weights.  The arrays hold exp(log-weight) itself (``adapt``
+multiplies it), so the inner loop draws with no ``exp``.
 Level 1 runs ``iterations`` playouts, each time moving the policy towards the
 best sequence so far (gradient step ``alpha`` on its log-likelihood); level n
 does the same with level n-1 searches that start from its current policy.
@@ -10,9 +11,12 @@ does the same with level n-1 searches that start from its current policy.
 SameGame refinements from the literature (Cazenave 2016, "NRPA with
 selective policies"): the policy only chooses among the moves the tabu-colour
 rule allows (the colour that was most numerous at the start is not clicked
-while another colour's group exists).  A move's code names the group itself
-(``move_code``: its colour, size, first and last cell), so the policy learns
-*which group* to click, and a group that grew by merging is a new move.
+while another colour's group exists).  A move's first code names the group
+itself (``move_code``: its colour, size, first and last cell), so the policy
+learns *which group* to click, and a group that grew by merging is a new
+move; its second names only where the group starts and its colour
+(``anchor_code``), so what is learnt of a group carries over to the same
+group grown or shrunk in other games.
 Which colour is tabu is raced rather than fixed (``tabu_candidates``,
 ``nrpa_search``): the most numerous colour is the wrong one to keep for last
 on some boards.
@@ -33,7 +37,7 @@ from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, copy_board, rand_unit, rng_state
-from mipgames.samegame.playout import all_groups, final_value, new_book, select_moves, take_group
+from mipgames.samegame.playout import all_groups, final_value, new_book, offer_moves, take_group
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
 
@@ -45,13 +49,18 @@ ITERATIONS = 70
 
 
 CODE_BITS = 16
-"""Policy tables hold 2^16 codes: a random game on a standard board offers 1,250-1,650 groups in all, so few
-of the groups a policy learns on share a code."""
+"""Each feature's codes hash to 2^16 values: a random game on a standard board offers 1,250-1,650 groups in all,
+so few of the groups a policy learns on share a code."""
+
+FEATURES = 2
+"""Codes a move has (``move_code``, then ``anchor_code``): they sit side by side in the code lists, and the
+second feature's codes follow the first's in the policy table.  With the anchor as well as the group, NRPA
+scored 1.3 % more on the standard boards at a fixed budget (benchmarks/samegame/RESULTS.md)."""
 
 
 def code_count() -> int:
-    """Number of move codes (the length of a policy table)."""
-    return 1 << CODE_BITS
+    """Number of codes of all features (the length of a policy table)."""
+    return FEATURES << CODE_BITS
 
 
 @njit(cache=True)
@@ -69,6 +78,22 @@ def move_code(cell, last, size, colour):
     key = np.uint64(cell) | (np.uint64(last) << np.uint64(13)) | (np.uint64(size) << np.uint64(26))
     key |= np.uint64(colour) << np.uint64(39)
     return np.int32((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - CODE_BITS))
+
+
+@njit(cache=True)
+def anchor_code(cell, colour):
+    """The policy's second code of clicking a group: its first cell and colour, hashed into the table's second
+    part (``move_code`` keeps the first).
+
+    Why a second, coarser code: the group a good game clicks is often a
+    tile more or less in another game (a merge not made yet, a neighbour
+    already gone), which ``move_code`` calls a new move.  The anchor's
+    weight is learnt from all of them, the group's own weight tells them
+    apart; the sum of the two log-weights decides.  (This was the only code
+    before ``move_code``; alone it scored 1-3 % less.)
+    """
+    key = np.uint64(cell) | (np.uint64(colour) << np.uint64(13)) | (np.uint64(1) << np.uint64(50))
+    return np.int32((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - CODE_BITS)) + np.int32(1 << CODE_BITS)
 
 
 @leaf()
@@ -95,35 +120,39 @@ def policy_playout(
     offsets,
     book,
 ):
-    """One game drawn from the policy (``weights[code]`` = exp of the code's log-weight); returns
-    (value, moves played).
+    """One game drawn from the policy (``weights[code]`` = exp of the code's log-weight; a move's weight is the
+    product of its ``FEATURES`` codes' weights); returns (value, moves played).
 
-    ``seq`` gets the click cells, ``chosen`` the codes played, ``codes``
-    the legal codes of every step (step t's are ``codes[offsets[t]:offsets[t + 1]]``); ``book`` is the
-    playout's group book (``playout.new_book``).
+    ``seq`` gets the click cells, ``chosen`` the codes played (``FEATURES`` a move), ``codes`` those of the
+    legal moves of every step (step t's moves are ``offsets[t]`` to ``offsets[t + 1]``, move m's codes
+    ``codes[FEATURES * m:FEATURES * (m + 1)]``); ``book`` is the playout's group book (``playout.new_book``).
     """
     copy_board(board, work)
-    ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book)
+    ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book, tabu)
     mark = ng
     free = 0
     played = 0
     used = 0
     offsets[0] = 0
     while True:
-        n = select_moves(tabu, ng, gcolour, book, moves)
+        n, ng, mark, free = offer_moves(
+            work, stride, tabu, ng, mark, free, label, stack, gsize, gcolour, gcell, glast, book, moves
+        )
         if n == 0:
             return final_value(tiles, score, score_mode), played
         total = 0.0
         for k in range(n):
             g = moves[k]
-            c = move_code(gcell[g], glast[g], gsize[g], gcolour[g])
-            codes[used + k] = c
-            total += weights[c]
+            at = FEATURES * (used + k)
+            codes[at] = move_code(gcell[g], glast[g], gsize[g], gcolour[g])
+            codes[at + 1] = anchor_code(gcell[g], gcolour[g])
+            total += weights[codes[at]] * weights[codes[at + 1]]
         r = rand_unit(rng) * total
         pick = n - 1
         acc = 0.0
         for k in range(n):
-            acc += weights[codes[used + k]]
+            at = FEATURES * (used + k)
+            acc += weights[codes[at]] * weights[codes[at + 1]]
             if r < acc:
                 pick = k
                 break
@@ -133,12 +162,13 @@ def policy_playout(
             score += (s - 2) * (s - 2)
         tiles -= s
         seq[played] = gcell[g]
-        chosen[played] = codes[used + pick]
+        for f in range(FEATURES):
+            chosen[FEATURES * played + f] = codes[FEATURES * (used + pick) + f]
         used += n
         played += 1
         offsets[played] = used
         ng, mark, ncols, free = take_group(
-            work, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book
+            work, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book, tabu
         )
 
 
@@ -151,10 +181,12 @@ def adapt(weights, chosen, codes, offsets, length, alpha):
     """Move the policy one gradient step (``alpha`` on the log-likelihood) towards the game whose steps are
     given, in place.
 
-    In log-weights this is Rosin's update: the chosen code gains ``alpha``,
-    every legal code loses ``alpha`` times its probability under the old
-    policy.  The policy is kept as exp(log-weight), so a playout draws with
-    no ``exp``; every probability is taken before any weight changes.
+    In log-weights this is Rosin's update, for every code of a move (a
+    move's log-weight is the sum of its codes', so each code has the move's
+    gradient): the chosen move's codes gain ``alpha``, every legal move's
+    codes lose ``alpha`` times its probability under the old policy.  The
+    policy is kept as exp(log-weight), so a playout draws with no ``exp``;
+    every probability is taken before any weight changes.
     """
     m = offsets[length]
     factor = np.empty(m, dtype=np.float64)
@@ -163,14 +195,16 @@ def adapt(weights, chosen, codes, offsets, length, alpha):
         b = offsets[t + 1]
         total = 0.0
         for k in range(a, b):
-            total += weights[codes[k]]
+            total += weights[codes[FEATURES * k]] * weights[codes[FEATURES * k + 1]]
         for k in range(a, b):
-            factor[k] = np.exp(-alpha * weights[codes[k]] / total) if total > 0.0 else 1.0
+            w = weights[codes[FEATURES * k]] * weights[codes[FEATURES * k + 1]]
+            factor[k] = np.exp(-alpha * w / total) if total > 0.0 else 1.0
     gain = np.exp(alpha)
     for k in range(m):
-        weights[codes[k]] *= factor[k]
+        for f in range(FEATURES):
+            weights[codes[FEATURES * k + f]] *= factor[k]
     top = 0.0
-    for t in range(length):
+    for t in range(FEATURES * length):
         weights[chosen[t]] *= gain
         if weights[chosen[t]] > top:
             top = weights[chosen[t]]
@@ -206,8 +240,8 @@ def nrpa(
     ``budget[0]`` counts playouts down; at 0 the search returns its best so far.
     """
     depth_max = best_seq.shape[0]
-    chosen = np.zeros(depth_max, dtype=np.int32)
-    codes = np.zeros(depth_max * (board.shape[0] // 2 + 1), dtype=np.int32)
+    chosen = np.zeros(FEATURES * depth_max, dtype=np.int32)
+    codes = np.zeros(FEATURES * depth_max * (board.shape[0] // 2 + 1), dtype=np.int32)
     offsets = np.zeros(depth_max + 1, dtype=np.int32)
     return nrpa_level(
         level,
@@ -265,7 +299,7 @@ def nrpa_level(
     depth_max = seq.shape[0]
     work = np.zeros(size, dtype=np.int8)
     cur_seq = np.zeros(depth_max, dtype=np.int32)
-    cur_chosen = np.zeros(depth_max, dtype=np.int32)
+    cur_chosen = np.zeros(chosen.shape[0], dtype=np.int32)
     cur_codes = np.zeros(codes.shape[0], dtype=np.int32)
     cur_offsets = np.zeros(depth_max + 1, dtype=np.int32)
     book = new_book(gsize.shape[0])
@@ -327,9 +361,9 @@ def nrpa_level(
             best = value
             best_len = length
             seq[:length] = cur_seq[:length]
-            chosen[:length] = cur_chosen[:length]
+            chosen[: FEATURES * length] = cur_chosen[: FEATURES * length]
             offsets[: length + 1] = cur_offsets[: length + 1]
-            codes[: cur_offsets[length]] = cur_codes[: cur_offsets[length]]
+            codes[: FEATURES * cur_offsets[length]] = cur_codes[: FEATURES * cur_offsets[length]]
         if budget[0] <= 0:
             break
         adapt(pol, chosen, codes, offsets, best_len, alpha)
@@ -377,7 +411,7 @@ class _TopLevel:
         self.length = 0
         self.iterations = 0
         self.seq = np.zeros(search.depth_max, dtype=np.int32)
-        self.chosen = np.zeros(search.depth_max, dtype=np.int32)
+        self.chosen = np.zeros(FEATURES * search.depth_max, dtype=np.int32)
         self.codes = np.zeros(n, dtype=np.int32)
         self.offsets = np.zeros(search.depth_max + 1, dtype=np.int32)
 
@@ -434,9 +468,9 @@ class _TopLevel:
         if self.best is None or value >= self.best:
             self.best, self.length = int(value), int(length)
             self.seq[:length] = s.seq[:length]
-            self.chosen[:length] = s.chosen[:length]
+            self.chosen[: FEATURES * length] = s.chosen[: FEATURES * length]
             self.offsets[: length + 1] = s.offsets[: length + 1]
-            self.codes[: s.offsets[length]] = s.codes[: s.offsets[length]]
+            self.codes[: FEATURES * s.offsets[length]] = s.codes[: FEATURES * s.offsets[length]]
             if s.acct.improves(self.best):
                 s.send(self.best, [int(c) for c in self.seq[:length]], s.note)
         if not s.acct.over():
@@ -452,11 +486,11 @@ class _Search:
         self.rng = rng_state(seed)
         self.scratch = Scratch.of(shape)
         self.depth_max = shape.rows * shape.cols // 2 + 2
-        self.ncodes = self.depth_max * (shape.size // 2 + 1)
+        self.ncodes = FEATURES * self.depth_max * (shape.size // 2 + 1)
         self.work = np.zeros(shape.size, dtype=np.int8)
         self.moves = np.zeros(shape.size, dtype=np.int32)
         self.seq = np.zeros(self.depth_max, dtype=np.int32)
-        self.chosen = np.zeros(self.depth_max, dtype=np.int32)
+        self.chosen = np.zeros(FEATURES * self.depth_max, dtype=np.int32)
         self.codes = np.zeros(self.ncodes, dtype=np.int32)
         self.offsets = np.zeros(self.depth_max + 1, dtype=np.int32)
         self.book = new_book(shape.size)

@@ -58,13 +58,17 @@ def _flood_group(board, stride, i, mark, slot, label, stack, gsize, gcolour, gce
 
 
 @leaf()
-def all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book):
-    """Every group of >= 2 of ``board``, labels reset first; the k-th in scan order (x, then y from the
-    bottom) is slot k, with mark k.  Returns (groups, tiles on the board, non-empty columns).
+def all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book, skip):
+    """Every group of >= 2 of ``board`` but those of colour code ``skip`` (0: none skipped), labels reset
+    first; the k-th in scan order (x, then y from the bottom) is slot k, with mark k.  Returns (groups, tiles
+    on the board, non-empty columns).
 
     Singletons are never labelled: a tile whose upper and right neighbours
     differ from it (its lower and left ones were scanned already) is a
-    group of one.
+    group of one.  Why skip a colour: a tabu-colour game clicks its tabu
+    colour only when no other group is left, and that colour's groups are the
+    largest on the board, flooded again at almost every removal; a playout
+    books them only when it needs them (``offer_moves``).
     """
     fill(label, -1)
     ng = 0
@@ -76,7 +80,7 @@ def all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book):
         c = board[i]
         while c != 0:
             up = board[i + 1]  # the next tile of the column (0 past its top)
-            if (up == c or board[i + stride] == c) and label[i] < 0:
+            if c != skip and (up == c or board[i + stride] == c) and label[i] < 0:
                 _flood_group(board, stride, i, ng, ng, label, stack, gsize, gcolour, gcell, glast, book)
                 book[ORDER, ng] = ng
                 ng += 1
@@ -110,8 +114,28 @@ def select_moves(tabu, ng, gcolour, book, moves):
 
 
 @leaf()
-def take_group(board, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book):
-    """Remove the group in slot ``g`` from ``board`` in place and bring the book up to date.
+def offer_moves(board, stride, tabu, ng, mark, free, label, stack, gsize, gcolour, gcell, glast, book, moves):
+    """``select_moves`` on a book kept without the tabu colour's groups (``take_group`` with ``skip`` =
+    ``tabu``).  Returns (moves, groups, next mark, free slots).
+
+    Such a book holds every group of the other colours, so while one is left
+    it offers what a full book would.  When none is left the tabu colour's
+    groups are due, and the book may hold only some of them: it is built
+    afresh with every group (a full scan, a few times a game).
+    """
+    n = select_moves(tabu, ng, gcolour, book, moves)
+    if tabu != 0 and (n == 0 or gcolour[moves[0]] == tabu):
+        ng, _, _ = all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book, 0)
+        mark = ng
+        free = 0
+        n = select_moves(tabu, ng, gcolour, book, moves)
+    return n, ng, mark, free
+
+
+@leaf()
+def take_group(board, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book, skip):
+    """Remove the group in slot ``g`` from ``board`` in place and bring the book up to date (groups of colour
+    code ``skip`` are not found again: ``offer_moves``).
 
     Returns (groups, next mark, non-empty columns, free slots).  Why not
     label the whole board again: a removal changes only the group's columns
@@ -162,7 +186,7 @@ def take_group(board, cols, stride, g, ng, mark, ncols, free, label, stack, gsiz
         while c != 0:
             up = board[i + 1]
             near = up == c or board[i + stride] == c or (x == xa and board[i - stride] == c)
-            if near and label[i] < base:
+            if near and c != skip and label[i] < base:
                 if free > 0:
                     free -= 1
                     slot = book[FREE, free]
@@ -206,7 +230,7 @@ def legal_groups(board, cols, stride, tabu, label, stack, gsize, gcolour, gcell,
     Returns (number of moves, tiles on the board).
     """
     book = new_book(gsize.shape[0])
-    ng, tiles, _ = all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book)
+    ng, tiles, _ = all_groups(board, stride, label, stack, gsize, gcolour, gcell, glast, book, 0)
     return select_moves(tabu, ng, gcolour, book, moves), tiles
 
 
@@ -237,12 +261,14 @@ def playout(
     playout's group book (``new_book``), handed in so that the playout allocates nothing.
     """
     copy_board(board, work)
-    ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book)
+    ng, tiles, ncols = all_groups(work, stride, label, stack, gsize, gcolour, gcell, glast, book, tabu)
     mark = ng
     free = 0
     played = 0
     while True:
-        n = select_moves(tabu, ng, gcolour, book, moves)
+        n, ng, mark, free = offer_moves(
+            work, stride, tabu, ng, mark, free, label, stack, gsize, gcolour, gcell, glast, book, moves
+        )
         if n == 0:
             return final_value(tiles, score, score_mode), played
         g = moves[rand_below(rng, n)]
@@ -253,5 +279,5 @@ def playout(
         out[out_start + played] = gcell[g]
         played += 1
         ng, mark, ncols, free = take_group(
-            work, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book
+            work, cols, stride, g, ng, mark, ncols, free, label, stack, gsize, gcolour, gcell, glast, book, tabu
         )
