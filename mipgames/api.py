@@ -119,6 +119,7 @@ def solve(
     """
     started = time.monotonic()
     prob, instance, path, text_sha = _resolve(instance, problem)
+    reading = time.monotonic() - started
     if isinstance(params, dict):
         params = _read_text_values(prob, params)
     options = SolveOptions(
@@ -129,6 +130,7 @@ def solve(
         warm_start=warm_start,
         memory_limit=default_memory_limit() if memory_limit is None else memory_limit,
     )
+    from mipgames.run.runner import TAIL_PER_READ
     from mipgames.run.runner import solve as run
 
     result = run(
@@ -141,6 +143,7 @@ def solve(
         isolate=isolate,
         progress=progress,
         started=started,
+        tail=TAIL_PER_READ * reading,
     )
     result.certificate = certificates.build(prob, instance, result, None if path is None else str(path), text_sha)
     return result

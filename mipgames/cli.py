@@ -323,7 +323,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
     from mipgames.core.status import EXIT_CODES
     from mipgames.run.progress import SolveProgress
-    from mipgames.run.runner import solve
+    from mipgames.run.runner import TAIL_PER_READ, solve
 
     started = getattr(args, "started", None) or time.monotonic()
     problem = _problem_for(args.instance, args.problem)
@@ -357,7 +357,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.render is not None:  # the format, and the target as above
         check_figure_path(args.render, problem.render_formats)
     quiet = args.quiet or args.json
+    reading = time.monotonic()
     instance, text_sha = read_instance(problem, args.instance)
+    reading = time.monotonic() - reading
     label = f"{problem.name}: {args.solver or problem.default_solver}"
     label += f" / {args.formulation}" if args.formulation else ""
     display = SolveProgress(label, quiet=args.quiet)  # with --json too: progress is on stderr, the JSON on stdout
@@ -380,6 +382,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 progress=display,
                 log_path=solver_log,
                 started=started,
+                tail=TAIL_PER_READ * reading,
             )
         finally:
             display.close()

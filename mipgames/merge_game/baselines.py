@@ -21,6 +21,7 @@ from mipgames.core.status import Status
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.exhaustive import deadline_of, run_exhaustive, run_theorem3
 from mipgames.merge_game.instance import Instance, Offset, Rules, attack_text, beyond_stones, rules
+from mipgames.merge_game.lns import run_lns
 from mipgames.merge_game.simple import cover_capacity, simple_reason
 from mipgames.merge_game.simulate import hits, max_merges, type_groups
 
@@ -272,6 +273,12 @@ ALGORITHMS = {
         "thesis greedy for MERGE-GAME-SIMPLE under up/vertical/up3/right3",
         exact=True,
         applies=_applies(_greedy_refusal),
+    ),
+    "lns": Algorithm(
+        "lns",
+        run_lns,
+        "large maps: the models' greedy start, then CP-SAT re-deals the merges of one window of heroes at a time",
+        proves=False,
     ),
     "dp": Algorithm(
         "dp",

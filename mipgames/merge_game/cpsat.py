@@ -16,6 +16,7 @@ from mipgames.merge_game import simple
 from mipgames.merge_game.decode import CompactHandles, KernelHandles
 from mipgames.merge_game.instance import Instance
 from mipgames.merge_game.mip import pigeonhole_level, structure
+from mipgames.merge_game.start import greedy_start, start_hint
 
 CPSAT_PARAMETERS = {
     "linearization_level": 2,
@@ -69,10 +70,12 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
     if st.target is not None:
         model.add(total >= st.target)
     model.maximize(total)
+    start = greedy_start(instance, st)
     return Built(
         model,
         CompactHandles(st.groups, tuple(counts), destroyed),
-        stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)},
+        hint=start_hint(start, counts, destroyed),
+        stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable), "start": start.value},
         cpsat_parameters=CPSAT_PARAMETERS,
     )
 

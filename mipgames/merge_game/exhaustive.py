@@ -29,7 +29,7 @@ from typing import Any
 from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.result import Result
 from mipgames.core.status import Status
-from mipgames.merge_game.decode import sequence_from_merges
+from mipgames.merge_game.decode import NEAREST_UP_TO, sequence_from_merges
 from mipgames.merge_game.instance import Instance, Rules, rules
 from mipgames.merge_game.simulate import Hits, hits, max_merges, type_groups
 
@@ -37,8 +37,11 @@ CHECK_WORK = 1 << 16
 """Stones touched (plus one a move) between two looks at the clock: some 10 ms of the enumeration."""
 ANSWER_S_PER_HERO_PAIR = 1.5e-9
 """Seconds the best structure takes to become a replayed answer after the enumeration stops, per hero squared
-(``sequence_from_merges`` pairs every taker with its nearest donor): 0.8 s to decode and 0.4 s to replay on a
+while ``sequence_from_merges`` pairs every taker with its nearest donor: 0.8 s to decode and 0.4 s to replay on a
 map of 27,000 heroes."""
+ANSWER_S_PER_HERO = 5e-6
+"""The same per hero where the decoder pairs along its curve instead (``decode.NEAREST_UP_TO``): 1.2 s to decode
+and 2.0 s to replay 800,000 heroes."""
 
 
 def deadline_of(options: SolveOptions, instance: Instance) -> float:
@@ -47,7 +50,8 @@ def deadline_of(options: SolveOptions, instance: Instance) -> float:
     if options.time_limit is None:
         return float("inf")
     heroes = len(instance.heroes)
-    return time.monotonic() + options.time_limit - min(0.5 * options.time_limit, ANSWER_S_PER_HERO_PAIR * heroes**2)
+    answer = ANSWER_S_PER_HERO_PAIR * min(heroes**2, 4 * NEAREST_UP_TO) + ANSWER_S_PER_HERO * heroes
+    return time.monotonic() + options.time_limit - min(0.5 * options.time_limit, answer)
 
 
 def close(target: int | None, best: int, solution: Any, complete: bool, bound: int, what: str) -> Result:

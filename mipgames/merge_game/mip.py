@@ -35,6 +35,7 @@ from mipgames.merge_game.decode import CompactHandles, CoverHandles, KernelHandl
 from mipgames.merge_game.instance import Instance, rules
 from mipgames.merge_game.simple import cover_capacity
 from mipgames.merge_game.simulate import hits, max_merges, type_groups
+from mipgames.merge_game.start import greedy_start, start_hint
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,9 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
         model += pulp.LpVariable("never", 0, 0, pulp.LpInteger) <= 0, "no_rows"
     model += total
     handles = CompactHandles(st.groups, tuple(counts), destroyed)
-    return Built(model, handles, stats={"groups": len(st.groups), "stones_reachable": sum(st.reachable)})
+    start = greedy_start(instance, st)
+    stats = {"groups": len(st.groups), "stones_reachable": sum(st.reachable), "start": start.value}
+    return Built(model, handles, hint=start_hint(start, counts, destroyed), stats=stats)
 
 
 def build_cover(instance: Instance, params: dict[str, Any], options: SolveOptions) -> Built:

@@ -29,7 +29,7 @@ from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import remove_staged, writable_output
 from mipgames.core.problem import Problem, SolveOptions, is_own, judge
 from mipgames.core.result import Result
-from mipgames.core.status import Status, better, same, shown
+from mipgames.core.status import Sense, Status, better, same, shown
 from mipgames.run.execute import execute
 from mipgames.run.export import check_export
 from mipgames.run.plan import Plan, plan
@@ -38,6 +38,14 @@ from mipgames.run.supervisor import ChildEnd, Limits, supervise
 
 Progress = Callable[[float, float | None, float | None], None]
 log = logging.getLogger(__name__)
+
+
+TAIL_SHARE = 0.25
+"""Most of the time limit ``solve``'s ``tail`` may take from the solver."""
+TAIL_PER_READ = 3.0
+"""The tail callers keep, in seconds a second the instance took to read: replaying the answer and writing its
+certificate grow with the instance as reading does (a 2,000 x 2,000 merge map: 2.4 s to read, and it ended 8 s
+past a 60 s limit)."""
 
 
 @contextlib.contextmanager
@@ -87,9 +95,9 @@ class _Tail:
 
 
 class _Watch:
-    """The parent's view of a running child: phase, incumbent and bound, the last incumbent solution."""
+    """The parent's view of a running child: phase, incumbent and bound, the best incumbent solution."""
 
-    def __init__(self, run: Plan, log: Path, progress: Progress | None):
+    def __init__(self, run: Plan, log: Path, progress: Progress | None, natural_sense: Sense = "min"):
         from mipgames.backends import get_backend
 
         self.run = run
@@ -99,6 +107,7 @@ class _Watch:
         self.incumbent: float | None = None
         self.bound: float | None = None
         self.solution: tuple[float | None, float | None, Any] | None = None
+        self.natural_sense = natural_sense
         self.detail: str | None = None
         self.parse = None if run.kind == "algorithm" else get_backend(run.solver).progress
         self.tail = _Tail(log)
@@ -122,7 +131,18 @@ class _Watch:
             if len(note) > 3 and note[3] is not None:
                 self.detail = note[3]
         elif kind == "incumbent":
-            self.solution = (note[1], note[2], note[3])
+            self._keep(note[1], note[2], note[3])
+
+    def _keep(self, objective: float | None, bound: float | None, solution_json: Any) -> None:
+        """The incumbent to return if the child is killed: the best so far, not the last.  The model's start
+        comes first, and a solver that never saw it (no --warm-start) may then report worse ones: HiGHS's
+        first incumbent on a 300x300 merge map destroyed no stone, and it replaced the start's 8,714."""
+        held = self.solution
+        if held is not None and held[0] is not None and objective is not None:
+            if better(held[0], objective, self.natural_sense):
+                self.solution = (held[0], bound if bound is not None else held[1], held[2])
+                return
+        self.solution = (objective, bound, solution_json)
 
     def _set(self, incumbent: float | None, bound: float | None, natural: bool) -> None:
         if not natural:
@@ -207,6 +227,7 @@ def solve(
     progress: Progress | None = None,
     started: float | None = None,
     cut: tuple[str, float] | None = None,
+    tail: float = 0.0,
 ) -> Result:
     """Solve, decode, replay and claim (see the module docstring).
 
@@ -215,7 +236,9 @@ def solve(
     an isolated solve runs; an object with a ``detail`` attribute also gets the
     algorithm's progress in words there (``Report``'s ``detail``).  ``cut`` ("<=" or ">=", value) adds a bound on the
     natural objective to the model (``verify --reprove``).  ``isolate=False``
-    solves in this process, without the deadline kill or the memory limit.
+    solves in this process, without the deadline kill or the memory limit.  ``tail`` is the caller's estimate
+    of the seconds what follows the solve takes (the replay here, then its certificate): the solver's
+    deadline comes that much earlier (at most ``TAIL_SHARE`` of the limit), so the command ends near its limit.
     """
     options.validate()
     merged = checked_params(problem, instance, params)
@@ -228,7 +251,9 @@ def solve(
         options.time_limit,
         options.threads,
     )
-    deadline = None if options.time_limit is None else (started or time.monotonic()) + options.time_limit
+    deadline = None
+    if options.time_limit is not None:
+        deadline = (started or time.monotonic()) + options.time_limit - min(tail, TAIL_SHARE * options.time_limit)
     if export is not None:
         check_export(run.kind, export)
         writable_output(export)
@@ -252,7 +277,7 @@ def solve(
             cut,
         )
         if isolate:
-            watch = _Watch(run, log_file, progress)
+            watch = _Watch(run, log_file, progress, problem.objective(merged)[1])
             end = supervise(
                 execute,
                 args,

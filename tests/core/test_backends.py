@@ -245,10 +245,12 @@ def test_options_that_reach_no_solver_say_so(tmp_path, capsys):
         return capsys.readouterr().out
 
     merge = str(ROOT / "instances/merge_game/choice.txt")
+    simple_map = str(ROOT / "instances/merge_game/vertical-simple.txt")  # the vertex-cover kernel: no start
     board = str(ROOT / "instances/samegame/random-4x4-k4-seed5.txt")
     assert "this formulation builds no warm start: --warm-start was ignored" in note(
-        merge, "--solver", "cbc", "--warm-start"
+        simple_map, "--solver", "cbc", "--warm-start"
     )
+    assert "--warm-start was ignored" not in note(merge, "--solver", "cbc", "--warm-start")
     assert "exact takes no warm start: --warm-start was ignored" in note(board, "--solver", "exact", "--warm-start")
     assert "--warm-start was ignored" not in note(board, "--solver", "highs", "--warm-start")
     assert "glpk runs on one thread: --threads 3 was not used" in note(merge, "--solver", "glpk", "--threads", "3")

@@ -514,7 +514,8 @@ def test_a_model_written_before_the_solver_was_killed_is_named(capsys, tmp_path,
         + ["--out", str(tmp_path / "c.json")]
     )
     out = capsys.readouterr().out
-    assert code == 3 and "stopped at the 1 s deadline while solving" in out and f"model       {target}" in out, out
+    assert "stopped at the 1 s deadline while solving" in out and f"model       {target}" in out, out
+    assert code == 0 and "status      feasible" in out, out  # the model's start, which the parent holds
     assert target.read_text().rstrip().endswith("End")
 
 

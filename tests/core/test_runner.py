@@ -223,6 +223,20 @@ def test_a_build_still_running_at_the_deadline_stops_there(isolate):
     assert "the time limit passed while the model was being built" in result.message
 
 
+def test_the_tail_the_caller_keeps_comes_off_the_solver_s_deadline_up_to_a_quarter_of_the_limit():
+    """A 2,000 x 2,000 merge map ended 8 s past a 60 s limit: replaying its answer and writing the certificate
+    come after the solver's deadline.  The command keeps a tail for them (3 s a second of reading), so the
+    solver's deadline comes earlier, by at most a quarter of the limit."""
+    inst = random_split(rows=2, items=6, seed=1, high=20)
+    began = time.monotonic()
+    result = solve(
+        PROBLEM, inst, solver="cbc", formulation="slow-build", isolate=True, options=SolveOptions(time_limit=4), tail=60
+    )
+    took = time.monotonic() - began
+    assert "the time limit passed while the model was being built" in result.message
+    assert 2.9 <= took < 3.9, took  # the build stopped at 4 - 1 s, not at 4 s nor at 4 - 60 s
+
+
 def test_the_build_alarm_is_armed_only_where_it_is_safe_and_always_disarmed():
     import signal
     import threading
@@ -352,3 +366,20 @@ def test_a_warm_start_never_ends_worse_than_its_own_solution(tmp_path):
     first = [n for n in notes[:solving] if n[0] == "incumbent"]
     assert len(first) == 1 and first[0][1] is not None and first[0][2] is None
     assert edge.evaluate(puzzle, params, edge.solution_from_json(puzzle, first[0][3])).objective == first[0][1]
+
+
+@pytest.mark.parametrize("sense", ["max", "min"])
+def test_a_killed_child_leaves_its_best_incumbent_not_its_last(tmp_path, sense):
+    """The model's start reaches the parent first; HiGHS, which never saw it, then reported a first incumbent
+    destroying no stone on a 300x300 merge map and, killed at the deadline, the run returned that (0 of 8,714)."""
+    from mipgames.run.runner import _Watch
+
+    log = tmp_path / "log"
+    log.write_text("")
+    watch = _Watch(Plan("highs", "mip", "mip"), log, None, sense)
+    good, worse, best = (8714.0, 0.0, 9000.0) if sense == "max" else (10.0, 50.0, 5.0)
+    watch.note(("incumbent", good, None, "start"))
+    watch.note(("incumbent", worse, 18000.0, "worse"))
+    assert watch.solution == (good, 18000.0, "start")  # the newer bound is kept: it bounds every solution
+    watch.note(("incumbent", best, 17000.0, "better"))
+    assert watch.solution == (best, 17000.0, "better")

@@ -7,6 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mipgames.core.problem import SolveOptions
+from mipgames.merge_game import decode
 from mipgames.merge_game.decode import sequence_from_merges
 from mipgames.merge_game.generate import random_map
 from mipgames.merge_game.instance import Hero, Instance, Stone
@@ -78,14 +79,21 @@ def test_a_target_beyond_the_stones_is_infeasible_for_every_solver(solver):
     assert r.status == "infeasible" and r.solution is None, r.message
 
 
+@pytest.mark.parametrize("nearest_up_to", [decode.NEAREST_UP_TO, 0])
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.lists(st.integers(0, 3), min_size=1, max_size=16))
-def test_decoder_realises_every_realisable_merge_vector(d):
-    """Constructive half of the realisability fact: N_j >= 2 N_j+1 gives a legal sequence with exactly these d."""
+@given(d=st.lists(st.integers(0, 3), min_size=1, max_size=16), seed=st.integers(0, 10**6))
+def test_decoder_realises_every_realisable_merge_vector(nearest_up_to, d, seed):
+    """Constructive half of the realisability fact: N_j >= 2 N_j+1 gives a legal sequence with exactly these d,
+    whether donors are taken nearest first or paired along the curve (the large maps' way: 0 forces it)."""
+    import random
+
     n = len(d)
     count = [sum(1 for v in d if v >= j) for j in range(5)]
-    inst = Instance(n, 1, tuple(Hero(x, 1, 1) for x in range(1, n + 1)), ())
-    result = replay(inst, rules(inst, {}), sequence_from_merges(inst, d))
+    cells = random.Random(seed).sample([(x, y) for x in range(1, 7) for y in range(1, 7)], n)
+    inst = Instance(6, 6, tuple(Hero(x, y, 1) for x, y in cells), ())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(decode, "NEAREST_UP_TO", nearest_up_to)
+        result = replay(inst, rules(inst, {}), sequence_from_merges(inst, d))
     if all(count[j] >= 2 * count[j + 1] for j in range(4)):
         assert [lvl - 1 for lvl in result.levels] == d
     else:
