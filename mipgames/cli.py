@@ -322,6 +322,7 @@ def _check_counting(problem: Problem, args: argparse.Namespace, params: dict[str
 def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
     from mipgames.core.status import EXIT_CODES
+    from mipgames.run.plan import default_solver
     from mipgames.run.progress import SolveProgress
     from mipgames.run.runner import TAIL_PER_READ, solve
 
@@ -360,7 +361,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     reading = time.monotonic()
     instance, text_sha = read_instance(problem, args.instance)
     reading = time.monotonic() - reading
-    label = f"{problem.name}: {args.solver or problem.default_solver}"
+    label = f"{problem.name}: {args.solver or default_solver(problem, instance, params)[0]}"
     label += f" / {args.formulation}" if args.formulation else ""
     display = SolveProgress(label, quiet=args.quiet)  # with --json too: progress is on stderr, the JSON on stdout
     solver_log = args.solver_log
@@ -737,6 +738,7 @@ def cmd_problems(args: argparse.Namespace) -> int:
                             for n, a in p.algorithms.items()
                         },
                         "default_solver": p.default_solver,
+                        "default_note": p.default_note,
                         "params": [
                             {
                                 "name": q.name,
@@ -761,7 +763,8 @@ def cmd_problems(args: argparse.Namespace) -> int:
         print(f"  formulations  {forms}")
         if problem.algorithms:
             print(f"  algorithms    {', '.join(problem.algorithms)}")
-        print(f"  default       --solver {problem.default_solver}")
+        note = f" ({problem.default_note})" if problem.default_note else ""
+        print(f"  default       --solver {problem.default_solver}{note}")
         for p in problem.params:
             print(f"  --{p.name.replace('_', '-'):<20}{p.help}")
     return 0

@@ -338,6 +338,11 @@ class Problem:
     """Objectives are integers: solver values are rounded before comparison."""
     default_solver: str = "cpsat"
     """What ``mipgames solve`` uses when no ``--solver`` is named: the method that answers most instances."""
+    default_for: Callable[[Any, dict[str, Any]], tuple[str, str] | None] | None = None
+    """(solver, why) for an instance whose default is another (a merge map too large for the models), else None;
+    the answer's note gives the why."""
+    default_note: str = ""
+    """When ``default_for`` picks another solver, in a few words for ``mipgames problems``."""
     bound: Callable[[Any, dict[str, Any]], tuple[float, str] | None] | None = None
     """A cheap bound every route may use, proved by the problem itself: (value, why), e.g. (0, "colour counts").
 

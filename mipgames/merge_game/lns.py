@@ -13,7 +13,8 @@ N_j, hence realisability: ``decode.py``); every other hero keeps its d.  The
 window's model assigns one of its type's values to each hero and maximises
 the stones it destroys among those its heroes hit, the other heroes' hits
 fixed.  Windows tile the map in a seeded order, shifted by half a window
-every other pass, until a pass finds nothing or the time is up.  CP-SAT runs
+every other pass; a pass that finds little doubles them (up to ``GROWTH``
+times), and the search ends when the largest find nothing or the time is up.  CP-SAT runs
 on one worker with a deterministic time limit, so a run with a budget (no
 clock) is the same on every machine.
 """
@@ -37,8 +38,12 @@ from mipgames.merge_game.start import greedy_start
 WINDOW_HEROES = 120
 """Heroes a window holds on average: the side of the square is chosen for it."""
 WINDOW_DETERMINISTIC_S = 0.5
-"""CP-SAT's deterministic time a window (about a fifth of a second of wall time on this machine)."""
-MAX_PASSES = 8
+"""CP-SAT's deterministic time a window of ``WINDOW_HEROES`` (about a fifth of a second of wall time here),
+in proportion for larger ones."""
+GROWTH = 8
+"""A pass that finds little doubles the windows, up to this many times ``WINDOW_HEROES``."""
+SMALL_GAIN = 0.002
+"""Little: a pass that adds at most this share of the stones destroyed."""
 
 
 class _State:
@@ -62,8 +67,9 @@ class _State:
                 self.damage[k] += self.d[i]
         self.start = start.value
 
-    def redeal(self, heroes: list[int], seconds: float, seed: int) -> int:
-        """Deal the window's d anew by CP-SAT; returns how many more stones fall (0: left as it was)."""
+    def redeal(self, heroes: list[int], seconds: float, seed: int, deadline: float = math.inf) -> int:
+        """Deal the window's d anew by CP-SAT (``seconds`` of deterministic time, and never past ``deadline``);
+        returns how many more stones fall (0: left as it was)."""
         from ortools.sat.python import cp_model
 
         inst, d = self.instance, self.d
@@ -115,6 +121,8 @@ class _State:
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = seed
         solver.parameters.max_deterministic_time = seconds
+        if deadline < math.inf:  # the clock only when there is a deadline: without one a run is reproducible
+            solver.parameters.max_time_in_seconds = max(0.01, deadline - time.monotonic())
         if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return 0
         gain = round(solver.objective_value) - before
@@ -128,11 +136,11 @@ class _State:
         return gain
 
 
-def windows(instance: Instance, shift: bool, rng: random.Random) -> list[list[int]]:
-    """The heroes of each square of a tiling of the map (squares of about ``WINDOW_HEROES`` heroes), in a seeded
-    order; ``shift`` moves the tiling by half a square."""
+def windows(instance: Instance, size: int, shift: bool, rng: random.Random) -> list[list[int]]:
+    """The heroes of each square of a tiling of the map (squares of about ``size`` heroes), in a seeded order;
+    ``shift`` moves the tiling by half a square."""
     heroes = instance.heroes
-    side = max(2, round(math.sqrt(WINDOW_HEROES * instance.width * instance.height / max(1, len(heroes)))))
+    side = max(2, round(math.sqrt(size * instance.width * instance.height / max(1, len(heroes)))))
     offset = side // 2 if shift else 0
     cells: dict[tuple[int, int], list[int]] = {}
     for i, h in enumerate(heroes):
@@ -149,21 +157,24 @@ def run_lns(instance: Instance, params: dict[str, Any], options: SolveOptions, r
     best = state.start
     report(float(best), None)
     rng = random.Random(options.seed)
-    passes = 0
-    for passes in range(1, MAX_PASSES + 1):
+    size, largest, passes = WINDOW_HEROES, WINDOW_HEROES, 0
+    while size <= WINDOW_HEROES * GROWTH and time.monotonic() < deadline:
+        passes += 1
+        largest = size
         gained = 0
-        for heroes in windows(instance, passes % 2 == 0, rng):
+        for heroes in windows(instance, size, passes % 2 == 0, rng):
             if time.monotonic() >= deadline:
                 break
-            gain = state.redeal(heroes, WINDOW_DETERMINISTIC_S, options.seed)
+            gain = state.redeal(heroes, WINDOW_DETERMINISTIC_S * size / WINDOW_HEROES, options.seed, deadline)
             if gain:
                 gained += gain
                 best += gain
                 report(float(best), None)
-        if gained == 0 or time.monotonic() >= deadline:
-            break
-    what = f"greedy start {state.start:,}, then CP-SAT on windows of about {WINDOW_HEROES} heroes, {passes} passes"
-    stop = "time limit" if time.monotonic() >= deadline else "a whole pass found no better deal"
+        if gained <= SMALL_GAIN * best:
+            size *= 2
+    passed = f"{passes} pass{'es' * (passes != 1)}"
+    what = f"greedy start {state.start:,}, then CP-SAT on windows of {WINDOW_HEROES}-{largest} heroes, {passed}"
+    stop = "time limit" if time.monotonic() >= deadline else "no window of any size found a better deal"
     if rule.target is not None and best < rule.target:
         return Result(Status.UNKNOWN, message=f"{what}: short of the target {rule.target}", stop=stop)
     return Result(Status.FEASIBLE, sequence_from_merges(instance, state.d), best, None, what, stop=stop)

@@ -51,6 +51,20 @@ PARAMS = (
 )
 
 
+LNS_ABOVE = 15_000
+"""Heroes above which ``lns`` is the default: CP-SAT on the compact model proved a 200 x 200 map (8,000 heroes,
+3 types, hp 1-4) optimal in 43 s on one thread, where ``lns`` ended 2 % short; on 300 x 300 (18,000 heroes)
+CP-SAT ended at the model's start in 60 s and ``lns`` 2.7 % above it, and on 500 x 500 every model solver ended
+at the start, ``lns`` 2.4 % above (benchmarks/merge_game/large-60s.md)."""
+
+
+def _default_for(instance: inst.Instance, params: dict[str, Any]) -> tuple[str, str] | None:
+    """``lns`` on maps too large for the models to improve on their start within a minute."""
+    if len(instance.heroes) <= LNS_ABOVE or simple.reason(instance, params) is None:
+        return None  # on a SIMPLE map the vertex-cover kernel solves 20,000 heroes in seconds
+    return "lns", f"lns is the default above {LNS_ABOVE:,} heroes (this map has {len(instance.heroes):,})"
+
+
 def _objective(params: dict[str, Any]) -> tuple[str, Sense]:
     return ("stones destroyed", "max")
 
@@ -148,6 +162,8 @@ PROBLEM = Problem(
     params=PARAMS,
     render=render.render,
     plain_solution=lambda instance, params: [],  # no move at all
+    default_for=_default_for,
+    default_note=f"lns above {LNS_ABOVE:,} heroes",
     describe=_describe,
     generator=generate.GENERATOR,
     check_params=_check_params,

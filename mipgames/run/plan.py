@@ -16,6 +16,17 @@ class Plan:
     formulation: str | None
     kind: str
     """"algorithm", "mip" or "cpsat"."""
+    why: str = ""
+    """Why this solver when the problem's usual default gave way to another for this instance."""
+
+
+def default_solver(problem: Problem, instance: Any = None, params: dict[str, Any] | None = None) -> tuple[str, str]:
+    """The solver a solve with no ``--solver`` runs on this instance, and why when it is not the usual one."""
+    if instance is not None and problem.default_for is not None:
+        chosen = problem.default_for(instance, {**problem.default_params(), **(params or {})})
+        if chosen is not None:
+            return chosen
+    return problem.default_solver, ""
 
 
 def plan(
@@ -26,11 +37,15 @@ def plan(
     params: dict[str, Any] | None = None,
 ) -> Plan:
     """Resolve solver and formulation names (None: the problem's defaults), refusing combinations that cannot run."""
-    solver = solver or problem.default_solver
+    because = ""
+    if not solver:
+        solver, because = default_solver(problem, instance, params)
+        if formulation and because:  # a formulation asked for runs on the usual default, whatever the size
+            solver, because = problem.default_solver, ""
     if solver in problem.algorithms:
         if formulation:
             raise UsageError(f"--formulation does not apply to algorithm {solver!r}")
-        return Plan(solver, None, "algorithm")
+        return Plan(solver, None, "algorithm", because)
     if solver not in BACKENDS:
         names = ", ".join(list(BACKENDS) + list(problem.algorithms))
         raise UsageError(f"unknown solver {solver!r} for {problem.name}; choose from {names}")
@@ -50,4 +65,4 @@ def plan(
         why = form.applies(instance, params or problem.default_params())
         if why:
             raise UsageError(f"formulation {formulation!r} does not apply: {why}")
-    return Plan(solver, formulation, form.kind)
+    return Plan(solver, formulation, form.kind, because)

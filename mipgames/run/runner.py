@@ -294,6 +294,8 @@ def solve(
             with output_to(log_file), temporary_files_in(scratch):
                 data = execute(*args, notify=lambda note: None)
         result = finish(problem, instance, run, merged, options, data, cut)
+        if run.why:
+            result.message = "; ".join(part for part in (run.why, result.message) if part)
         if log_path is not None and run.kind == "algorithm" and log_file.stat().st_size == 0:
             with log_file.open("a") as fh:  # an empty file read as a lost log
                 fh.write(f"{run.solver} is an algorithm of mipgames: it writes no solver log; see the certificate\n")

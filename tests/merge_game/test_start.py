@@ -94,7 +94,7 @@ def test_lns_deals_each_type_s_merges_anew_and_keeps_the_damage_true(game, seed)
 
     before, value = per_type(), destroyed()
     assert value == state.start
-    for heroes in windows(inst, seed % 2 == 1, random.Random(seed)) + [list(range(len(inst.heroes)))]:
+    for heroes in windows(inst, 12, seed % 2 == 1, random.Random(seed)) + [list(range(len(inst.heroes)))]:
         gain = state.redeal(heroes, 0.2, seed)
         assert gain >= 0
         value += gain
@@ -117,3 +117,21 @@ def test_lns_improves_on_its_start_the_same_way_every_run():
     assert best.status == "optimal"
     assert runs[0].status == "feasible" and start < runs[0].objective <= best.objective, (start, runs[0].objective)
     assert runs[0].solution_json == runs[1].solution_json
+
+
+def test_the_default_is_lns_above_its_size_and_says_so():
+    """Above ``LNS_ABOVE`` heroes the models do not improve on their start within a minute, so a solve with no
+    --solver runs lns and its note says why; below, and with a formulation named, the default stays cpsat."""
+    from mipgames.merge_game.problem import LNS_ABOVE
+    from mipgames.run.plan import plan
+
+    params = PROBLEM.default_params()
+    big = random_map(300, 300, LNS_ABOVE + 1, 2000, types=3, hp=(1, 4), seed=1)
+    small = random_map(100, 100, 2000, 2000, types=3, hp=(1, 4), seed=1)
+    chosen = plan(PROBLEM, None, None, big, params)
+    assert (chosen.solver, chosen.kind) == ("lns", "algorithm") and f"{LNS_ABOVE + 1:,}" in chosen.why
+    assert plan(PROBLEM, None, None, small, params).solver == "cpsat"
+    assert plan(PROBLEM, None, "compact", big, params).solver == "cpsat"
+    assert plan(PROBLEM, "highs", None, big, params).solver == "highs"
+    result = solve(PROBLEM, big, options=SolveOptions(threads=1, time_limit=5), isolate=True)
+    assert result.solver == "lns" and result.status == "feasible" and "lns is the default above" in result.message
