@@ -395,14 +395,14 @@ def _claims(check: Check, problem: Problem) -> Check:
         """The toolkit's own bound, recomputed here, is as tight as ``value``: nothing is taken on trust."""
         return own is not None and value is not None and (same(value, own[0]) or tighter(own[0], value, sense))
 
-    if status is Status.OPTIMAL and (is_own(claim.proved_by, own) or recomputed(objective)):
+    if status is Status.OPTIMAL and (is_own(claim.proved_by, own, problem.bound_aliases) or recomputed(objective)):
         assert own is not None
         check.notes.append(f"optimality rests on the toolkit's own bound, recomputed here: {own[1]}")
     elif status is Status.OPTIMAL:
         check.notes.append(
             f"optimality rests on the bound proved by {claim.proved_by} (taken on trust: --reprove checks it)"
         )
-    elif status is Status.INFEASIBLE and is_own(prover, own):
+    elif status is Status.INFEASIBLE and is_own(prover, own, problem.bound_aliases):
         check.notes.append(f"infeasible rests on the toolkit's own bound, recomputed here: {own[1]}")
     elif status is Status.INFEASIBLE and proof is not None and bare(prover) == bare(proof[0]):
         check.notes.append(f"infeasible rests on the toolkit's own proof, recomputed here: {proof[1]}")
@@ -412,7 +412,7 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.notes.append("no answer in time: it claims nothing but its bound")
     stated = finite(data["bound"])
     if status in (Status.FEASIBLE, Status.UNKNOWN) and stated is not None:
-        if is_own(prover, own) or recomputed(stated):
+        if is_own(prover, own, problem.bound_aliases) or recomputed(stated):
             assert own is not None
             if same(stated, own[0]):
                 check.notes.append(f"its bound {shown(stated)} is the toolkit's own, recomputed here: {own[1]}")

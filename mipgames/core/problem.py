@@ -343,6 +343,9 @@ class Problem:
     the answer's note gives the why."""
     default_note: str = ""
     """When ``default_for`` picks another solver, in a few words for ``mipgames problems``."""
+    bound_aliases: tuple[str, ...] = ()
+    """Earlier whys of ``bound``: a certificate written before the bound was tightened credits one of them, and
+    ``verify`` recomputes today's bound for it (a stated bound weaker than today's is true)."""
     bound: Callable[[Any, dict[str, Any]], tuple[float, str] | None] | None = None
     """A cheap bound every route may use, proved by the problem itself: (value, why), e.g. (0, "colour counts").
 
@@ -378,9 +381,13 @@ def own_bound(problem: Problem, instance: Any, params: dict[str, Any]) -> tuple[
     return None if known is None else (known[0], OWN_BOUND + known[1])
 
 
-def is_own(prover: str, own: tuple[float, str] | None) -> bool:
-    """Whether ``prover`` names the problem's own bound, as the runner credits it or as an algorithm names it."""
-    return own is not None and prover.removeprefix(OWN_BOUND) == own[1].removeprefix(OWN_BOUND)
+def is_own(prover: str, own: tuple[float, str] | None, aliases: tuple[str, ...] = ()) -> bool:
+    """Whether ``prover`` names the problem's own bound, as the runner credits it or as an algorithm names it, or
+    by one of its earlier names (``aliases``: ``Problem.bound_aliases``, which older certificates credit)."""
+    if own is None:
+        return False
+    name = prover.removeprefix(OWN_BOUND)
+    return name == own[1].removeprefix(OWN_BOUND) or name in aliases
 
 
 def own_proof(problem: Problem, instance: Any, params: dict[str, Any]) -> tuple[str, str] | None:
@@ -413,8 +420,8 @@ def prover_fault(
     (a heuristic's "proof" is no proof, and a name the toolkit does not know proves nothing)."""
     if proof is not None and bare(prover) == bare(proof[0]):
         return "" if status == Status.INFEASIBLE else f"{prover} proves only that no solution exists"
-    if prover.startswith(OWN_BOUND) or is_own(prover, own):
-        if own is None or not is_own(prover, own):
+    if prover.startswith(OWN_BOUND) or is_own(prover, own, problem.bound_aliases):
+        if own is None or not is_own(prover, own, problem.bound_aliases):
             return f"proved_by {prover[:80]!r} names a bound this toolkit does not prove here"
         stated = finite(bound)
         if stated is not None and not same(stated, own[0]) and tighter(stated, own[0], sense):
@@ -504,12 +511,13 @@ def judge(
         return refuse(fault)
     if reported is Status.UNBOUNDED:
         return refuse(f"{prover} reported unbounded, but a puzzle has finitely many solutions: {name} is bounded")
-    if fault and (reported is Status.INFEASIBLE or prover.startswith(OWN_BOUND) or is_own(prover, own)):
+    credits_own = prover.startswith(OWN_BOUND) or is_own(prover, own, problem.bound_aliases)
+    if fault and (reported is Status.INFEASIBLE or credits_own):
         return refuse(fault)
     if fault:
         bound = None  # no proof behind it: the claim rests on the other bounds or on none
     stated = finite(bound)
-    if objective is None and stated is not None and not cut and not is_own(prover, own):
+    if objective is None and stated is not None and not cut and not is_own(prover, own, problem.bound_aliases):
         # With no solution replayed, a bound is held against a game made without search (with one, ``decide``
         # holds it against that).  Not under --reprove's cut: that bound is on the games beyond the claim.
         anyhow = plain_objective(problem, instance, problem.optimise_params(params))

@@ -157,13 +157,14 @@ def run_lns(instance: Instance, params: dict[str, Any], options: SolveOptions, r
     best = state.start
     report(float(best), None)
     rng = random.Random(options.seed)
+    ceiling = sum(state.reach)  # every stone in reach: nothing is left to find (the problem's own bound)
     size, largest, passes = WINDOW_HEROES, WINDOW_HEROES, 0
-    while size <= WINDOW_HEROES * GROWTH and time.monotonic() < deadline:
+    while best < ceiling and size <= WINDOW_HEROES * GROWTH and time.monotonic() < deadline:
         passes += 1
         largest = size
         gained = 0
         for heroes in windows(instance, size, passes % 2 == 0, rng):
-            if time.monotonic() >= deadline:
+            if best >= ceiling or time.monotonic() >= deadline:
                 break
             gain = state.redeal(heroes, WINDOW_DETERMINISTIC_S * size / WINDOW_HEROES, options.seed, deadline)
             if gain:
@@ -174,7 +175,11 @@ def run_lns(instance: Instance, params: dict[str, Any], options: SolveOptions, r
             size *= 2
     passed = f"{passes} pass{'es' * (passes != 1)}"
     what = f"greedy start {state.start:,}, then CP-SAT on windows of {WINDOW_HEROES}-{largest} heroes, {passed}"
-    stop = "time limit" if time.monotonic() >= deadline else "no window of any size found a better deal"
+    stop = "no window of any size found a better deal"
+    if best >= ceiling:
+        stop = ""  # every stone in reach falls: the problem's own bound proves it optimal
+    elif time.monotonic() >= deadline:
+        stop = "time limit"
     if rule.target is not None and best < rule.target:
         return Result(Status.UNKNOWN, message=f"{what}: short of the target {rule.target}", stop=stop)
     return Result(Status.FEASIBLE, sequence_from_merges(instance, state.d), best, None, what, stop=stop)

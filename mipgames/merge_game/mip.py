@@ -34,7 +34,7 @@ from mipgames.merge_game import simple
 from mipgames.merge_game.decode import CompactHandles, CoverHandles, KernelHandles
 from mipgames.merge_game.instance import Instance, rules
 from mipgames.merge_game.simple import cover_capacity
-from mipgames.merge_game.simulate import hits, max_merges, type_groups
+from mipgames.merge_game.simulate import hits, in_reach, max_merges, type_groups
 from mipgames.merge_game.start import greedy_start, start_hint
 
 
@@ -67,9 +67,7 @@ def structure(instance: Instance, params: dict[str, Any]) -> Structure:
     for i, hero in enumerate(instance.heroes):
         keyed.setdefault((hero.type, h.hero_stones[i]), []).append(i)
     keys = sorted(keyed)
-    reachable = tuple(
-        sum(depth[instance.heroes[i].type] for i in h.stone_heroes[k]) >= s.hp for k, s in enumerate(instance.stones)
-    )
+    reachable = in_reach(instance, rule, h, depth)
     return Structure(
         groups=tuple(tuple(keyed[k]) for k in keys),
         group_type=tuple(k[0] for k in keys),

@@ -54,6 +54,16 @@ def max_merges(n_of_type: int, max_level: int | None) -> int:
     return d if max_level is None else min(d, max_level - 1)
 
 
+def in_reach(instance: Instance, rule: Rules, h: Hits, depth: Mapping[int, int] | None = None) -> tuple[bool, ...]:
+    """Per stone: its attackers can deliver its hp at all, each hero one hit a merge it survives and at most
+    ``depth[type]`` of them (default: ``max_merges``).  A stone out of reach is never destroyed."""
+    if depth is None:
+        sizes = {t: len(ids) for t, ids in type_groups(instance).items()}
+        depth = {t: max_merges(n, rule.max_level) for t, n in sizes.items()}
+    heroes = instance.heroes
+    return tuple(sum(depth[heroes[i].type] for i in h.stone_heroes[k]) >= s.hp for k, s in enumerate(instance.stones))
+
+
 @dataclass(frozen=True)
 class Replay:
     levels: tuple[int, ...]
