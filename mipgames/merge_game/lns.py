@@ -173,8 +173,9 @@ def run_lns(instance: Instance, params: dict[str, Any], options: SolveOptions, r
                 report(float(best), None)
         if gained <= SMALL_GAIN * best:
             size *= 2
-    passed = f"{passes} pass{'es' * (passes != 1)}"
-    what = f"greedy start {state.start:,}, then CP-SAT on windows of {WINDOW_HEROES}-{largest} heroes, {passed}"
+    what = f"greedy start {state.start:,}"
+    if passes:
+        what += f", then CP-SAT on windows of {WINDOW_HEROES}-{largest} heroes, {passes} pass{'es' * (passes != 1)}"
     stop = "no window of any size found a better deal"
     if best >= ceiling:
         stop = ""  # every stone in reach falls: the problem's own bound proves it optimal
