@@ -130,7 +130,6 @@ def solve(
         warm_start=warm_start,
         memory_limit=default_memory_limit() if memory_limit is None else memory_limit,
     )
-    from mipgames.run.runner import TAIL_PER_READ
     from mipgames.run.runner import solve as run
 
     result = run(
@@ -143,7 +142,7 @@ def solve(
         isolate=isolate,
         progress=progress,
         started=started,
-        tail=TAIL_PER_READ * reading,
+        read_seconds=reading,
     )
     result.certificate = certificates.build(prob, instance, result, None if path is None else str(path), text_sha)
     return result

@@ -324,7 +324,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from mipgames.core.status import EXIT_CODES
     from mipgames.run.plan import default_solver
     from mipgames.run.progress import SolveProgress
-    from mipgames.run.runner import TAIL_PER_READ, solve
+    from mipgames.run.runner import solve
 
     started = getattr(args, "started", None) or time.monotonic()
     problem = _problem_for(args.instance, args.problem)
@@ -383,7 +383,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 progress=display,
                 log_path=solver_log,
                 started=started,
-                tail=TAIL_PER_READ * reading,
+                read_seconds=reading,
             )
         finally:
             display.close()

@@ -41,11 +41,11 @@ log = logging.getLogger(__name__)
 
 
 TAIL_SHARE = 0.25
-"""Most of the time limit ``solve``'s ``tail`` may take from the solver."""
+"""Most of the time limit the tail (``TAIL_PER_READ``) may take from the solver."""
 TAIL_PER_READ = 3.0
-"""The tail callers keep, in seconds a second the instance took to read: replaying the answer and writing its
-certificate grow with the instance as reading does (a 2,000 x 2,000 merge map: 2.4 s to read, and it ended 8 s
-past a 60 s limit)."""
+"""Seconds ``solve`` keeps after the solver's deadline for each second the instance took to read: replaying the
+answer and writing its certificate grow with the instance as reading does (a 2,000 x 2,000 merge map: 2.4 s to
+read, and it ended 8 s past a 60 s limit)."""
 
 
 @contextlib.contextmanager
@@ -227,7 +227,7 @@ def solve(
     progress: Progress | None = None,
     started: float | None = None,
     cut: tuple[str, float] | None = None,
-    tail: float = 0.0,
+    read_seconds: float = 0.0,
 ) -> Result:
     """Solve, decode, replay and claim (see the module docstring).
 
@@ -236,9 +236,10 @@ def solve(
     an isolated solve runs; an object with a ``detail`` attribute also gets the
     algorithm's progress in words there (``Report``'s ``detail``).  ``cut`` ("<=" or ">=", value) adds a bound on the
     natural objective to the model (``verify --reprove``).  ``isolate=False``
-    solves in this process, without the deadline kill or the memory limit.  ``tail`` is the caller's estimate
-    of the seconds what follows the solve takes (the replay here, then its certificate): the solver's
-    deadline comes that much earlier (at most ``TAIL_SHARE`` of the limit), so the command ends near its limit.
+    solves in this process, without the deadline kill or the memory limit.  ``read_seconds`` is how long the
+    caller took to read the instance: what follows the solve (the replay here, then the certificate) grows as
+    reading does, so the solver's deadline comes ``TAIL_PER_READ`` times that earlier (at most ``TAIL_SHARE``
+    of the limit), and the command ends near its limit.
     """
     options.validate()
     merged = checked_params(problem, instance, params)
@@ -253,7 +254,8 @@ def solve(
     )
     deadline = None
     if options.time_limit is not None:
-        deadline = (started or time.monotonic()) + options.time_limit - min(tail, TAIL_SHARE * options.time_limit)
+        tail = min(TAIL_PER_READ * read_seconds, TAIL_SHARE * options.time_limit)
+        deadline = (started or time.monotonic()) + options.time_limit - tail
     if export is not None:
         check_export(run.kind, export)
         writable_output(export)

@@ -223,18 +223,24 @@ def test_a_build_still_running_at_the_deadline_stops_there(isolate):
     assert "the time limit passed while the model was being built" in result.message
 
 
-def test_the_tail_the_caller_keeps_comes_off_the_solver_s_deadline_up_to_a_quarter_of_the_limit():
+def test_the_tail_for_what_follows_comes_off_the_solver_s_deadline_up_to_a_quarter_of_the_limit():
     """A 2,000 x 2,000 merge map ended 8 s past a 60 s limit: replaying its answer and writing the certificate
     come after the solver's deadline.  The command keeps a tail for them (3 s a second of reading), so the
     solver's deadline comes earlier, by at most a quarter of the limit."""
     inst = random_split(rows=2, items=6, seed=1, high=20)
     began = time.monotonic()
     result = solve(
-        PROBLEM, inst, solver="cbc", formulation="slow-build", isolate=True, options=SolveOptions(time_limit=4), tail=60
+        PROBLEM,
+        inst,
+        solver="cbc",
+        formulation="slow-build",
+        isolate=True,
+        options=SolveOptions(time_limit=4),
+        read_seconds=20,
     )
     took = time.monotonic() - began
     assert "the time limit passed while the model was being built" in result.message
-    assert 2.9 <= took < 3.9, took  # the build stopped at 4 - 1 s, not at 4 s nor at 4 - 60 s
+    assert 2.9 <= took < 3.9, took  # the build stopped at 4 - 1 s, not at 4 s nor at 4 - 3 x 20 s
 
 
 def test_the_build_alarm_is_armed_only_where_it_is_safe_and_always_disarmed():
