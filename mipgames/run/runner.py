@@ -374,8 +374,8 @@ def finish(
     claim = judged.claim
     # The toolkit's own bound, named as an algorithm names it ("the colour-count bound"), is credited as the
     # runner credits it ("mipgames: the colour-count bound"): one spelling in certificates and summaries.
-    own_credited = judged.own is not None and is_own(claim.proved_by, judged.own, problem.bound_aliases)
-    proved_by = judged.own[1] if judged.own is not None and own_credited else claim.proved_by
+    own = judged.own
+    proved_by = own[1] if own is not None and is_own(claim.proved_by, own, problem.bound_aliases) else claim.proved_by
     result.status, result.objective, result.bound, result.proved_by = (
         claim.status,
         claim.objective,
