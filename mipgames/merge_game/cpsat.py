@@ -15,8 +15,8 @@ from mipgames.core.problem import Built, SolveOptions
 from mipgames.merge_game import simple
 from mipgames.merge_game.decode import CompactHandles, KernelHandles
 from mipgames.merge_game.instance import Instance
-from mipgames.merge_game.mip import pigeonhole_level, structure
-from mipgames.merge_game.start import greedy_start, start_hint
+from mipgames.merge_game.mip import pigeonhole_level, prepared
+from mipgames.merge_game.start import start_hint
 
 CPSAT_PARAMETERS = {
     "linearization_level": 2,
@@ -34,7 +34,7 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
 
     if simple.reason(instance, params) is None:
         return build_kernel(instance, params, options)
-    st = structure(instance, params)
+    st, start = prepared(instance, params)
     model = cp_model.CpModel()
     counts = []
     for g, ids in enumerate(st.groups):
@@ -70,7 +70,6 @@ def build_compact(instance: Instance, params: dict[str, Any], options: SolveOpti
     if st.target is not None:
         model.add(total >= st.target)
     model.maximize(total)
-    start = greedy_start(instance, st)
     return Built(
         model,
         CompactHandles(st.groups, tuple(counts), destroyed),

@@ -32,8 +32,7 @@ from mipgames.core.status import Status
 from mipgames.merge_game.decode import CompactHandles, merges_from_counts, sequence_from_merges
 from mipgames.merge_game.exhaustive import deadline_of
 from mipgames.merge_game.instance import Instance, rules
-from mipgames.merge_game.mip import structure
-from mipgames.merge_game.start import greedy_start
+from mipgames.merge_game.mip import prepared
 
 WINDOW_HEROES = 120
 """Heroes a window holds on average: the side of the square is chosen for it."""
@@ -50,8 +49,7 @@ class _State:
     """Every hero's merge count d and every stone's damage, with what the windows need to look up."""
 
     def __init__(self, instance: Instance, params: dict[str, Any]):
-        st = structure(instance, params)
-        start = greedy_start(instance, st)
+        st, start = prepared(instance, params)
         n = len(instance.heroes)
         self.instance = instance
         self.hp = [s.hp for s in instance.stones]

@@ -150,6 +150,7 @@ PROBLEM = Problem(
             mip.build_compact,
             decode.decode_compact,
             "merge counts per hero group, realisability N_j >= 2 N_j+1 (exact)",
+            start=mip.start_solution,
         ),
         "compact-cp": Formulation(
             "compact-cp",
@@ -157,6 +158,7 @@ PROBLEM = Problem(
             cpsat.build_compact,
             decode.decode_compact,
             "native CP-SAT compact model with half-reified stone sums",
+            start=mip.start_solution,
         ),
         "set-cover": Formulation(
             "set-cover",

@@ -193,12 +193,52 @@ def _start_solution(
     hint = built.hint
     try:
         solution = form.decode(instance, params, built.handles, lambda var: float(hint.get(var, 0.0)))
-        verdict = problem.evaluate(instance, params, solution)
     except (KeyError, ValueError, TypeError, IndexError):  # a start the decoder cannot read: the solver's answer stands
+        return None
+    return _replayed(problem, instance, params, solution)
+
+
+def _replayed(problem: Problem, instance: Any, params: dict[str, Any], solution: Any) -> tuple[float, Any] | None:
+    """(objective, JSON) of a start that replays as legal with a value; None otherwise."""
+    try:
+        verdict = problem.evaluate(instance, params, solution)
+    except (KeyError, ValueError, TypeError, IndexError):
         return None
     if not verdict.legal or verdict.objective is None:
         return None
     return float(verdict.objective), problem.solution_to_json(solution)
+
+
+def _early_start(
+    problem: Problem, instance: Any, params: dict[str, Any], form: Any, deadline: float | None, notify: Notify
+) -> tuple[float, Any] | None:
+    """The formulation's start taken before its build (``Formulation.start``), replayed and handed to the parent
+    at once; None when it has none, it is not legal, or the deadline passes first."""
+    if form.start is None:
+        return None
+    notify(("phase", "taking the model's start"))
+    try:
+        with interrupt_at(deadline):
+            solution = form.start(instance, params)
+            early = None if solution is None else _replayed(problem, instance, params, solution)
+    except DeadlinePassed:
+        return None
+    if early is not None:
+        notify(("incumbent", early[0], None, early[1]))
+    return early
+
+
+def _start_instead(data: dict[str, Any], start: tuple[float, Any] | None) -> dict[str, Any]:
+    """An out-of-time report answered with the model's start (its value as the simulator measured it), if any."""
+    if start is None:
+        return data
+    data.update(
+        status=str(Status.FEASIBLE),
+        objective=start[0],
+        solution_json=start[1],
+        message=data["message"] + "; the model's start (the heuristic answer it is built with) is returned",
+    )
+    return data
 
 
 def _better_start(
@@ -286,13 +326,15 @@ def _run_model(
     why = backend.available()
     if why:
         raise UsageError(f"solver {run.solver} is not available: {why}")
-    notify(("phase", "building the model"))
     start = time.perf_counter()
+    # Not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question.
+    early = _early_start(problem, instance, params, form, deadline, notify) if cut is None else None
+    notify(("phase", "building the model"))
     try:
         with interrupt_at(deadline):
             built = form.build(instance, params, replace(options, time_limit=remaining(deadline)))
     except DeadlinePassed:
-        return _out_of_time(time.perf_counter() - start, backend.version(), {})
+        return _start_instead(_out_of_time(time.perf_counter() - start, backend.version(), {}), early)
     build_time = time.perf_counter() - start
     sense = sense_of(built, form.kind)
     affine = built.affine() if built.has_objective else None
@@ -312,17 +354,20 @@ def _run_model(
                     built, form.kind, export, header=describe(problem, instance, params, run.formulation, built)
                 )
         except DeadlinePassed:
-            return _out_of_time(build_time, backend.version(), stats, "while the model was being exported")
+            stopped = _out_of_time(build_time, backend.version(), stats, "while the model was being exported")
+            return _start_instead(stopped, early)
     if cut is not None:
         from mipgames.run.reprove import add_cut
 
         add_cut(built, form.kind, cut)
     if deadline is not None and time.monotonic() >= deadline - SOLVER_RESERVE_S:
-        return _out_of_time(build_time, backend.version(), stats, "before the solver could start")
-    # Not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question.
-    warm = _start_solution(problem, instance, params, built, form) if cut is None else None
-    if warm is not None:  # the parent holds it: a solver killed at the deadline still ends no worse than its start
-        notify(("incumbent", warm[0] if built.has_objective else None, None, warm[1]))
+        stopped = _out_of_time(build_time, backend.version(), stats, "before the solver could start")
+        return _start_instead(stopped, early)
+    warm = early
+    if warm is None and cut is None:
+        warm = _start_solution(problem, instance, params, built, form)
+        if warm is not None:  # the parent holds it: a solver killed at the deadline still ends no worse than its start
+            notify(("incumbent", warm[0] if built.has_objective else None, None, warm[1]))
     notify(("phase", "solving"))
     listener = ModelListener(problem, instance, params, built, form.decode, notify)
     res = backend.solve(

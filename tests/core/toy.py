@@ -198,3 +198,20 @@ def build_slowly(inst: Split, params: dict, options: SolveOptions) -> Built:
 
 
 PROBLEM.formulations["slow-build"] = Formulation("slow-build", "mip", build_slowly, decode)
+
+
+def greedy_items(inst: Split, params: dict) -> list[int]:
+    """A start: items taken in order while they bring every row no further from its target."""
+    chosen: list[int] = []
+    for j in range(len(inst.a[0])):
+        if deviation(inst, [*chosen, j]) <= deviation(inst, chosen):
+            chosen.append(j)
+    return chosen[: params.get("max_items") or None]
+
+
+PROBLEM.formulations["slow-build-start"] = Formulation(
+    "slow-build-start", "mip", build_slowly, decode, start=greedy_items
+)
+PROBLEM.formulations["slow-build-bad-start"] = Formulation(
+    "slow-build-bad-start", "mip", build_slowly, decode, start=lambda inst, params: [0, 0]
+)

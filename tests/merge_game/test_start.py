@@ -40,6 +40,7 @@ def test_the_start_satisfies_both_models_and_replays_to_its_value(game):
     options = SolveOptions(threads=1, time_limit=20)
     built = mip.build_compact(inst, params, options)
     if not isinstance(built.handles, CompactHandles):  # a SIMPLE map: the vertex-cover kernel has no start
+        assert mip.start_solution(inst, params) is None
         return
     for var in built.model.variables():  # a variable the start leaves out is 0, as the runner reads it
         var.varValue = built.hint.get(var, 0.0)
@@ -57,6 +58,8 @@ def test_the_start_satisfies_both_models_and_replays_to_its_value(game):
     value, solution_json = _start_solution(PROBLEM, inst, params, built, form)
     assert value == built.stats["start"] == model_cp.stats["start"]
     assert evaluate(inst, params, PROBLEM.solution_from_json(inst, solution_json)).objective == value
+    early = mip.start_solution(inst, params)  # what the runner answers with when the build is cut
+    assert early == PROBLEM.solution_from_json(inst, solution_json)
     best = solve(PROBLEM, inst, solver="cpsat", params=params, options=options, isolate=False)
     assert best.status == "optimal" and value <= best.objective
 
