@@ -31,7 +31,7 @@ from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.merge_game.decode import NEAREST_UP_TO, sequence_from_merges
 from mipgames.merge_game.instance import Instance, Rules, rules
-from mipgames.merge_game.simulate import Hits, hits, max_merges, type_groups
+from mipgames.merge_game.simulate import Hits, hits, in_reach, max_merges, type_groups
 
 CHECK_WORK = 1 << 16
 """Stones touched (plus one a move) between two looks at the clock: some 10 ms of the enumeration."""
@@ -65,9 +65,11 @@ def close(target: int | None, best: int, solution: Any, complete: bool, bound: i
     return Result(Status.FEASIBLE, solution, best, bound, f"{what}: time limit, best so far")
 
 
-def reachable_stones(instance: Instance, h: Hits) -> int:
-    """Stones that some hero hits at all: the trivial upper bound."""
-    return sum(1 for k in range(len(instance.stones)) if h.stone_heroes[k])
+def reachable_stones(instance: Instance, rule: Rules, h: Hits) -> int:
+    """The stones in reach (``simulate.in_reach``: their attackers can deliver their hp at all), the problem's
+    own bound; the searches once bounded by the stones hit at all, which is weaker wherever hp exceeds what
+    the hitters' merges can deliver."""
+    return sum(in_reach(instance, rule, h))
 
 
 # ---------------------------------------------------------------- Theorem 3
@@ -265,7 +267,7 @@ def run_theorem3(instance: Instance, params: dict[str, Any], options: SolveOptio
         best,
         sequence_from_merges(instance, d),
         complete,
-        reachable_stones(instance, h),
+        reachable_stones(instance, rule, h),
         f"Theorem 3 enumeration of {leaves:,} maximal merge structures",
     )
     out.stats["structures"] = leaves
@@ -370,4 +372,4 @@ def run_exhaustive(instance: Instance, params: dict[str, Any], options: SolveOpt
     search = _exhaustive_one_hp if one_hp else _exhaustive_states
     best, solution, complete = search(instance, rule, h, deadline_of(options, instance), report)
     what = "exhaustive search over hero subsets (ONE-HP)" if one_hp else "exhaustive search over merge states"
-    return close(rule.target, best, solution, complete, reachable_stones(instance, h), what)
+    return close(rule.target, best, solution, complete, reachable_stones(instance, rule, h), what)

@@ -99,6 +99,20 @@ def test_theorem3_decision_and_time_limit():
     assert run(small, "theorem3", {"target": int(best) + 1}).status == "infeasible"
 
 
+def test_the_searches_bound_is_the_stones_in_reach():
+    """Stopped by their limit, theorem3 and exhaustive bounded by the stones hit at all; a stone whose
+    hitters cannot deliver its hp counted.  They now give the stones in reach, the problem's own bound."""
+    from mipgames.merge_game.exhaustive import reachable_stones
+    from mipgames.merge_game.simulate import in_reach
+
+    inst = random_map(6, 6, 6, 8, types=3, hp=(1, 4), seed=0)
+    rule = rules(inst, PROBLEM.default_params())
+    h = hits(inst, rule)
+    hit_at_all = sum(1 for heroes in h.stone_heroes if heroes)
+    assert reachable_stones(inst, rule, h) == sum(in_reach(inst, rule, h)) == hit_at_all - 1
+    assert run(inst, "theorem3", {}).objective <= reachable_stones(inst, rule, h)
+
+
 def test_theorem3_answers_on_a_map_of_thousands_of_heroes():
     """One type of 2,400 heroes: the first structure alone chooses 1,200 risers.  The enumeration made one nested
     call per choice and ended in RecursionError (status error); now the time limit gives a replayed game."""
