@@ -86,6 +86,17 @@ SHOWN_ITEMS = 200
 500 x 500 merge map's 21,000.  The certificate has them all."""
 
 
+SHOWN_INLINE = 64
+"""Items a summary lists on one line (queens left, stones destroyed): a 1,000 x 1,000 merge map's answer destroys
+97,000 stones, once printed as a 1 MB line."""
+
+
+def listed(items: list[str], limit: int = SHOWN_INLINE) -> str:
+    """The first ``limit`` items joined by commas, and how many more there are."""
+    more = len(items) - limit
+    return ", ".join(items[:limit]) + (f", and {more:,} more (the certificate lists them all)" if more > 0 else "")
+
+
 def capped(lines: list[str], noun: str, limit: int = SHOWN_ITEMS) -> list[str]:
     """The first ``limit`` of a summary's lines, and a line saying how many more ``noun`` there are."""
     if len(lines) <= limit:

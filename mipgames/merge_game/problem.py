@@ -7,7 +7,7 @@ from typing import Any
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import parse_int
 from mipgames.core.problem import Formulation, Param, Problem, Verdict
-from mipgames.core.status import Sense, capped
+from mipgames.core.status import Sense, capped, listed
 from mipgames.merge_game import (
     baselines,
     codec,
@@ -122,7 +122,7 @@ def _describe(instance: inst.Instance, params: dict[str, Any], solution: Any, ve
     lines += capped(merges, "merges")
     if verdict.legal:
         destroyed = verdict.measured.get("destroyed", [])
-        where = ", ".join(f"({instance.stones[k].x},{instance.stones[k].y})" for k in destroyed)
+        where = listed([f"({instance.stones[k].x},{instance.stones[k].y})" for k in destroyed])
         lines.append(f"{len(destroyed)} of {len(instance.stones)} stones destroyed" + (f": {where}" if where else ""))
     else:
         lines.append(f"illegal: {verdict.reason}")

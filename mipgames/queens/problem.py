@@ -6,7 +6,7 @@ from typing import Any
 
 from mipgames.core.lazy import lazy
 from mipgames.core.problem import Formulation, Generator, Param, Problem, Verdict
-from mipgames.core.status import capped
+from mipgames.core.status import capped, listed
 from mipgames.queens import baselines, codec
 from mipgames.queens import instance as inst
 from mipgames.queens.simulate import evaluate
@@ -36,13 +36,10 @@ def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Mov
     ]
     lines += capped([f"  {r1} {c1} {r2} {c2}" for r1, c1, r2, c2 in moves], "moves")
     final = verdict.measured.get("final", [])
-    shown = ", ".join(f"{p} at {r} {c}" for r, c, p in final[:SHOWN_REMAINING])
-    more = len(final) - SHOWN_REMAINING
-    lines.append("remaining: " + shown + (f", and {more:,} more (the certificate lists them all)" if more > 0 else ""))
+    lines.append("remaining: " + listed([f"{p} at {r} {c}" for r, c, p in final]))
     return "\n".join(lines)
 
 
-SHOWN_REMAINING = 64
 """Remaining queens the summary names (a large board's answer leaves thousands, on one line)."""
 
 

@@ -167,3 +167,19 @@ def test_the_bound_counts_the_stones_in_reach_and_old_certificates_still_verify(
     forged = copy.deepcopy(old)
     forged["proved_by"] = "mipgames: no more stones than anyone would think"
     assert not certificate.verify(forged, PROBLEM).ok
+
+
+def test_the_summary_lists_at_most_64_destroyed_stones_and_says_how_many_more():
+    """A 1,000 x 1,000 map's answer (97,374 stones destroyed) printed every stone on one line of 1 MB."""
+    from mipgames.core.status import SHOWN_INLINE
+
+    inst = random_map(60, 60, 700, 700, types=1, hp=(1, 1), seed=2)
+    params = PROBLEM.default_params()
+    solution = mip.start_solution(inst, params) or ()
+    verdict = evaluate(inst, params, solution)
+    destroyed = len(verdict.measured["destroyed"])
+    assert destroyed > SHOWN_INLINE
+    line = PROBLEM.describe(inst, params, solution, verdict).splitlines()[-1]
+    assert line.startswith(f"{destroyed} of 700 stones destroyed: (")
+    assert line.count("(") == SHOWN_INLINE + 1  # the stones shown and the closing remark
+    assert line.endswith(f", and {destroyed - SHOWN_INLINE:,} more (the certificate lists them all)")
