@@ -492,7 +492,9 @@ def test_an_export_cut_by_the_deadline_leaves_nothing_and_says_so(capsys, tmp_pa
         + ["--out", str(tmp_path / "c.json")]
     )
     out = capsys.readouterr().out
-    assert code == 3 and "the time limit passed while the model was being exported" in out, out
+    assert "the time limit passed while the model was being exported" in out, out
+    # the model's start, taken before the build, is the answer (it was `unknown`, exit 3, before starts were)
+    assert code == 0 and "feasible" in out and "the model's start" in out, out
     assert "model       NOT WRITTEN" in out and sorted(p.name for p in tmp_path.iterdir()) == ["c.json"]
 
 
