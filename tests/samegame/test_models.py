@@ -73,6 +73,12 @@ def test_mip_hint_is_a_feasible_point(rows, cols, colours, seed, objective):
         var.varValue = built.hint[var]
     assert violated(built.model) == []
     assert round(built.model.objective.value()) == built.stats["incumbent"]
+    # the game the runner answers with when the build is cut (taken before it) is the hinted one
+    params = {**PROBLEM.default_params(), "objective": objective, "origin": "top"}
+    hinted = PROBLEM.formulations["time-indexed"].decode(board, params, built.handles, built.hint.__getitem__)
+    early = mip.start_solution(board, params)
+    same = [PROBLEM.evaluate(board, params, game).measured for game in (hinted, early)]
+    assert same[0] == same[1] and PROBLEM.evaluate(board, params, early).objective == built.stats["incumbent"]
 
 
 @settings(max_examples=10, deadline=None, derandomize=True)
