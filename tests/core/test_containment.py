@@ -254,7 +254,7 @@ def test_the_memory_limit_stops_the_solve_not_the_machine(tmp_path):
             "--time-limit",
             "60",
             "--memory-limit",
-            "400M",
+            "300M",
             "--quiet",
             "--out",
             str(tmp_path / "c.json"),
@@ -264,7 +264,7 @@ def test_the_memory_limit_stops_the_solve_not_the_machine(tmp_path):
         text=True,
         timeout=90,
     )
-    # The limit stops the build (the time-indexed model of 400 tiles outgrows 400 MB); the model's start, taken
+    # The limit stops the build (the time-indexed model of 400 tiles outgrows 300 MB); the model's start, taken
     # before the build, clears the board, which the colour-count bound proves optimal (it was `unknown`, exit 3,
     # before the start was taken first).
     assert "memory limit reached" in done.stdout and "while building the model" in done.stdout, done.stdout
