@@ -213,16 +213,13 @@ def _early_start(
     problem: Problem, instance: Any, params: dict[str, Any], form: Any, deadline: float | None, notify: Notify
 ) -> tuple[float, Any] | None:
     """The formulation's start taken before its build (``Formulation.start``), replayed and handed to the parent
-    at once; None when it has none, it is not legal, or the deadline passes first."""
+    at once; None when it has none or it is not legal.  Raises DeadlinePassed when the deadline comes first."""
     if form.start is None:
         return None
     notify(("phase", "taking the model's start"))
-    try:
-        with interrupt_at(deadline):
-            solution = form.start(instance, params)
-            early = None if solution is None else _replayed(problem, instance, params, solution)
-    except DeadlinePassed:
-        return None
+    with interrupt_at(deadline):
+        solution = form.start(instance, params)
+        early = None if solution is None else _replayed(problem, instance, params, solution)
     if early is not None:
         notify(("incumbent", early[0], None, early[1]))
     return early
@@ -327,8 +324,10 @@ def _run_model(
     if why:
         raise UsageError(f"solver {run.solver} is not available: {why}")
     start = time.perf_counter()
-    # Not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question.
-    early = _early_start(problem, instance, params, form, deadline, notify) if cut is None else None
+    try:  # not under --reprove's cut: there the start is a solution of the uncut model, no answer to the question
+        early = _early_start(problem, instance, params, form, deadline, notify) if cut is None else None
+    except DeadlinePassed:
+        return _out_of_time(time.perf_counter() - start, backend.version(), {}, "while the model's start was taken")
     notify(("phase", "building the model"))
     try:
         with interrupt_at(deadline):

@@ -240,6 +240,13 @@ def test_a_build_cut_by_the_deadline_answers_with_the_formulation_s_start(isolat
     assert result.verdict is not None and result.verdict.legal
 
 
+def test_a_start_cut_by_the_deadline_says_so():
+    """A width-32 beam on a 64 x 64 SameGame board outlasts a 10 s limit: the note blamed the build."""
+    inst = random_split(rows=2, items=6, seed=1, high=20)
+    result = solve(PROBLEM, inst, solver="cbc", formulation="slow-start", options=SolveOptions(time_limit=1))
+    assert result.status == "unknown" and "the time limit passed while the model's start was taken" in result.message
+
+
 def test_an_illegal_start_is_no_answer():
     """A start the simulator refuses (an item twice) is dropped: the run stays `unknown`, not an error."""
     inst = random_split(rows=2, items=6, seed=1, high=20)

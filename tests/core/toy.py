@@ -215,3 +215,16 @@ PROBLEM.formulations["slow-build-start"] = Formulation(
 PROBLEM.formulations["slow-build-bad-start"] = Formulation(
     "slow-build-bad-start", "mip", build_slowly, decode, start=lambda inst, params: [0, 0]
 )
+
+
+def slow_start(inst: Split, params: dict) -> list[int]:
+    """A start that takes 30 s of Python: the deadline must stop it, and the message say so."""
+    import time
+
+    ends = time.monotonic() + 30.0
+    while time.monotonic() < ends:
+        time.sleep(0.01)
+    return []
+
+
+PROBLEM.formulations["slow-start"] = Formulation("slow-start", "mip", build_mip, decode, start=slow_start)
