@@ -166,16 +166,15 @@ def run_lns(instance: Instance, params: dict[str, Any], options: SolveOptions, r
         for heroes in windows(instance, size, passes % 2 == 0, rng):
             if best >= ceiling or time.monotonic() >= deadline:
                 break
-            whole = whole or len(heroes) == len(instance.heroes)
             # CP-SAT's time in proportion to the heroes the window holds: a window larger than the map holds all
             # of them, no more (a 300-hero map's last pass once gave one window 8 times the time of 120 heroes)
             seconds = WINDOW_DETERMINISTIC_S * len(heroes) / WINDOW_HEROES
             gain = state.redeal(heroes, seconds, options.seed, deadline)
+            whole = len(heroes) == len(instance.heroes) and not gain  # (a gain: another pass may gain again)
             if gain:
                 gained += gain
                 best += gain
                 report(float(best), None)
-                whole = False  # the whole map re-dealt gained: another pass may gain again
         if gained <= SMALL_GAIN * best:
             size *= 2
     what = f"greedy start {state.start:,}"

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mipgames.core.memo import last_instance
 from mipgames.core.problem import Built, SolveOptions
 from mipgames.merge_game import simple
 from mipgames.merge_game.codec import Solution
@@ -85,20 +86,13 @@ def structure(instance: Instance, params: dict[str, Any]) -> Structure:
     )
 
 
-_LAST: list[tuple[Instance, str, Structure, Start]] = []
-
-
+@last_instance
 def prepared(instance: Instance, params: dict[str, Any]) -> tuple[Structure, Start]:
-    """The structure and greedy start of a map, kept for the last map asked for (the same object): the runner
-    takes the start before the build (``start_solution``) and the builder needs both again (3.7 s together
-    at 200,000 heroes)."""
-    key = repr(sorted(params.items()))
-    if _LAST and _LAST[0][0] is instance and _LAST[0][1] == key:
-        return _LAST[0][2], _LAST[0][3]
+    """The structure and greedy start of a map, kept for the last map asked for: the runner takes the start
+    before the build (``start_solution``) and the builder needs both again (3.7 s together at 200,000
+    heroes)."""
     st = structure(instance, params)
-    start = greedy_start(instance, st)
-    _LAST[:] = [(instance, key, st, start)]
-    return st, start
+    return st, greedy_start(instance, st)
 
 
 def start_solution(instance: Instance, params: dict[str, Any]) -> Solution | None:

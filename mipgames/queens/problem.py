@@ -40,9 +40,6 @@ def describe(instance: inst.Queens, params: dict[str, Any], moves: list[inst.Mov
     return "\n".join(lines)
 
 
-"""Remaining queens the summary names (a large board's answer leaves thousands, on one line)."""
-
-
 def _bound(instance: inst.Queens, params: dict[str, Any]) -> tuple[float, str]:
     from mipgames.queens.geometry import start_bound
 

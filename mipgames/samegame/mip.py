@@ -62,6 +62,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mipgames.core.memo import last_instance
 from mipgames.core.problem import Built, SolveOptions
 from mipgames.samegame.decode import Geometry, HPair, VPair, cells_at, geometry, trajectory
 from mipgames.samegame.simulate import CLEAR_BONUS, Rules, from_bottom, rules_of
@@ -69,26 +70,24 @@ from mipgames.samegame.simulate import CLEAR_BONUS, Rules, from_bottom, rules_of
 HEURISTIC_WIDTH = 32
 
 
-_LAST: list[tuple[Any, str, tuple[list[list[int]], int]]] = []
-
-
 def warm_start(board, params: dict[str, Any]) -> tuple[list[list[int]], int]:
     """A compiled beam search's game (bottom-origin clicks) and its natural objective, for hints and the
-    incumbent cut; kept for the last board asked for (the same object), since the runner takes it before the
-    build (``start_solution``) and the builder again."""
+    incumbent cut."""
+    moves, value = _beam_game(board, params)
+    return [list(m) for m in moves], value
+
+
+@last_instance
+def _beam_game(board, params: dict[str, Any]) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """``warm_start``'s game, kept for the last board asked for: the runner takes it before the build
+    (``start_solution``) and the builder again."""
     from mipgames.samegame.beam import Beam, weights_for
     from mipgames.samegame.kernel import to_array
 
-    key = repr(sorted(params.items()))
-    if _LAST and _LAST[0][0] is board and _LAST[0][1] == key:
-        moves, value = _LAST[0][2]
-        return [list(m) for m in moves], value
     rules = rules_of(params)
     root, shape = to_array(board)
     res = Beam(shape).run(root, HEURISTIC_WIDTH, weights_for(rules.score, 0), rules.score)
-    found = [list(shape.cell(c)) for c in res.cells], rules.natural(res.value)
-    _LAST[:] = [(board, key, found)]
-    return found
+    return tuple(tuple(shape.cell(c)) for c in res.cells), rules.natural(res.value)
 
 
 def start_solution(board, params: dict[str, Any]) -> list[list[int]]:

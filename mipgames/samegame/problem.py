@@ -125,12 +125,6 @@ def _build_cpsat(board, params, options):
     return cpsat.build(board, params, options)
 
 
-def _start(board, params):
-    from mipgames.samegame import mip
-
-    return mip.start_solution(board, params)
-
-
 def _decode(board, params, handles, value):
     from mipgames.samegame import decode
 
@@ -174,7 +168,7 @@ PROBLEM = Problem(
             _build_mip,
             _decode,
             "alive[t, tile] over T = sum floor(n_c/2) steps, rows by counts, flow connectivity, colour-count cut",
-            start=_start,
+            start=lazy("mipgames.samegame.mip:start_solution"),
         ),
         "cpsat": Formulation(
             "cpsat",
@@ -182,7 +176,7 @@ PROBLEM = Problem(
             _build_cpsat,
             _decode,
             "alive[t, tile] with reified touching literals, depth-labelled spanning tree, element scoring",
-            start=_start,
+            start=lazy("mipgames.samegame.mip:start_solution"),
         ),
     },
     default_formulation={"mip": "time-indexed", "cpsat": "cpsat"},

@@ -422,3 +422,21 @@ def test_a_killed_child_leaves_its_best_incumbent_not_its_last(tmp_path, sense):
     assert watch.solution == (good, 18000.0, "start")  # the newer bound is kept: it bounds every solution
     watch.note(("incumbent", best, 17000.0, "better"))
     assert watch.solution == (best, 17000.0, "better")
+
+
+def test_the_start_and_the_build_share_one_computation_per_instance_object():
+    """The runner takes the start before the build and the builder needs it again: one computation for the same
+    instance object and params, a new one for other params or another object (equal or not)."""
+    from mipgames.core.memo import last_instance
+
+    calls: list[int] = []
+
+    @last_instance
+    def compute(instance, params):
+        calls.append(1)
+        return (len(instance), params.get("k"))
+
+    a, b = [1, 2], [1, 2]
+    assert compute(a, {"k": 1}) == compute(a, {"k": 1}) == (2, 1) and len(calls) == 1
+    assert compute(a, {"k": 2}) == (2, 2) and len(calls) == 2
+    assert compute(b, {"k": 2}) == (2, 2) and len(calls) == 3
