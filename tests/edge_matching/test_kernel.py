@@ -121,9 +121,20 @@ def test_row_look_ahead_prunes_and_keeps_every_solution(name):
     looking.run()
     assert looking.solutions == plain.solutions > 0
     assert looking.nodes < plain.nodes
-    if name.startswith("planted_5x5"):  # small enough for the twin
-        ref = fill_reference(pieces, order, count=True, look=True)
-        assert (ref.solutions, ref.nodes) == (looking.solutions, looking.nodes)
+
+
+def test_row_look_ahead_counts_like_its_twin_on_a_board_of_four_rows():
+    """A look a row ahead acts from the third row on, which few drawn puzzles reach: a planted 4 x 5 frame
+    puzzle (15,462 nodes; the bundled 5x5 took the twin 10 s) is counted by both, node for node."""
+    inst = planted(4, 5, True, 2, 4, 1)[0]
+    pieces = prepare(inst, "exact")
+    order = fill_order(inst, "rows", pieces.fixed)
+    looking, plain = Search(pieces, order, count=True, look=True), Search(pieces, order, count=True)
+    looking.run()
+    plain.run()
+    ref = fill_reference(pieces, order, count=True, look=True)
+    assert (ref.solutions, ref.nodes) == (looking.solutions, looking.nodes)
+    assert looking.solutions == plain.solutions > 0 and looking.nodes < plain.nodes
 
 
 def test_guided_restarts_find_what_plain_ones_miss_and_the_kinds_take_turns():
@@ -160,16 +171,19 @@ def test_every_pinned_tile_folds_the_board_turns_without_losing_a_placement(inst
 
 @pytest.mark.parametrize("name", ["planted_5x5_frame.txt", "coursework_4x4.txt"])
 def test_pins_choose_different_tiles_and_count_alike(name):
+    """Every pin names its own tile; the trees of four of them (coursework_4x4 has 16, 0.5 s each; every pin of
+    the drawn puzzles is counted above) count the same placements."""
     inst = read(INSTANCES / name)
     pieces = prepare(inst, "exact")
     order = fill_order(inst, "rows", pieces.fixed)
     notes, counts = set(), set()
     for pin in range(pieces.pins):
         p = prepare(inst, "exact", pin=pin)
-        s = Search(p, order, count=True, look=True)
-        s.run()
         notes.add(p.symmetry_note)
-        counts.add(s.solutions * p.symmetry * p.copies_factor())
+        if pin % max(1, pieces.pins // 4) == 0:
+            s = Search(p, order, count=True, look=True)
+            s.run()
+            counts.add(s.solutions * p.symmetry * p.copies_factor())
     assert len(notes) == pieces.pins and len(counts) == 1
 
 

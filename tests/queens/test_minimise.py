@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mipgames.queens import levels
 from mipgames.queens.dfs import to_moves
 from mipgames.queens.geometry import geometry
 from mipgames.queens.instance import moves_path, read, read_moves
@@ -25,14 +26,23 @@ def bound_of(geo) -> int:
     return captures_possible(geo, bytearray(e + 1 for e in geo.exps))[2]
 
 
-@pytest.mark.parametrize("maker", [forest_restarts, lazy_restarts])
-@pytest.mark.parametrize("compiled", [False, True])
-def test_a_search_cut_into_slices_ends_as_one_run(maker, compiled):
-    """Wherever the deadlines cut it, a resumed search makes the same restarts and returns the same game."""
-    geo = geometry(read(QUEENS / "planted_n24_k1_q70_s5.txt"))
-    whole = maker(geo, 1, seed=2, first_limit=50, compiled=compiled).run(None)
+@pytest.mark.parametrize(
+    "maker, compiled, name, first_limit",
+    [
+        (forest_restarts, False, "planted_n24_k1_q70_s5.txt", 50),
+        (forest_restarts, True, "planted_n24_k1_q70_s5.txt", 50),
+        (lazy_restarts, False, "planted_n16_k1_q40_s3.txt", 5),  # 62 restarts in Python (n24: 5 s)
+        (lazy_restarts, True, "planted_n24_k1_q70_s5.txt", 50),
+    ],
+)
+def test_a_search_cut_into_slices_ends_as_one_run(maker, compiled, name, first_limit, monkeypatch):
+    """Wherever the deadlines cut it, a resumed search makes the same restarts and returns the same game (the
+    compiled searches also across the switch from Python to the engine, taken after 300 nodes here)."""
+    monkeypatch.setattr(levels, "INTERPRETED_NODES", 300)
+    geo = geometry(read(QUEENS / name))
+    whole = maker(geo, 1, seed=2, first_limit=first_limit, compiled=compiled).run(None)
     assert whole[0] is not None
-    sliced = maker(geo, 1, seed=2, first_limit=50, compiled=compiled)
+    sliced = maker(geo, 1, seed=2, first_limit=first_limit, compiled=compiled)
     slice_, cuts = 0.0005, 0
     while True:
         outcome = sliced.run(time.monotonic() + slice_)
@@ -40,7 +50,7 @@ def test_a_search_cut_into_slices_ends_as_one_run(maker, compiled):
             break
         cuts += 1
         slice_ *= 1.5
-    assert cuts > 0
+    assert cuts > 0 and (sliced.engine is not None) == compiled
     assert outcome == whole
     assert sliced.run(time.monotonic()) == whole  # an ended search stays ended
 
