@@ -321,13 +321,22 @@ def drop_stale_companion(target: Path, companion: Path, what: str) -> None:
         logging.getLogger("mipgames").warning("removed %s: %s of the file this one replaced", companion, what)
 
 
+def _resolved(path: str | Path) -> Path:
+    """The path with its links followed; a loop of links is the user's input, not a fault (Python 3.11 raises
+    RuntimeError there, 3.13 OSError)."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError):
+        raise UsageError(f"{printable(str(path))}: a loop of symbolic links") from None
+
+
 def distinct_outputs(sources: Iterable[str | Path], *outputs: str | Path | None) -> None:
     """Refuse an output named twice, or named like an input: one file would silently replace the other."""
-    seen: dict[Path, str] = {Path(source).resolve(): str(source) for source in sources}
+    seen: dict[Path, str] = {_resolved(source): str(source) for source in sources}
     for output in outputs:
         if output is None:
             continue
-        where = Path(output).resolve()
+        where = _resolved(output)
         if where in seen:
             raise UsageError(f"{output}: the same file as {seen[where]}; name each output once, apart from the inputs")
         seen[where] = str(output)

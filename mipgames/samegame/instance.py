@@ -111,7 +111,7 @@ def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: boo
     ``ints`` None guesses the format: integers when any row has several words.
     """
     if not lines:
-        raise InputError("empty board file (no rows)", path)
+        raise InputError("empty board file (no rows)", path, 1)
     if len(lines) > MAX_SIDE:
         raise InputError(f"{len(lines)} rows; at most {MAX_SIDE} are read", path, lines[MAX_SIDE][0])
     if ints is None:

@@ -348,3 +348,15 @@ def test_a_form_feed_in_a_line_does_not_shift_the_line_numbers(problem, sample, 
     path.write_text("\n".join([*lines, "§ x"]) + "\n")
     with pytest.raises(MipgamesError, match=f"x.txt:{len(lines) + 1}:"):
         read_instance(registry.load(problem), str(path))
+
+
+@pytest.mark.parametrize("field", ["rerun", "instance_path", "instance_text_sha256"])
+def test_a_certificate_without_its_provenance_is_rejected_not_an_internal_error(
+    field, certificate_data, capsys, sandbox, tmp_path
+):
+    """These three fields were read without a check: their absence gave "internal error: KeyError" (exit 1)."""
+    data = copy.deepcopy(certificate_data)
+    del data[field]
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(data))
+    assert run(capsys, sandbox, "verify", str(path)) == 1  # run() also refuses an "internal error"

@@ -68,8 +68,8 @@ def test_old_mac_line_ends_are_refused_not_read_as_one_row(tmp_path):
 @pytest.mark.parametrize(
     "text,line,message",
     [
-        ("", None, "empty board file"),
-        ("# only a comment\n\n", None, "empty board file"),
+        ("", 1, "empty board file"),
+        ("# only a comment\n\n", 1, "empty board file"),
         ("12\n123\n", 2, "ragged row: 3 cells, the first row has 2"),
         # digit rows, then a spaced row: "0102" was read as the number 102 and line 1 blamed
         ("0102\n1201\ngarbage here 1 2\n", 3, "4 words where the first row has 1"),
