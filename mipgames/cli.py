@@ -1010,14 +1010,18 @@ class _PipeSafe:
         return getattr(self._stream, name)
 
 
+def _guard_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout = cast(Any, _PipeSafe(sys.stdout))
+
+
 def entry() -> None:
     """The console script: SIGTERM/SIGHUP unwind like Ctrl-C, and no process the command started outlives it."""
     from mipgames.run.processes import become_subreaper, kill_tree
     from mipgames.run.supervisor import Terminated, ignore_ending_signals, terminate_on_signals
 
     started = time.monotonic()
-    if sys.stdout is not None:
-        sys.stdout = cast(Any, _PipeSafe(sys.stdout))
+    _guard_stdout()
     become_subreaper()
     terminate_on_signals()  # from here main's handlers say "interrupted", and a second signal waits for the end
     try:
