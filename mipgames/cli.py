@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from mipgames import __version__, registry
 from mipgames.core.arguments import int_in, positive
@@ -982,46 +982,12 @@ def _internal_error(exc: Exception) -> int:
     return 1
 
 
-class _PipeSafe:
-    """Standard output that a reader closing the pipe does not end: the rest of the output goes to /dev/null and
-    the command finishes with its own exit code.  ``verify --json c.json | head -1`` exited 0 for a rejected
-    certificate, and a solve that answered ``unknown`` exited 0 instead of 3, when the pipe closed mid-print."""
-
-    def __init__(self, stream: Any) -> None:
-        self._stream = stream
-
-    def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except BrokenPipeError:
-            self._drop()
-            return len(text)
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            self._drop()
-
-    def _drop(self) -> None:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())  # what is buffered is flushed there
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-
-def _guard_stdout() -> None:
-    if sys.stdout is not None:
-        sys.stdout = cast(Any, _PipeSafe(sys.stdout))
-
-
 def entry() -> None:
     """The console script: SIGTERM/SIGHUP unwind like Ctrl-C, and no process the command started outlives it."""
     from mipgames.run.processes import become_subreaper, kill_tree
     from mipgames.run.supervisor import Terminated, ignore_ending_signals, terminate_on_signals
 
     started = time.monotonic()
-    _guard_stdout()
     become_subreaper()
     terminate_on_signals()  # from here main's handlers say "interrupted", and a second signal waits for the end
     try:

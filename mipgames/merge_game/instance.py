@@ -357,7 +357,7 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
             continue
         rows.append((line, number))
     if not rows:
-        raise InputError(f"no map rows found ({_SYMBOLS})", path, len(text.splitlines()) + 1)  # where they were due
+        raise InputError(f"no map rows found ({_SYMBOLS})", path, len(text_lines(text)) + 1)  # where they were due
     width, height = len(rows[0][0]), len(rows)
     if width > MAX_SIDE or height > MAX_SIDE:
         raise InputError(f"the map is {width}x{height}; at most {MAX_SIDE}x{MAX_SIDE}", path, rows[0][1])

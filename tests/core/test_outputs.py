@@ -596,3 +596,38 @@ def test_the_json_summary_carries_the_options_and_one_log_option_is_taken(capsys
     assert (options["threads"], options["seed"], options["gap"]) == (1, 3, 0.5)
     assert main([*args, "--keep-log", "--solver-log", str(tmp_path / "s.log")]) == 4
     assert "give one" in capsys.readouterr().err and not (tmp_path / "s.log").exists()
+
+
+def test_a_reader_closing_the_pipe_leaves_the_exit_code_the_verdicts(tmp_path):
+    """`verify --json forged.json | head -1` exited 0, the code of an accepted certificate, when the pipe closed
+    before the output was written; it must stay 1 whenever the reader goes."""
+    import subprocess
+    import sys
+
+    spec = str(ROOT / "instances/queens/spec_example.txt")
+    cert = tmp_path / "c.json"
+    assert main(["solve", spec, "--out", str(cert), "--quiet"]) == 0
+    data = json.loads(cert.read_text())
+    data["objective"] = 0  # one queen remains
+    cert.write_text(json.dumps(data))
+    done = subprocess.Popen(
+        [sys.executable, "-m", "mipgames", "verify", "--json", str(cert)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert done.stdout is not None
+    done.stdout.close()  # the reader is gone before the first line
+    assert done.wait(timeout=60) == 1
+
+
+def test_a_loop_of_links_as_a_path_is_a_usage_error(capsys, tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    spec = str(ROOT / "instances/queens/spec_example.txt")
+    for argv in (
+        ["solve", str(tmp_path / "a"), "--problem", "queens", "--out", str(tmp_path / "c.json")],
+        ["solve", spec, "--out", str(tmp_path / "a")],
+    ):
+        assert main(argv) == 4
+        err = capsys.readouterr().err
+        assert "a loop of symbolic links" in err and "internal error" not in err, err
