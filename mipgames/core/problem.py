@@ -488,6 +488,7 @@ def judge(
     prover: str,
     cut: tuple[str, float] | None = None,
     strict: bool = False,
+    own_of: Callable[[], tuple[float, str] | None] | None = None,
 ) -> Judged:
     """The one claim rule for a report on an instance, as the runner applies it to a solver and ``verify`` to a
     certificate.  The problem's own bound is recomputed and joins ``bound``; a bound from a prover that cannot
@@ -496,10 +497,11 @@ def judge(
     ``unbounded`` is refused outright, since a puzzle has finitely many solutions.  ``strict`` (``verify``): a
     proved status or a bound credited to a prover that cannot prove it is refused, not dropped (the runner drops
     such a bound, so a certificate never carries one).  The claim is ERROR, with the reason, when the report is
-    false."""
+    false.  ``own_of`` hands over the problem's own bound (``own_bound``) where the caller computes it apart: the
+    runner does while its child solves."""
     name, sense = problem.objective(params)
     reported = Status(reported)
-    own = own_bound(problem, instance, params)
+    own = own_bound(problem, instance, params) if own_of is None else own_of()
     proof = own_proof(problem, instance, params)
     target = problem.target(instance, params)
 

@@ -35,9 +35,11 @@ def sequence_from_merges(instance: Instance, d: Sequence[int]) -> Solution:
     for _, ids in sorted(type_groups(instance).items()):
         grow = {i: d[i] for i in ids}
         top = max(grow.values(), default=0)
-        for j in range(top):
-            takers = [i for i in ids if grow[i] > j]
-            waiting = [i for i in ids if grow[i] == j]
+        alive = ids  # the heroes with grow >= j, in id order: each stage scans only them (not every hero, 16
+        for j in range(top):  # times over on a 200,000-hero map: 1.5 s of its 2 s to decode)
+            takers = [i for i in alive if grow[i] > j]
+            waiting = [i for i in alive if grow[i] == j]
+            alive = takers
             if len(takers) * len(waiting) > NEAREST_UP_TO:
                 pairs = pair_along_curve(instance, takers, waiting)
             else:

@@ -45,13 +45,15 @@ and 2.0 s to replay 800,000 heroes."""
 
 
 def deadline_of(options: SolveOptions, instance: Instance) -> float:
-    """When a search must stop: the time limit less the time its answer takes to decode and replay (at most half
-    the limit), so that the answer is in before the supervisor's kill."""
+    """When a search must stop: the time limit less the time its answer takes to decode and replay, so that the
+    answer is in before the supervisor's kill.  On a large map at a short limit it may have passed already; the
+    searches then answer with their first structure.  (Capped at half the limit, it let Theorem 3 search a 200,000
+    hero map at 3 s until its answer, found, was killed while being decoded.)"""
     if options.time_limit is None:
         return float("inf")
     heroes = len(instance.heroes)
     answer = ANSWER_S_PER_HERO_PAIR * min(heroes**2, 4 * NEAREST_UP_TO) + ANSWER_S_PER_HERO * heroes
-    return time.monotonic() + options.time_limit - min(0.5 * options.time_limit, answer)
+    return time.monotonic() + options.time_limit - answer
 
 
 def close(target: int | None, best: int, solution: Any, complete: bool, bound: int, what: str) -> Result:
@@ -155,26 +157,39 @@ class _Enumeration:
             self.best, self.best_d = self.destroyed, dict(self.level)
             self.improved(self.best)
 
+    def first(self) -> None:
+        """Only the first structure (every slot's first half rises), whatever the clock says: a component the
+        deadline reached before its first structure still answers, in one pass over its heroes."""
+        self.deadline = math.inf
+        self._open([], [], [])
+        self._leaf()
+        self.complete = False
+
+    def _open(self, pools: list[list[int]], poses: list[list[int]], risers: list[list[int]]) -> None:
+        """Open the slots after the last open one, each with its first choice (the first half of its pool)."""
+        level, hit = self.level, self.hit
+        while len(pools) < len(self.slots):
+            t, j = self.slots[len(pools)]
+            pool = self.groups[t] if j == 1 else risers[-1]
+            chosen = pool[: len(pool) // 2]
+            for x in chosen:
+                level[x] += 1
+                hit(x, 1)
+            pools.append(pool)
+            poses.append(list(range(len(chosen))))
+            risers.append(chosen)
+
     def _walk(self) -> None:
         """Every combination, slot by slot: each slot chooses half of its pool to rise, in lexicographic order
         of positions, and only the positions that change are undone and redone.  Iterative, since a slot of
         h heroes picks h/2 of them and a 2,000-hero map would nest thousands of calls deep.  A type's slots
         are consecutive, so slot (t, j)'s pool is the risers chosen by the slot before it."""
-        slots, level, hit, leaf = self.slots, self.level, self.hit, self._leaf
+        level, hit, leaf = self.level, self.hit, self._leaf
         pools: list[list[int]] = []  # per open slot: its pool,
         poses: list[list[int]] = []  # the positions chosen in it,
         risers: list[list[int]] = []  # and the heroes at those positions (the next slot's pool)
         while True:
-            while len(pools) < len(slots):  # open the next slots with their first choice
-                t, j = slots[len(pools)]
-                pool = self.groups[t] if j == 1 else risers[-1]
-                chosen = pool[: len(pool) // 2]
-                for x in chosen:
-                    level[x] += 1
-                    hit(x, 1)
-                pools.append(pool)
-                poses.append(list(range(len(chosen))))
-                risers.append(chosen)
+            self._open(pools, poses, risers)
             leaf()
             if poses and poses[-1]:  # the last position of the deepest slot, in a tight loop
                 pool, pos, chosen = pools[-1], poses[-1], risers[-1]
@@ -247,12 +262,12 @@ def theorem3(
         enum = _Enumeration(instance, h, types, rule.max_level, deadline, improved)
         if complete:
             enum.run()
-        else:
-            enum.complete = False
-        if enum.best >= 0:
-            total += enum.best
-            for i, levels in enum.best_d.items():
-                d[i] = levels
+        if enum.best < 0:  # the deadline came before this component's first structure: take that one
+            enum = _Enumeration(instance, h, types, rule.max_level, deadline, improved)
+            enum.first()
+        total += enum.best
+        for i, levels in enum.best_d.items():
+            d[i] = levels
         complete = complete and enum.complete
         leaves += enum.leaves
     return total, d, complete, leaves
@@ -282,7 +297,7 @@ def _exhaustive_one_hp(instance: Instance, rule: Rules, h: Hits, deadline: float
     groups = type_groups(instance)
     can_merge = rule.max_level is None or rule.max_level >= 2
     useful = [i for i in range(len(instance.heroes)) if h.hero_stones[i]] if can_merge else []
-    best, complete = -1, True
+    best, complete = 0, True  # no merge destroys nothing: the answer even when the deadline has passed
     best_set: tuple[int, ...] = ()
     for size in range(len(useful) + 1):
         for chosen in itertools.combinations(useful, size):

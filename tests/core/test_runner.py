@@ -440,3 +440,34 @@ def test_the_start_and_the_build_share_one_computation_per_instance_object():
     assert compute(a, {"k": 1}) == compute(a, {"k": 1}) == (2, 1) and len(calls) == 1
     assert compute(a, {"k": 2}) == (2, 2) and len(calls) == 2
     assert compute(b, {"k": 2}) == (2, 2) and len(calls) == 3
+
+
+def _slow_brute(inst, params, options, report):
+    time.sleep(1.0)  # the parent ticks meanwhile
+    return PROBLEM.algorithms["brute"].run(inst, params, options, report)
+
+
+def test_the_own_bound_is_computed_beside_the_child_and_joins_the_claim():
+    import dataclasses
+    import threading
+
+    from mipgames.core.problem import Algorithm
+
+    where: list[str] = []
+
+    def bound(inst, params):
+        where.append(threading.current_thread().name)
+        return (0.0, "no deviation below zero")
+
+    inst = random_split(rows=2, items=9, seed=8, high=20)
+    slow = dataclasses.replace(PROBLEM, bound=bound, algorithms={"slow": Algorithm("slow", _slow_brute, exact=True)})
+    result = solve(slow, inst, solver="slow", isolate=True)
+    assert where == ["own-bound"]  # once, in the parent's thread, not after the child
+    assert (result.status, result.objective) == ("optimal", brute_force(inst, {}))
+    assert result.bound == result.objective
+
+    def broken(inst, params):
+        raise RuntimeError("bound failed")
+
+    with pytest.raises(RuntimeError, match="bound failed"):  # raised where the claim needs it, as before
+        solve(dataclasses.replace(slow, bound=broken), inst, solver="slow", isolate=True)

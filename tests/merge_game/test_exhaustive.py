@@ -146,3 +146,33 @@ def test_theorem3_on_a_large_map_answers_within_its_limit():
     inst = random_map(300, 300, 27_000, 27_000, types=2, hp=(2, 3), seed=4)
     out = solve(PROBLEM, inst, solver="theorem3", options=SolveOptions(threads=1, time_limit=5))
     assert out.status.value == "feasible" and out.verified and out.objective > 0
+
+
+def test_a_deadline_already_passed_still_answers_with_every_component_s_first_structure(monkeypatch):
+    """The deadline comes before any structure on a large map at a short limit (the answer's own decoding is kept
+    back from it).  Theorem 3 answered nothing then (a component cut before its first leaf, and every component
+    after it, added no stone); now each component gives its first structure, replayed as measured.  The clock
+    is read at every hit here, as it is every 65,536 on a large map."""
+    from mipgames.merge_game import exhaustive
+    from mipgames.merge_game.decode import sequence_from_merges
+
+    monkeypatch.setattr(exhaustive, "CHECK_WORK", 1)
+    heroes = (Hero(1, 1, 1), Hero(2, 1, 1), Hero(5, 1, 2), Hero(6, 1, 2), Hero(6, 3, 3), Hero(7, 3, 3))
+    stones = (Stone(1, 2, 1), Stone(2, 2, 1), Stone(5, 2, 1), Stone(6, 2, 1))
+    inst = Instance(7, 3, heroes, stones, attack="vertical")
+    rule = rules(inst, {})
+    h = hits(inst, rule)
+    best, d, complete, leaves = theorem3(inst, rule, h, float("-inf"), lambda *_: None)
+    assert not complete and leaves == len(components(inst, h)) == 2 and best > 0
+    assert d[0] + d[1] == 1 and d[2] + d[3] == 1  # one hero of type 1 and one of type 2 merge
+    verdict = PROBLEM.evaluate(inst, {}, sequence_from_merges(inst, d))
+    assert verdict.legal and verdict.objective == best
+
+
+def test_the_one_hp_search_cut_before_its_first_subset_answers_no_merges():
+    from mipgames.merge_game.exhaustive import _exhaustive_one_hp
+
+    inst = random_map(6, 6, 8, 8, types=1, hp=(1, 1), seed=3)
+    rule = rules(inst, {})
+    best, solution, complete = _exhaustive_one_hp(inst, rule, hits(inst, rule), float("-inf"), lambda *_: None)
+    assert (best, tuple(solution), complete) == (0, (), False)  # was -1 stones, reported as an objective
