@@ -395,9 +395,13 @@ def _claims(check: Check, problem: Problem) -> Check:
         """The toolkit's own bound, recomputed here, is as tight as ``value``: nothing is taken on trust."""
         return own is not None and value is not None and (same(value, own[0]) or tighter(own[0], value, sense))
 
+    stated = finite(data["bound"])
     if status is Status.OPTIMAL and (is_own(claim.proved_by, own, problem.bound_aliases) or recomputed(objective)):
         assert own is not None
         check.notes.append(f"optimality rests on the toolkit's own bound, recomputed here: {own[1]}")
+        if objective is not None and (stated is None or not same(stated, objective)):
+            recorded = "records no bound" if stated is None else f"records bound {shown(stated)}"
+            check.notes.append(f"the certificate {recorded}, which does not prove it: the recomputed bound alone does")
     elif status is Status.OPTIMAL:
         check.notes.append(
             f"optimality rests on the bound proved by {claim.proved_by} (taken on trust: --reprove checks it)"
@@ -410,7 +414,6 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.notes.append(f"{status} rests on the proof of {data['proved_by']}; --reprove asks another solver")
     elif status is Status.UNKNOWN:
         check.notes.append("no answer in time: it claims nothing but its bound")
-    stated = finite(data["bound"])
     if status in (Status.FEASIBLE, Status.UNKNOWN) and stated is not None:
         if is_own(prover, own, problem.bound_aliases) or recomputed(stated):
             assert own is not None

@@ -279,3 +279,21 @@ def test_the_rerun_command_keeps_every_number_and_the_earlier_spelling_still_ver
     data["rerun"] = earlier.replace("--seed 0", "--seed 1")
     cert.write_text(json.dumps(data))
     assert main(["verify", str(cert)]) == 1
+
+
+def test_an_optimum_proved_by_the_recomputed_bound_alone_says_the_recorded_bound_does_not_prove_it():
+    """A queens certificate whose bound was edited below its objective (or removed) is still true, as the
+    toolkit's own bound, recomputed, proves it; verify said OK citing that bound without a word on the record."""
+    from mipgames.queens.instance import read
+    from mipgames.queens.problem import PROBLEM as QUEENS
+
+    path = Path(__file__).resolve().parents[2] / "instances/queens/spec_example.txt"
+    inst = read(path)
+    result = solve(QUEENS, inst, isolate=False, options=SolveOptions(time_limit=20))
+    data = certificate.build(QUEENS, inst, result, instance_path=str(path))
+    assert result.status == "optimal" and data["bound"] == data["objective"] == 1
+    fresh = certificate.verify(data, QUEENS)
+    assert fresh.ok and not any("does not prove it" in note for note in fresh.notes)
+    for bound, said in ((0, "records bound 0"), (None, "records no bound")):
+        check = certificate.verify({**data, "bound": bound}, QUEENS)
+        assert check.ok and any(said in note and "does not prove it" in note for note in check.notes), check.notes
