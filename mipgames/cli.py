@@ -29,7 +29,7 @@ from mipgames import __version__, registry
 from mipgames.core.arguments import int_in, positive
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
 from mipgames.core.figures import check_figure_path
-from mipgames.core.files import distinct_outputs, writable_folder, writable_output, write_text_atomic
+from mipgames.core.files import distinct_outputs, remove_staged, writable_folder, writable_output, write_text_atomic
 from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
 from mipgames.core.status import amount, shown
 
@@ -637,7 +637,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from mipgames.run.export import TooLarge, describe, export_model
     from mipgames.run.plan import plan
 
     problem = _problem_for(args.instance, args.problem)
@@ -661,23 +660,59 @@ def cmd_export(args: argparse.Namespace) -> int:
     for target in every:  # all of them before the first is built: a late refusal left part of the set written
         writable_output(target)
     limit = None if args.max_size is None else int(args.max_size * 2**20)
+    memory = args.memory_limit if args.memory_limit is not None else default_memory_limit()
     written = 0
     for name, files in targets.items():
-        form = problem.formulations[name]
-        built = form.build(instance, params, SolveOptions())
-        for target in files:
-            try:
-                export_model(built, form.kind, target, limit, describe(problem, instance, params, name, built))
-            except TooLarge as big:
-                print(
-                    f"mipgames: skipped {printable(target.name)}: {big.size / 2**20:,.1f} MB"
-                    f"{' or more' if big.estimated else ''}, over --max-size {shown(args.max_size)} MB",
-                    file=sys.stderr,
-                )
+        done = _export_contained(problem, instance, params, name, files, limit, memory)
+        if done is None:
+            continue
+        for path, size, estimated in done:
+            if size is None:
+                print(shown_path(path))
+                written += 1
                 continue
-            print(shown_path(target))
-            written += 1
+            print(
+                f"mipgames: skipped {printable(Path(path).name)}: {size:,} bytes{' or more' if estimated else ''}, "
+                f"over --max-size {shown(args.max_size)} MB ({limit:,} bytes)",
+                file=sys.stderr,
+            )
     return 0 if written else 4
+
+
+def _export_contained(
+    problem: Problem,
+    instance: Any,
+    params: dict[str, Any],
+    name: str,
+    files: list[Path],
+    limit: int | None,
+    memory: int,
+) -> list[tuple[str, int | None, bool]] | None:
+    """One formulation built and written in a supervised child under the memory limit (None: it passed the
+    limit, said so; whatever it had begun to write is removed)."""
+    from mipgames.run.export import export_formulation
+    from mipgames.run.scratch import scratch_dir
+    from mipgames.run.supervisor import Limits, supervise
+
+    def removed(pid: int) -> None:
+        for target in files:
+            remove_staged(target, pid)
+
+    with scratch_dir() as scratch:
+        args = (problem, instance, params, name, [str(f) for f in files], limit)
+        end = supervise(export_formulation, args, scratch / "export.log", scratch, Limits(None, memory), on_end=removed)
+    if end.kind == "done":
+        done: list[tuple[str, int | None, bool]] = end.value
+        return done
+    if end.kind == "user-error":
+        raise end.user_error()
+    if end.kind == "memory":
+        print(
+            f"mipgames: skipped {name}: {end.message} while building its model; --memory-limit SIZE allows more",
+            file=sys.stderr,
+        )
+        return None
+    raise MipgamesError(f"building the {name} model failed: {end.message}")
 
 
 def cmd_solvers(args: argparse.Namespace) -> int:
@@ -885,6 +920,12 @@ def build_parser() -> argparse.ArgumentParser:
         "-d", "--directory", default="models", help="folder for the files, made as needed (default: ./models)"
     )
     p.add_argument("--max-size", type=_megabytes, metavar="MB", help="skip model files larger than this (as written)")
+    p.add_argument(
+        "--memory-limit",
+        type=_memory,
+        metavar="SIZE",
+        help="memory for building each model, like 8G (default: 3/4 of the machine's); a model past it is skipped",
+    )
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_export)
 

@@ -170,3 +170,31 @@ def _prepend(path: Path, lines: Sequence[str]) -> None:
         os.replace(fresh, path)
     finally:
         fresh.unlink(missing_ok=True)
+
+
+def export_formulation(
+    problem: Problem,
+    instance: Any,
+    params: dict[str, Any],
+    name: str,
+    paths: Sequence[str],
+    max_bytes: int | None,
+    notify: Any = None,
+) -> list[tuple[str, int | None, bool]]:
+    """Build formulation ``name`` and write it to each of ``paths``: (path, None, False) for a file written,
+    (path, size, estimated) for one over ``max_bytes`` (``TooLarge``).  Runs in a supervised child
+    (``mipgames export``), so that a model too large for the machine meets the memory limit, not the machine's
+    end: a 12x12 SameGame board's time-indexed model took 11.5 GB to build."""
+    from mipgames.core.problem import SolveOptions
+
+    form = problem.formulations[name]
+    built = form.build(instance, params, SolveOptions())
+    done: list[tuple[str, int | None, bool]] = []
+    for path in paths:
+        try:
+            export_model(built, form.kind, path, max_bytes, describe(problem, instance, params, name, built))
+        except TooLarge as big:
+            done.append((path, big.size, big.estimated))
+            continue
+        done.append((path, None, False))
+    return done

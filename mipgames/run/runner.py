@@ -213,10 +213,7 @@ def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, An
         done: dict[str, Any] = end.value
         return done
     if end.kind == "user-error":
-        message, code = end.value
-        error = UsageError(message) if code == UsageError.exit_code else MipgamesError(message)
-        error.exit_code = code
-        raise error
+        raise end.user_error()
     data: dict[str, Any] = {
         "status": str(Status.UNKNOWN),
         "objective": None,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mipgames.core.errors import MipgamesError
+from mipgames.core.errors import MipgamesError, UsageError
 from mipgames.run.processes import die_with_parent, kill_tree, tree_memory
 from mipgames.run.scratch import TEMP_VARIABLES
 
@@ -99,6 +99,13 @@ class ChildEnd:
     message: str = ""
     notes: list[Any] = field(default_factory=list)
     peak_rss: int = 0
+
+    def user_error(self) -> MipgamesError:
+        """The child's user error (kind ``user-error``), rebuilt here with its message and exit code."""
+        message, code = self.value
+        error = UsageError(message) if code == UsageError.exit_code else MipgamesError(message)
+        error.exit_code = code
+        return error
 
 
 def _context() -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 from pathlib import Path
 
@@ -631,3 +632,26 @@ def test_a_loop_of_links_as_a_path_is_a_usage_error(capsys, tmp_path):
         assert main(argv) == 4
         err = capsys.readouterr().err
         assert "a loop of symbolic links" in err and "internal error" not in err, err
+
+
+def test_an_export_past_its_memory_limit_is_skipped_and_leaves_nothing(capsys, tmp_path):
+    """`export` built every model in its own process with no limit: a 12 x 12 SameGame board's time-indexed model
+    took 11.5 GB, and a 20 x 20 one grew past that.  Each model is now built in a supervised child under
+    --memory-limit; one past it is skipped with the reason, and no half-written file stays."""
+    board = tmp_path / "b.txt"
+    board.write_text("\n".join("1234" * 3 for _ in range(12)) + "\n")
+    folder = tmp_path / "models"
+    code = main(["export", str(board), "--problem", "samegame", "-d", str(folder), "--memory-limit", "200M"])
+    err = capsys.readouterr().err
+    assert code == 4 and err.count("memory limit reached") == 2 and "--memory-limit SIZE allows more" in err, err
+    assert not folder.exists() or not any(folder.iterdir())
+
+
+def test_a_skipped_file_s_size_is_given_in_bytes_beside_the_limit(capsys, tmp_path):
+    """At --max-size 0.01 a 10,624-byte file was "0.0 MB or more, over --max-size 0.01 MB"."""
+    spec = str(ROOT / "instances/edge_matching/coursework_4x4.txt")
+    assert main(["export", spec, "--formulation", "typed", "-d", str(tmp_path), "--max-size", "0.01"]) == 4
+    err = capsys.readouterr().err
+    assert re.search(
+        r"skipped coursework_4x4\.typed\.lp: [\d,]+ bytes or more, over --max-size 0\.01 MB \(10,485 bytes\)", err
+    ), err
