@@ -28,7 +28,7 @@ from typing import Any
 from mipgames import __version__, registry
 from mipgames.core.arguments import int_in, positive
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
-from mipgames.core.figures import check_figure_path
+from mipgames.core.figures import TooLargeToDraw, check_figure_path
 from mipgames.core.files import distinct_outputs, remove_staged, writable_folder, writable_output, write_text_atomic
 from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
 from mipgames.core.status import amount, shown
@@ -175,8 +175,13 @@ class _Versions(argparse.Action):
         parser.exit(0)
 
 
+_JSON_PRINTED = [0]
+"""How many objects ``_print_json`` has printed: an error after a command's own object adds none."""
+
+
 def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, default=str))
+    _JSON_PRINTED[0] += 1
 
 
 def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem]) -> None:
@@ -604,7 +609,10 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise UsageError(f"{problem.name} has no renderer")
     distinct_outputs([args.file], args.output)
     check_figure_path(args.output, problem.render_formats)
-    problem.render(instance, params, solution, args.output)
+    try:
+        problem.render(instance, params, solution, args.output)
+    except TooLargeToDraw as exc:
+        raise UsageError(f"{shown_path(path)}: {exc}") from None
     print(shown_path(args.output))
     return refused
 
@@ -613,6 +621,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     problem = registry.load(args.gen_problem)
     if problem.generator is None:
         raise UsageError(f"{problem.name} has no generator")
+    if args.output == "":
+        raise OutputError("an output's name is empty: give the name of the file to write, or - for standard output")
     if args.output == "-":
         args.output = None  # standard output, as the help says
     instance = problem.generator.generate(args)
@@ -639,6 +649,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from mipgames.run.plan import plan
 
+    if args.directory == "":
+        raise OutputError("the folder's name is empty: give the folder to write the models into (-d .: this one)")
     problem = _problem_for(args.instance, args.problem)
     params = {**problem.default_params(), **_collect_params(problem, args)}
     instance = read_instance(problem, args.instance)[0]
@@ -846,8 +858,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CERT.json",
         help="certificate path (default out/<instance>[.<formulation>].<solver>.cert.json)",
     )
-    p.add_argument("--export-model", metavar="FILE", help="also write the model (.lp/.mps, or .pb for CP-SAT)")
-    p.add_argument("--render", metavar="PNG", help="also draw the solution")
+    p.add_argument("--export-model", metavar="FILE", help="also write the model (.lp/.mps, or .pb/.pbtxt for CP-SAT)")
+    p.add_argument("--render", metavar="FILE", help="also draw the solution: .png, .pdf or .svg (SameGame also .gif)")
     p.add_argument("--solver-log", metavar="FILE", help="keep the solver's own log here")
     p.add_argument("--keep-log", action="store_true", help="keep the solver's own log beside the certificate")
     p.add_argument("--quiet", action="store_true", help="no progress, no solution drawing; summary only")
@@ -945,7 +957,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_warmup)
 
     for register in registry.command_registrars():
+        before = set(sub.choices)
         register(sub)
+        for name in sorted(set(sub.choices) - before):  # -v and --log after these commands too, as after solve
+            if not any(o in sub.choices[name]._option_string_actions for o in ("-v", "--verbose", "--log")):
+                _logging_options(sub.choices[name], top=False)
     return parser
 
 
@@ -981,16 +997,22 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
                 raise UsageError(f"--log {exc}") from None
             _refuse_a_log_named_like_a_model(args, Path(log))
         configure_logging(getattr(args, "verbose", 0) or 0, log)
+        # the command line first: commands that log nothing else (render, export, generate) left an empty --log
+        words = list(argv) if argv is not None else sys.argv[1:]
+        logging.getLogger("mipgames").debug("mipgames %s %s", __version__, printable(" ".join(words)))
     except MipgamesError as exc:
         print(f"mipgames: {exc}", file=sys.stderr)
         return exc.exit_code
     if not getattr(args, "func", None):
         parser.print_help()
         return 4
+    printed = _JSON_PRINTED[0]
     try:
         return int(args.func(args) or 0)
     except MipgamesError as exc:
         print(f"mipgames: {exc}", file=sys.stderr)
+        if getattr(args, "json", False) and _JSON_PRINTED[0] == printed:  # one object on stdout, errors too
+            _print_json({"error": str(exc), "exit_code": exc.exit_code})
         return exc.exit_code
     except KeyboardInterrupt:
         print("mipgames: interrupted", file=sys.stderr)

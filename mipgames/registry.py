@@ -10,6 +10,7 @@ Problems load lazily: `mipgames --help` must not import every solver.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -94,7 +95,10 @@ def readable_as(path: str | Path) -> list[str]:
 
 def unknown_problem(path: str | Path, name_it: Callable[[str], str]) -> UsageError:
     """The error for a path that names no problem folder, naming the problems whose reader takes the file
-    (``name_it(problem)`` spells the way to name one: ``--problem queens``)."""
+    (``name_it(problem)`` spells the way to name one: ``--problem queens``); a path to nothing says so, as the
+    readers do (every reader refused it, and the message sent the user after a problem's name)."""
+    if str(path) != "-" and not os.path.exists(path):
+        return UsageError(f"{shown_path(path)}: no such instance")
     fits = readable_as(path)
     if len(fits) == 1:
         article = "an" if fits[0][:1] in "aeiou" else "a"

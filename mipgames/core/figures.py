@@ -23,10 +23,14 @@ def check_figure_path(path: str | Path, formats: tuple[str, ...] = FORMATS) -> P
     return writable_output(target)
 
 
+class TooLargeToDraw(UsageError):
+    """A drawing refused for its size: the command names the file it was asked to draw."""
+
+
 def check_drawable(count: int, limit: int, what: str, unit: str) -> None:
     """Refuse at once a drawing that would take minutes and gigabytes (``count`` cells or pieces past ``limit``)."""
     if count > limit:
-        raise UsageError(f"{what} is too large to draw (at most {limit:,} {unit})")
+        raise TooLargeToDraw(f"{what} is too large to draw (at most {limit:,} {unit})")
 
 
 def pyplot() -> Any:

@@ -208,7 +208,7 @@ def prove_unsolvable(instance: Queens, options) -> bool:
 
 def add_arguments(parser) -> None:
     parser.add_argument("--n", type=int_in(1, MAX_N), default=8, help="board size N")
-    parser.add_argument("--k", type=int_in(0, MAX_N * MAX_N), default=1, help="K: at most K queens may remain")
+    parser.add_argument("--k", type=int_in(1, MAX_N * MAX_N), default=1, help="K: at most K queens may remain")
     parser.add_argument(
         "--moves", type=int_in(0, MAX_N * MAX_N), default=10, help="splits (= moves of the planted solution)"
     )

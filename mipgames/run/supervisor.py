@@ -23,6 +23,7 @@ import resource
 import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -42,6 +43,10 @@ RSS_EVERY_S = 0.2
 PSS_EVERY_S = 1.0
 """How often the tree's proportional set sizes, the memory it really uses, are read for its peak (2-3 ms a large
 process); they are read at once, and decide, when the resident sizes pass the memory limit."""
+
+
+RESEND_S = 0.01
+"""How soon a signal whose exception a finalizer swallowed is sent again."""
 
 
 class Terminated(BaseException):
@@ -72,12 +77,35 @@ def _raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _resend_swallowed(unraisable: Any) -> None:
+    """``sys.unraisablehook``: an ending signal's exception raised inside a finalizer or a weakref callback is
+    printed and dropped by Python ("Exception ignored in ..."), and the command went on: a Ctrl-C during a
+    drawing (matplotlib's transforms have such callbacks) was lost in 2 tries of 6, and the drawing written 25 s
+    later with exit 0.  The signal is sent again a moment later, from a thread (sent from here, it would land in
+    this hook, whose exceptions are dropped too), to land in the command's own code."""
+    exc = unraisable.exc_value
+    if isinstance(exc, Terminated):
+        sig, handler = exc.signum, _raise_terminated
+    elif isinstance(exc, KeyboardInterrupt):
+        sig, handler = signal.SIGINT, _raise_interrupt
+    else:
+        sys.__unraisablehook__(unraisable)
+        return
+    try:
+        signal.signal(sig, handler)  # one-shot again, as the first delivery left it ignored
+    except ValueError:  # not the main thread, where signal handlers run: nothing was lost there
+        sys.__unraisablehook__(unraisable)
+        return
+    threading.Timer(RESEND_S, os.kill, (os.getpid(), sig)).start()
+
+
 def terminate_on_signals() -> None:
     """Make SIGTERM and SIGHUP unwind the command like Ctrl-C does, and any of them only once (only from the
-    main thread)."""
+    main thread); one swallowed by a finalizer is sent again (``_resend_swallowed``)."""
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_terminated)
     signal.signal(signal.SIGINT, _raise_interrupt)
+    sys.unraisablehook = _resend_swallowed
 
 
 @dataclass

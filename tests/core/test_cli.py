@@ -160,3 +160,44 @@ def test_one_of_an_objective_is_named_in_the_singular():
     assert amount(1, "mismatched inner edges") == "1 mismatched inner edge"
     assert amount(3, "stones destroyed") == "3 stones destroyed"
     assert amount(1, "score (standard rule)") == "1 score (standard rule)"
+
+
+def test_audit_messages_name_what_is_wrong(tmp_path, capsys, monkeypatch):
+    """A hostile-user audit's findings: a missing file was "cannot tell the problem from the path"; `generate
+    -o ""` wrote to standard output and `export -d ""` into the current folder; --k 0 was refused as "0 + 0 queens
+    do not fit on a 8x8 board"; a board too large to draw was refused without its file's name."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(tmp_path)
+    cases = [
+        (["solve", "nowhere.txt"], "nowhere.txt: no such instance"),
+        (["export", "nowhere.txt"], "nowhere.txt: no such instance"),
+        (["render", "nowhere.txt", "-o", "x.png"], "nowhere.txt: no such instance"),
+        (["generate", "queens", "-o", ""], "an output's name is empty"),
+        (["export", str(root / "instances/queens/spec_example.txt"), "-d", ""], "the folder's name is empty"),
+        (["generate", "queens", "--k", "0"], "argument --k: must be from 1 to"),
+    ]
+    for argv, said in cases:
+        try:
+            code = main(argv)
+        except SystemExit as exit_:  # argparse's refusals
+            code = exit_.code
+        err = capsys.readouterr().err
+        assert code == 4 and said in err, (argv, code, err)
+    assert not any(tmp_path.iterdir())
+    big = tmp_path / "big.txt"
+    assert main(["generate", "edge-matching", "--rows", "120", "--inner-colours", "9", "-o", str(big)]) == 0
+    capsys.readouterr()
+    assert main(["render", str(big), "--problem", "edge-matching", "-o", str(tmp_path / "x.png")]) == 4
+    assert f"{big}: a 120x120 board is too large to draw" in capsys.readouterr().err
+
+
+def test_json_output_is_one_object_for_refused_input_too(tmp_path, capsys):
+    """`solve bad.txt --json` printed nothing on standard output, where the README promises one JSON object."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3\n1\nnot a board\n")
+    assert main(["solve", str(bad), "--problem", "queens", "--json"]) == 4
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["exit_code"] == 4 and data["error"] in err and str(bad) in data["error"]
