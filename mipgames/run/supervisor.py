@@ -96,7 +96,9 @@ def _resend_swallowed(unraisable: Any) -> None:
     except ValueError:  # not the main thread, where signal handlers run: nothing was lost there
         sys.__unraisablehook__(unraisable)
         return
-    threading.Timer(RESEND_S, os.kill, (os.getpid(), sig)).start()
+    resend = threading.Timer(RESEND_S, os.kill, (os.getpid(), sig))
+    resend.daemon = True  # a command that ends first has nothing left to interrupt
+    resend.start()
 
 
 def terminate_on_signals() -> None:
