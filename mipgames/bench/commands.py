@@ -37,6 +37,11 @@ def _csv(text: str) -> list[str]:
     return items
 
 
+MAX_SHIFT_S = 3600.0
+"""The largest shift of the shifted geometric means: past it every mean is the shift itself (1e17 gave 96.0 s
+for runs of milliseconds, through rounding)."""
+
+
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -50,7 +55,7 @@ def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
-def _seconds(zero_ok: bool) -> Callable[[str], float]:
+def _seconds(zero_ok: bool, most: float = math.inf) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             value = float(text[:30])
@@ -58,6 +63,8 @@ def _seconds(zero_ok: bool) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
             raise argparse.ArgumentTypeError(f"must be a finite number of seconds {'>= 0' if zero_ok else '> 0'}")
+        if value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most:,g} seconds, got {text[:30]}")
         return value
 
     return parse
@@ -150,7 +157,7 @@ def register(subparsers: Any) -> None:
     )
     rep.add_argument(
         "--shift",
-        type=_seconds(zero_ok=True),
+        type=_seconds(zero_ok=True, most=MAX_SHIFT_S),
         default=stats.SHIFT_S,
         metavar="SEC",
         help=f"shift of the shifted geometric means (default {stats.SHIFT_S:g})",
@@ -232,8 +239,11 @@ def _check_outputs(args: argparse.Namespace, inputs: list[Any]) -> None:
         if export is not None:
             writable_output(export)
     if args.report:
-        writable_folder(args.report)
         folder = Path(args.report).resolve()
+        for named in [*sources, args.csv, args.parquet]:  # before a campaign runs: --report X --db X failed after it
+            if named is not None and Path(named).resolve() == folder:
+                raise UsageError(f"--report {args.report}: the same path as {named}; name each output once")
+        writable_folder(args.report)
         report_files = (*DATA_FILES, "report.md", "runs.parquet")
         for name in report_files:
             if (folder / name).exists() and not (folder / name).is_file():

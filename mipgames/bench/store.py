@@ -162,12 +162,16 @@ class Store:
         """The columns a readable results database lacks (those schema 1 lacked); refuse any other file."""
         tables = self._tables()
         if "runs" not in tables:
-            if tables - {"hosts", "meta"}:
+            if tables:  # a results database is made whole in one transaction: its tables never come without `runs`
                 _refuse(
                     self.path,
                     f"a SQLite database of other tables ({', '.join(sorted(tables))}), not a results database",
                 )
             return NAMES
+        damage = self.db.execute("PRAGMA quick_check").fetchone()[0]  # before anything is written to it
+        if damage != "ok":
+            said = " ".join(str(damage).split())[:120]
+            _refuse(self.path, f"the results database is damaged ({said}); restore it or use another --db")
         have = {r[1] for r in self.db.execute("PRAGMA table_info(runs)")}
         version = self._version() if "meta" in tables else None
         if version is None or not {"job_key", "status", "outcome", "solver"} <= have:

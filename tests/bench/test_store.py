@@ -182,3 +182,37 @@ def test_a_finished_campaign_is_one_file_and_a_second_writer_is_refused(tmp_path
         with Store(db, readonly=True) as reader:  # reading is never refused
             assert len(reader.rows()) == 1
     assert main([*args, "--resume"]) == 0  # once it ends
+
+
+def test_foreign_or_damaged_databases_are_refused_before_a_byte_is_written(tmp_path, capsys):
+    """An audit found a file holding only a `meta` (or `hosts`) table taken over: the campaign added its tables
+    and rewrote the user's schema_version row; a results database with damaged pages gave "internal error:
+    DatabaseError" (exit 1) after 4 bytes of it were written; --report naming the --db file failed only after the
+    whole campaign had run."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    for table in ("meta (key TEXT PRIMARY KEY, value TEXT)", "hosts (name TEXT)"):
+        app = tmp_path / "app.sqlite"
+        app.unlink(missing_ok=True)
+        with sqlite3.connect(app) as conn:
+            conn.execute(f"CREATE TABLE {table}")
+        conn.close()
+        before = app.read_bytes()
+        assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(app), "--resume"]) == 4
+        assert "a SQLite database of other tables" in capsys.readouterr().err
+        assert app.read_bytes() == before
+
+    good = tmp_path / "good.sqlite"
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(good)]) == 0
+    capsys.readouterr()
+    damaged = bytearray(good.read_bytes())
+    page = 4096  # the second page holds the runs table's first rows
+    damaged[page + 8 : page + 40] = b"\xff" * 32
+    good.write_bytes(bytes(damaged))
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(good), "--resume"]) == 4
+    err = capsys.readouterr().err
+    assert ("damaged" in err or "not a results database" in err) and "internal error" not in err, err
+    assert good.read_bytes() == bytes(damaged)
+
+    same = tmp_path / "same.sqlite"
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(same), "--report", str(same)]) == 4
+    assert "name each output once" in capsys.readouterr().err and not same.exists()
