@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,8 +23,8 @@ from typing import Any, NoReturn
 
 from mipgames import registry
 from mipgames.core import certificate as certificates
-from mipgames.core.errors import InputError, UsageError
-from mipgames.core.files import distinct_outputs, read_bytes
+from mipgames.core.errors import InputError, MipgamesError, UsageError
+from mipgames.core.files import distinct_outputs, loads_json, read_bytes
 from mipgames.core.problem import Built, Problem, SolveOptions, Verdict, default_memory_limit
 from mipgames.core.result import Result
 
@@ -61,7 +62,8 @@ def check_instance(prob: Problem, instance: Any) -> None:
     could hold (a negative K, a power that is not one of two).  The object itself is solved, with any extras
     its JSON leaves out (a planted game, a name)."""
     try:
-        prob.instance_from_json(prob.instance_to_json(instance))
+        # as a certificate embeds it: a value JSON cannot hold (a set in a merge map's meta) failed after the solve
+        prob.instance_from_json(json.loads(json.dumps(prob.instance_to_json(instance), allow_nan=False)))
     except InputError as exc:
         raise InputError(exc.message, "instance object", exc.line) from None
     except certificates.MALFORMED as exc:  # a foreign or half-built object
@@ -118,6 +120,10 @@ def solve(
     (not yet replayed: only the result is).
     """
     started = time.monotonic()
+    if progress is not None and not callable(progress):  # it was first called mid-solve: a raw TypeError there
+        raise UsageError(f"progress must be a function (elapsed, incumbent, bound), got {type(progress).__name__}")
+    if not isinstance(isolate, bool):
+        raise UsageError(f"isolate must be True or False, got {isolate!r:.40}")
     prob, instance, path, text_sha = _resolve(instance, problem)
     reading = time.monotonic() - started
     if isinstance(params, dict):
@@ -196,6 +202,8 @@ def render(what: Any, output: str | Path, problem: str | None = None) -> Path:
     once ``verify`` accepts its certificate (InputError with the reasons otherwise)."""
     from mipgames.core.figures import check_figure_path
 
+    if not isinstance(output, (str, Path)):
+        raise UsageError(f"output must be a path (.png, .pdf, .svg), got {type(output).__name__}")
     data = what.certificate if isinstance(what, Result) else what
     if isinstance(data, (str, Path)) and Path(data).suffix == ".json":
         data = certificate_in(data, problem) or data
@@ -221,6 +229,13 @@ def verify(cert: dict[str, Any] | str | Path) -> certificates.Check:
     data = certificates.load(cert) if isinstance(cert, (str, Path)) else cert
     if not isinstance(data, dict):
         return certificates.Check(False, [f"a certificate is a JSON object, not {type(data).__name__}"], data=data)
+    if not isinstance(cert, (str, Path)):  # read as its file would be: a field nested 1,000 deep was a RecursionError
+        try:
+            data = loads_json(json.dumps(data, allow_nan=False), "certificate", "certificate")
+        except RecursionError:
+            return certificates.Check(False, ["the certificate is nested too deeply"], data=cert)
+        except (TypeError, ValueError, InputError) as exc:
+            return certificates.Check(False, [f"the certificate is not JSON: {str(exc)[:160]}"], data=cert)
     name = data.get("problem")
     if not isinstance(name, str):
         return certificates.Check(False, ["the certificate names no problem (field problem)"], data=data)
@@ -279,8 +294,15 @@ class Model:
 
     def replay(self, solution: Any) -> Verdict:
         """The exact simulator's verdict: ``.legal``, ``.objective`` (measured, not taken from the solver),
-        ``.reason`` when illegal."""
-        return self.problem.evaluate(self.instance, self.params, solution)
+        ``.reason`` when illegal.  Whatever is passed is read as a certificate's solution is, as hostile input
+        (the merge game's and SameGame's simulators took ``None`` or a list of strings to a raw TypeError)."""
+        try:
+            readable = self.problem.solution_from_json(self.instance, self.problem.solution_to_json(solution))
+        except MipgamesError as exc:
+            return Verdict(False, None, f"not a solution: {exc}")
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+            return Verdict(False, None, f"not a solution of this problem ({type(exc).__name__}: {str(exc)[:120]})")
+        return self.problem.evaluate(self.instance, self.params, readable)
 
 
 def build(

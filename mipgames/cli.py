@@ -518,7 +518,7 @@ def _certificate_problem(data: dict[str, Any], path: str | Path) -> Problem:
 def cmd_verify(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
     from mipgames.run.progress import SolveProgress
-    from mipgames.run.reprove import reprove
+    from mipgames.run.reprove import choose_solver, reprove
 
     if args.certificate is None and args.reprove:  # `verify --reprove CERT`: the optional SOLVER took the path
         args.certificate, args.reprove = args.reprove, ""
@@ -530,6 +530,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             time_limit=args.time_limit, threads=args.threads, memory_limit=args.memory_limit or default_memory_limit()
         )
     data, problem = _load_certificate(args.certificate)
+    if args.reprove:  # a solver that cannot re-prove is refused before any verdict is printed, not after it
+        choose_solver(data, args.reprove)
     check = certificate.verify(data, problem)
     report: dict[str, Any] = {
         "certificate": args.certificate,

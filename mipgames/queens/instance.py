@@ -43,6 +43,16 @@ class Queens:
     planted: tuple[Move, ...] | None = field(default=None, compare=False)
     """The solution the generator built the board from (None when unknown); not part of the instance's identity."""
 
+    def __post_init__(self) -> None:
+        """Rows given as lists become tuples: the searches key their caches by the board, and a board of lists
+        built in Python reached them as "unhashable type: 'list'" (the checks see the values as before)."""
+        board: object = self.board
+        if isinstance(board, (list, tuple)) and any(isinstance(row, list) for row in board):
+            rows = tuple(tuple(row) if isinstance(row, (list, tuple)) else row for row in board)
+            object.__setattr__(self, "board", rows)
+        elif isinstance(board, list):
+            object.__setattr__(self, "board", tuple(board))
+
     @property
     def queens(self) -> list[tuple[int, int, int]]:
         """(row, column, power) of every queen, row-major: the order models index squares by."""

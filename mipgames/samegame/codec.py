@@ -14,7 +14,7 @@ from typing import Any
 
 from mipgames.core.errors import InputError
 from mipgames.core.files import excerpt
-from mipgames.samegame.instance import MAX_SIDE, Board, format_board, parse_board
+from mipgames.samegame.instance import EMPTY, MAX_COLOURS, MAX_SIDE, Board, format_board, parse_board
 
 MAX_MOVES = MAX_SIDE * MAX_SIDE // 2
 """No game on the largest board read has more clicks (each removes two tiles or more)."""
@@ -35,6 +35,14 @@ def _shown(value: Any) -> str:
 
 
 def instance_to_json(board: Board) -> list[str]:
+    """The board's rows as text; a cell no file could hold is refused (a -5 was written as a colour, through
+    Python's negative indexing, and the instance object then crashed the solver)."""
+    for row in board.cells:
+        for cell in row:
+            if isinstance(cell, bool) or not isinstance(cell, int) or not (cell == EMPTY or 0 <= cell < MAX_COLOURS):
+                raise InputError(
+                    f"a cell holds {_shown(cell)}: colours are 0 to {MAX_COLOURS - 1}, {EMPTY} is empty", WHERE
+                )
     return format_board(board).splitlines()
 
 

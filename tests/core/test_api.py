@@ -313,3 +313,54 @@ def test_progress_reaches_a_python_callback_and_a_failing_one_leaves_no_solver_b
         mipgames.solve(board, time_limit=30, progress=failing, **options)
     left = [child for child in psutil.Process().children(recursive=True) if child.pid not in before]
     assert not psutil.wait_procs(left, timeout=5)[1]
+
+
+def test_hostile_python_values_get_the_toolkit_s_own_answers(tmp_path):
+    """An audit of the API: malformed solutions reached the merge-game and SameGame simulators (raw TypeError,
+    KeyError); a SameGame cell of -5 and a set in a merge map's meta passed the instance check and failed later, a
+    queens board of lists failed in the solver; progress=3 and render(..., None) were raw TypeErrors; a
+    certificate nested 1,000 deep was a RecursionError."""
+    from dataclasses import replace
+
+    from mipgames.core.errors import InputError
+
+    merge = mipgames.build(str(ROOT / "instances/merge_game/choice.txt"))
+    same = mipgames.build(str(ROOT / "instances/samegame/random-3x3-k2-seed1.txt"))
+    for model, junk in ((merge, None), (merge, "x"), (merge, [(1.5, 0)]), (same, 1), (same, {"a": 1})):
+        verdict = model.replay(junk)
+        assert not verdict.legal and verdict.reason.startswith("not a solution"), (junk, verdict)
+    assert merge.replay([(0, 1)]).legal
+
+    board = mipgames.load(str(ROOT / "instances/samegame/random-3x3-k2-seed1.txt"))
+    queens = mipgames.load(str(ROOT / "instances/queens/spec_example.txt"))
+    mapped = mipgames.load(str(ROOT / "instances/merge_game/choice.txt"))
+    mapped.meta["note"] = {1, 2}
+    for bad, said in (
+        (replace(board, cells=((0, 0, -5), (0, 1, 1), (1, 1, 0))), "a cell holds"),
+        (mapped, "not JSON serializable"),
+    ):
+        with pytest.raises(InputError, match=said):
+            mipgames.solve(bad, time_limit=5)
+    listed = mipgames.solve(replace(queens, board=[list(row) for row in queens.board]), time_limit=10)
+    assert listed.status == "optimal" and listed.verified  # rows as lists are taken as tuples
+    with pytest.raises(UsageError, match="progress must be a function"):
+        mipgames.solve(queens, time_limit=5, progress=3)
+    with pytest.raises(UsageError, match="output must be a path"):
+        mipgames.render(queens, None)
+
+    cert = mipgames.solve(queens, time_limit=10).certificate
+    deep: list = []
+    for _ in range(1000):
+        deep = [deep]
+    check = mipgames.verify({**cert, "stats": deep})
+    assert not check.ok and "nested too deeply" in check.reasons[0]
+    assert mipgames.verify(cert).ok
+
+
+def test_a_solver_that_cannot_re_prove_is_refused_before_the_verdict(tmp_path, capsys):
+    cert = tmp_path / "c.json"
+    assert main(["solve", str(ROOT / "instances/queens/spec_example.txt"), "--quiet", "--out", str(cert)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(cert), "--reprove", "theorem3"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and "--reprove needs a model solver" in err
