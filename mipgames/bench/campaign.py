@@ -271,8 +271,9 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
             remote = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
         except ValueError as exc:  # distributed's words for a malformed address
             raise UsageError(f"--scheduler {scheduler[:80]!r} is not a scheduler address: {exc}") from None
-        except (OSError, TimeoutError) as exc:
-            raise MipgamesError(f"cannot reach the Dask scheduler at {scheduler[:80]}: {exc}") from None
+        except Exception as exc:  # OSError, TimeoutError; under load also an AssertionError from distributed itself
+            why = str(exc) or type(exc).__name__
+            raise MipgamesError(f"cannot reach the Dask scheduler at {scheduler[:80]}: {why}") from None
         with remote as client:
             yield client
         return
