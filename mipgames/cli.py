@@ -1013,15 +1013,13 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
         return int(args.func(args) or 0)
     except MipgamesError as exc:
         print(f"mipgames: {exc}", file=sys.stderr)
-        if getattr(args, "json", False) and _JSON_PRINTED[0] == printed:  # one object on stdout, errors too
-            _print_json({"error": str(exc), "exit_code": exc.exit_code})
-        return exc.exit_code
+        return _json_failure(args, printed, str(exc), exc.exit_code)
     except KeyboardInterrupt:
         print("mipgames: interrupted", file=sys.stderr)
-        return 130
+        return _json_failure(args, printed, "interrupted", 130)
     except Terminated as exc:
         print(f"mipgames: terminated by {exc}", file=sys.stderr)
-        return 128 + exc.signum
+        return _json_failure(args, printed, f"terminated by {exc}", 128 + exc.signum)
     except BrokenPipeError:
         return 0
     except OSError as exc:
@@ -1031,6 +1029,17 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
         return OutputError.exit_code
     except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
         return _internal_error(exc)
+
+
+def _json_failure(args: argparse.Namespace, printed: int, message: str, code: int) -> int:
+    """With --json, a command that ends refused or interrupted before its own object still prints one object
+    (``{"error", "exit_code"}``): standard output was empty.  Returns ``code``."""
+    if getattr(args, "json", False) and _JSON_PRINTED[0] == printed:
+        try:
+            _print_json({"error": message, "exit_code": code})
+        except OSError:  # standard output itself is what failed
+            pass
+    return code
 
 
 OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)

@@ -12,10 +12,10 @@ import sys
 from typing import Any, TextIO
 
 from mipgames.backends import BACKENDS
-from mipgames.core.errors import InputError, MipgamesError
+from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import read_stream
 from mipgames.core.problem import SolveOptions
-from mipgames.queens.instance import counted, format_moves, parse, read, read_moves, remain
+from mipgames.queens.instance import counted, format_moves, parse, parse_moves, read, read_moves, remain
 
 DEFAULT_TIME = 60.0
 SOLVERS = ("portfolio", "lazy-levels", "levels", "dfs", "coursework-dfs", *BACKENDS)
@@ -100,7 +100,7 @@ def _minimum(problem, instance, args, spent: float) -> str | None:
     return None
 
 
-def check_command(args: Any, stdout: TextIO, stderr: TextIO) -> int:
+def check_command(args: Any, stdout: TextIO, stderr: TextIO, stdin: TextIO | None = None) -> int:
     """Replays a moves file strictly; names the line of the first illegal move.
 
     Exit codes as the README's table has them: 0 accepted; 1 the simulator rejects the answer (an illegal
@@ -109,8 +109,14 @@ def check_command(args: Any, stdout: TextIO, stderr: TextIO) -> int:
     from mipgames.queens.simulate import replay
 
     try:
-        instance = read(args.instance)
-        numbered = read_moves(args.moves)
+        if args.instance == "-" and args.moves == "-":
+            raise UsageError("queens-check reads one of its files from standard input (-), not both")
+        source = stdin or sys.stdin
+        instance = _instance(args.instance, source)  # "-": standard input, as `queens -` reads it
+        if args.moves == "-":
+            numbered = parse_moves(read_stream(source, "<stdin>", "moves file"), "<stdin>")
+        else:
+            numbered = read_moves(args.moves)
     except MipgamesError as error:
         stderr.write(f"mipgames: {error}\n")
         return error.exit_code
@@ -148,9 +154,9 @@ def register(subparsers: Any) -> None:
     check = subparsers.add_parser(
         "queens-check", help="replay a queens moves file strictly (stricter than the coursework)"
     )
-    check.add_argument("instance", help="coursework input")
-    check.add_argument("moves", help="moves file: one 'r1 c1 r2 c2' per line")
-    check.set_defaults(func=lambda args: check_command(args, sys.stdout, sys.stderr))
+    check.add_argument("instance", help="coursework input (- for standard input)")
+    check.add_argument("moves", help="moves file: one 'r1 c1 r2 c2' per line (- for standard input)")
+    check.set_defaults(func=lambda args: check_command(args, sys.stdout, sys.stderr, sys.stdin))
 
 
 def main(
@@ -166,4 +172,4 @@ def main(
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     if args.command == "queens":
         return solve_command(args, stdin, stdout, stderr)
-    return check_command(args, stdout, stderr)
+    return check_command(args, stdout, stderr, stdin)

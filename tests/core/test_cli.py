@@ -201,3 +201,15 @@ def test_json_output_is_one_object_for_refused_input_too(tmp_path, capsys):
     out, err = capsys.readouterr()
     data = json.loads(out)
     assert data["exit_code"] == 4 and data["error"] in err and str(bad) in data["error"]
+
+
+def test_json_output_is_one_object_when_interrupted(capsys, monkeypatch):
+    from mipgames import cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_solvers", interrupted)
+    assert main(["solvers", "--json"]) == 130
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"error": "interrupted", "exit_code": 130} and "interrupted" in err

@@ -121,3 +121,16 @@ def test_the_coursework_program_offers_every_algorithm_and_backend():
     assert set(SOLVERS) == set(ALGORITHMS) | set(BACKENDS)
     code, out, _ = call(["queens", "instances/queens/spec_example.txt", "--solver", "lazy-levels"])
     assert code == 0 and len(out.splitlines()) == 10
+
+
+def test_queens_check_reads_either_file_from_standard_input(tmp_path):
+    """`queens -` read standard input but `queens-check - moves` said "-: no such queens board"."""
+    text = Path(SPEC).read_text()
+    code, moves, _ = call(["queens", SPEC, "--time-limit", "20"])
+    assert code == 0
+    saved = tmp_path / "m.txt"
+    saved.write_text(moves)
+    assert call(["queens-check", "-", str(saved)], text)[:2] == (0, "accepted: 10 moves, 1 queen remains, K = 1\n")
+    assert call(["queens-check", SPEC, "-"], moves)[:2] == (0, "accepted: 10 moves, 1 queen remains, K = 1\n")
+    code, out, err = call(["queens-check", "-", "-"], text)
+    assert code == 4 and "not both" in err
