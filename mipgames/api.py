@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
+import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -290,8 +292,19 @@ class Model:
             from mipgames.backends.pulp_common import pulp_values
 
             values = pulp_values(self.built)
+        if not callable(values):
+            raise UsageError(f"values must be a function of a handle, like solver.value; got {type(values).__name__}")
         form = self.problem.formulations[self.formulation]
-        return form.decode(self.instance, self.params, self.built.handles, values)
+        reader = values
+
+        def value(handle: Any) -> float:
+            """One handle's value, held to a finite number: None or NaN reached the decoders as raw errors."""
+            got = reader(handle)
+            if isinstance(got, bool) or not isinstance(got, numbers.Real) or not math.isfinite(got):
+                raise InputError(f"a variable's value must be a finite number, got {got!r:.40}", "values")
+            return float(got)
+
+        return form.decode(self.instance, self.params, self.built.handles, value)
 
     def replay(self, solution: Any) -> Verdict:
         """The exact simulator's verdict: ``.legal``, ``.objective`` (measured, not taken from the solver),

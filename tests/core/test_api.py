@@ -364,3 +364,18 @@ def test_a_solver_that_cannot_re_prove_is_refused_before_the_verdict(tmp_path, c
     assert main(["verify", str(cert), "--reprove", "theorem3"]) == 4
     out, err = capsys.readouterr()
     assert out == "" and "--reprove needs a model solver" in err
+
+
+def test_decode_holds_the_values_it_reads_to_finite_numbers():
+    """decode(lambda v: None) and NaN reached the merge-game decoder as raw TypeError and ValueError."""
+    import numpy as np
+
+    from mipgames.core.errors import InputError
+
+    model = mipgames.build(str(ROOT / "instances/merge_game/choice.txt"))
+    for reader in (lambda v: None, lambda v: float("nan"), lambda v: "1"):
+        with pytest.raises(InputError, match="must be a finite number"):
+            model.decode(reader)
+    with pytest.raises(UsageError, match="values must be a function"):
+        model.decode(3)
+    assert model.replay(model.decode(lambda v: np.int64(0))).legal  # numpy's numbers are numbers
