@@ -314,7 +314,7 @@ class Model:
             readable = self.problem.solution_from_json(self.instance, self.problem.solution_to_json(solution))
         except MipgamesError as exc:
             return Verdict(False, None, f"not a solution: {exc}")
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+        except certificates.MALFORMED as exc:
             return Verdict(False, None, f"not a solution of this problem ({type(exc).__name__}: {str(exc)[:120]})")
         return self.problem.evaluate(self.instance, self.params, readable)
 

@@ -100,7 +100,7 @@ def _minimum(problem, instance, args, spent: float) -> str | None:
     return None
 
 
-def check_command(args: Any, stdout: TextIO, stderr: TextIO, stdin: TextIO | None = None) -> int:
+def check_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Replays a moves file strictly; names the line of the first illegal move.
 
     Exit codes as the README's table has them: 0 accepted; 1 the simulator rejects the answer (an illegal
@@ -111,10 +111,9 @@ def check_command(args: Any, stdout: TextIO, stderr: TextIO, stdin: TextIO | Non
     try:
         if args.instance == "-" and args.moves == "-":
             raise UsageError("queens-check reads one of its files from standard input (-), not both")
-        source = stdin or sys.stdin
-        instance = _instance(args.instance, source)  # "-": standard input, as `queens -` reads it
+        instance = _instance(args.instance, stdin)  # "-": standard input, as `queens -` reads it
         if args.moves == "-":
-            numbered = parse_moves(read_stream(source, "<stdin>", "moves file"), "<stdin>")
+            numbered = parse_moves(read_stream(stdin, "<stdin>", "moves file"), "<stdin>")
         else:
             numbered = read_moves(args.moves)
     except MipgamesError as error:
@@ -156,7 +155,7 @@ def register(subparsers: Any) -> None:
     )
     check.add_argument("instance", help="coursework input (- for standard input)")
     check.add_argument("moves", help="moves file: one 'r1 c1 r2 c2' per line (- for standard input)")
-    check.set_defaults(func=lambda args: check_command(args, sys.stdout, sys.stderr, sys.stdin))
+    check.set_defaults(func=lambda args: check_command(args, sys.stdin, sys.stdout, sys.stderr))
 
 
 def main(
@@ -172,4 +171,4 @@ def main(
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     if args.command == "queens":
         return solve_command(args, stdin, stdout, stderr)
-    return check_command(args, stdout, stderr, stdin)
+    return check_command(args, stdin, stdout, stderr)

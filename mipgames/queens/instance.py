@@ -47,11 +47,8 @@ class Queens:
         """Rows given as lists become tuples: the searches key their caches by the board, and a board of lists
         built in Python reached them as "unhashable type: 'list'" (the checks see the values as before)."""
         board: object = self.board
-        if isinstance(board, (list, tuple)) and any(isinstance(row, list) for row in board):
-            rows = tuple(tuple(row) if isinstance(row, (list, tuple)) else row for row in board)
-            object.__setattr__(self, "board", rows)
-        elif isinstance(board, list):
-            object.__setattr__(self, "board", tuple(board))
+        if isinstance(board, list) or (isinstance(board, tuple) and any(isinstance(row, list) for row in board)):
+            object.__setattr__(self, "board", tuple(tuple(row) if isinstance(row, list) else row for row in board))
 
     @property
     def queens(self) -> list[tuple[int, int, int]]:

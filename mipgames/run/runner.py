@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -179,8 +180,7 @@ class _OwnBoundAhead:
     def __init__(self, problem: Problem, instance: Any, params: dict[str, Any]):
         self.args = (problem, instance, params)
         self.thread: threading.Thread | None = None
-        self.value: tuple[float, str] | None = None
-        self.error: BaseException | None = None
+        self.bound: Future[tuple[float, str] | None] = Future()
 
     def start(self) -> None:
         if self.thread is None:
@@ -194,17 +194,12 @@ class _OwnBoundAhead:
         except (AttributeError, OSError):
             pass
         try:
-            self.value = own_bound(*self.args)
+            self.bound.set_result(own_bound(*self.args))
         except BaseException as exc:  # raised where the bound is asked for, as it was computed there before
-            self.error = exc
+            self.bound.set_exception(exc)
 
     def result(self) -> tuple[float, str] | None:
-        if self.thread is None:
-            return own_bound(*self.args)
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.value
+        return own_bound(*self.args) if self.thread is None else self.bound.result()
 
 
 def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, Any]:
