@@ -515,6 +515,11 @@ def _certificate_problem(data: dict[str, Any], path: str | Path) -> Problem:
         raise InputError(str(exc), path) from None
 
 
+def _reproof_limits(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
+    """``verify``'s options that only a re-proof uses, with what was given (None: left out)."""
+    return (("--time-limit", args.time_limit), ("--threads", args.threads), ("--memory-limit", args.memory_limit))
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from mipgames.core import certificate
     from mipgames.run.progress import SolveProgress
@@ -525,9 +530,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.certificate is None:
         raise UsageError("verify needs a certificate: mipgames verify CERT.json [--reprove [SOLVER]]")
     options = None
+    limits = [flag for flag, value in _reproof_limits(args) if value is not None]
+    if args.reprove is None and limits:  # a limit on nothing: the user meant a re-proof, or a typo
+        verb = "applies" if len(limits) == 1 else "apply"
+        raise UsageError(f"{' and '.join(limits)} only {verb} to a re-proof: add --reprove [SOLVER], or leave it out")
     if args.reprove is not None:  # the re-proof's limits are refused before the certificate is judged OK
         options = SolveOptions(
-            time_limit=args.time_limit, threads=args.threads, memory_limit=args.memory_limit or default_memory_limit()
+            time_limit=args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT,
+            threads=args.threads if args.threads is not None else 2,
+            memory_limit=args.memory_limit or default_memory_limit(),
         )
     data, problem = _load_certificate(args.certificate)
     if args.reprove:  # a solver that cannot re-prove is refused before any verdict is printed, not after it
@@ -882,11 +893,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--time-limit",
         type=_limit,
-        default=DEFAULT_TIME_LIMIT,
         metavar="SEC",
         help=f"for --reprove (default {shown(DEFAULT_TIME_LIMIT)})",
     )
-    p.add_argument("--threads", type=int_in(1, 256), default=2, help="for --reprove (default 2)")
+    p.add_argument("--threads", type=int_in(1, 256), help="for --reprove (default 2)")
     p.add_argument("--memory-limit", type=_memory, metavar="SIZE", help="for --reprove")
     p.add_argument("--quiet", action="store_true", help="no progress while re-proving")
     p.add_argument("--json", action="store_true", help="one JSON object on standard output, nothing else")

@@ -322,6 +322,13 @@ def test_a_reproofs_limits_are_refused_before_the_certificate_is_called_ok(capsy
     assert out == "" and "time limit must be at most" in err
     assert main(["verify", str(cert), "--reprove", "--memory-limit", "9999999T"]) == 4
     assert "must be at most 1,048,576 TiB, got 9,999,999 TiB" in capsys.readouterr().err
+    # without --reprove the limits bound nothing: they were accepted silently
+    assert main(["verify", str(cert), "--time-limit", "5"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and "--time-limit only applies to a re-proof" in err
+    assert main(["verify", str(cert), "--threads", "1", "--memory-limit", "1G"]) == 4
+    assert "--threads and --memory-limit only apply to a re-proof" in capsys.readouterr().err
+    assert main(["verify", str(cert)]) == 0
 
 
 def test_export_checks_every_target_before_it_writes_one(capsys, tmp_path):
