@@ -40,7 +40,15 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
-        sys.exit(4)
+        raise UsageExit(f"{self.prog}: {message}")
+
+
+class UsageExit(SystemExit):
+    """The parser's refusal (exit 4), with its message kept for ``--json``'s error object."""
+
+    def __init__(self, message: str):
+        super().__init__(4)
+        self.message = message
 
 
 DEFAULT_TIME_LIMIT = 60.0
@@ -995,9 +1003,12 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
     from mipgames.run.supervisor import Terminated
 
     parser = build_parser()
+    words = list(argv) if argv is not None else sys.argv[1:]
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, --version and usage errors (exit 4)
+        args = parser.parse_args(words)
+    except UsageExit as exc:  # a usage error: with --json, its object too (the options were not read)
+        return _json_failure(argparse.Namespace(json="--json" in words), _JSON_PRINTED[0], exc.message, 4)
+    except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
     args.started = started or time.monotonic()
     try:
@@ -1010,11 +1021,10 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
             _refuse_a_log_named_like_a_model(args, Path(log))
         configure_logging(getattr(args, "verbose", 0) or 0, log)
         # the command line first: commands that log nothing else (render, export, generate) left an empty --log
-        words = list(argv) if argv is not None else sys.argv[1:]
         logging.getLogger("mipgames").debug("mipgames %s %s", __version__, printable(" ".join(words)))
     except MipgamesError as exc:
         print(f"mipgames: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return _json_failure(args, _JSON_PRINTED[0], str(exc), exc.exit_code)
     if not getattr(args, "func", None):
         parser.print_help()
         return 4

@@ -334,6 +334,31 @@ def _recorded(bound: object) -> str:
     return "; the certificate records no bound" if value is None else f"; the certificate records bound {shown(value)}"
 
 
+def _recorded_verdict_differs(recorded: dict[str, Any], verdict: Verdict | None, problem: Problem) -> str:
+    """Why the certificate's record of the simulator's verdict is not what the replay gives (empty: it is).
+
+    The record is what a reader of the file sees as the replay's findings
+    (moves, stones, tiles left), so each field it holds is held to the replay
+    here, as ``build`` writes it (the schema requires only ``legal`` and
+    ``objective``: a field left out claims nothing); with no solution there is
+    no replay, and the record must say so.
+    """
+    simulator = f"mipgames.{problem.folder}.simulate"
+    if recorded.get("simulator", simulator) != simulator:
+        return f"recorded verification names simulator {str(recorded.get('simulator'))[:60]!r}, not {simulator}"
+    if verdict is None:
+        if recorded.get("legal") or recorded.get("objective") is not None or recorded.get("measured"):
+            return "recorded verification reports a replay, but the certificate carries no solution to replay"
+        return ""
+    if recorded.get("reason", verdict.reason[:4000]) != verdict.reason[:4000]:
+        given = str(recorded.get("reason"))[:60]
+        return f"recorded verification gives reason {given!r}, the replay {verdict.reason[:60]!r}"
+    measured = json.loads(json.dumps(verdict.measured))
+    if recorded.get("measured", measured) != measured:
+        return "recorded verification's measurements (measured) are not the replay's"
+    return ""
+
+
 def _claims(check: Check, problem: Problem) -> Check:
     data, params = check.data, check.params
     status = Status(data["status"])
@@ -355,6 +380,9 @@ def _claims(check: Check, problem: Problem) -> Check:
         measured = finite(recorded)
         if not data["verified"].get("legal") or measured is None or not _agrees(measured, objective, problem):
             check.reject(f"recorded verification says {str(recorded)[:30]} but the replay measures {shown(objective)}")
+    differs = _recorded_verdict_differs(data["verified"], check.verdict, problem)
+    if differs:
+        check.reject(differs)
     if status.has_solution and objective is None:
         return check.reject(f"status {status} but no solution to replay")
     if not status.has_solution and data["solution"] is not None:

@@ -113,6 +113,8 @@ def generate(args: Any) -> Instance:
 
     if args.rim_colours and not args.frame:
         raise UsageError("--rim-colours colours the edges between frame tiles: it needs --frame")
+    if args.frame and not args.rim_colours:
+        raise UsageError("a frame puzzle needs --rim-colours N (N >= 1: the colours between two frame tiles)")
     try:
         inst, _ = planted(
             args.rows,

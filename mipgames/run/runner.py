@@ -134,6 +134,8 @@ class _Watch:
                 self.detail = note[3]
         elif kind == "incumbent":
             self._keep(note[1], note[2], note[3])
+            if self.solution is not None:  # shown too: HiGHS's only incumbent may come with no progress after it
+                self._set(self.solution[0], note[2], natural=True)
 
     def _keep(self, objective: float | None, bound: float | None, solution_json: Any) -> None:
         """The incumbent to return if the child is killed: the best so far, not the last.  The model's start
@@ -174,8 +176,9 @@ class _OwnBoundAhead:
     """The problem's own bound (``own_bound``), computed in a thread of the parent while its child solves: the
     parent only waits on the child's pipe meanwhile, and on a 200,000-hero merge map the bound took 2.2 s after
     the child had answered.  Started once the child is forked, never before (a fork beside a running thread can
-    copy a lock that thread holds into the child), and at the lowest priority, so that a solver on every core is
-    not slowed."""
+    copy a lock that thread holds into the child).  At the parent's own priority: a thread at nice 19 that holds
+    the interpreter lock on a loaded machine waits for a core with the lock held, and the supervisor's loop waits
+    with it (a 12 s CBC solve on that map then took 39.6 s beside three busy processes)."""
 
     def __init__(self, problem: Problem, instance: Any, params: dict[str, Any]):
         self.args = (problem, instance, params)
@@ -188,11 +191,6 @@ class _OwnBoundAhead:
             self.thread.start()
 
     def _run(self) -> None:
-        try:
-            # at the lowest priority (Linux sets it per thread): the bound takes only what the solver leaves idle
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        except (AttributeError, OSError):
-            pass
         try:
             self.bound.set_result(own_bound(*self.args))
         except BaseException as exc:  # raised where the bound is asked for, as it was computed there before

@@ -437,7 +437,8 @@ def test_a_proof_is_credited_to_a_solver_or_an_algorithm_that_proves(capsys, tmp
 
     code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--solver", "highs")
     assert code == 0 and cert["objective"] == 3
-    no_merge = dict(cert["verified"], objective=0, measured={})  # "optimal: no merge destroys a stone"
+    # "optimal: no merge destroys a stone", with no record of the replay's measurements (they would differ)
+    no_merge = {key: value for key, value in cert["verified"].items() if key != "measured"} | {"objective": 0}
     forged = _forge(tmp_path, cert, solution=[], objective=0, bound=0, verified=no_merge)
     assert main(["verify", forged]) == 0  # self-consistent: only a second solver can tell
     capsys.readouterr()
@@ -614,3 +615,27 @@ def test_a_proof_credited_to_an_algorithm_that_cannot_run_on_the_instance_is_rej
     assert "proved_by names greedy, which does not run on this instance: greedy solves MERGE-GAME-SIMPLE only" in (
         capsys.readouterr().err
     )
+
+
+def test_the_recorded_replay_must_be_the_replay(capsys, tmp_path):
+    """A certificate whose record of the simulator's verdict was changed (its measurements, reason or simulator,
+    or a replay claimed where there is no solution) passed verify: only the recorded objective was compared."""
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--solver", "cpsat")
+    assert code == 0 and cert["verified"]["legal"] and cert["verified"]["measured"]
+    real = cert["verified"]
+    for verified, says in (
+        (dict(real, measured=dict(real["measured"], merges=99)), "measurements (measured) are not the replay's"),
+        (dict(real, measured={}), "measurements (measured) are not the replay's"),
+        (dict(real, reason="forged"), "gives reason 'forged'"),
+        (dict(real, simulator="nobody"), "names simulator 'nobody'"),
+    ):
+        assert main(["verify", _forge(tmp_path, cert, verified=verified)]) == 1, verified
+        assert says in capsys.readouterr().err, verified
+    assert main(["verify", str(tmp_path / "c.json")]) == 0
+    capsys.readouterr()
+    code, _, cert = _solve(capsys, tmp_path, "instances/queens/unsolvable_n8_k1_q20_s1.txt")
+    assert code == 2 and cert["solution"] is None and not cert["verified"]["legal"]
+    for verified in (dict(cert["verified"], legal=True), dict(cert["verified"], objective=12345)):
+        assert main(["verify", _forge(tmp_path, cert, verified=verified)]) == 1, verified
+        assert "reports a replay, but the certificate carries no solution" in capsys.readouterr().err
+    assert main(["verify", str(tmp_path / "c.json")]) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from mipgames import registry
 from mipgames.cli import main
@@ -201,6 +202,26 @@ def test_json_output_is_one_object_for_refused_input_too(tmp_path, capsys):
     out, err = capsys.readouterr()
     data = json.loads(out)
     assert data["exit_code"] == 4 and data["error"] in err and str(bad) in data["error"]
+
+
+def test_json_output_is_one_object_for_refused_options_and_logs_too(tmp_path, capsys):
+    """Options the parser refused (`--time-limit nan`, a missing instance, an unknown option) and a --log that
+    cannot be written printed nothing on standard output under --json."""
+    spec = str(Path(__file__).resolve().parents[2] / "instances/queens/spec_example.txt")
+    for argv, said in (
+        (["solve", spec, "--time-limit", "nan", "--json"], "--time-limit: must be a positive finite number"),
+        (["solve", "--json"], "the following arguments are required: instance"),
+        (["solvers", "--json", "--bogus"], "unrecognized arguments: --bogus"),
+        (["solve", spec, "--json", "--log", str(tmp_path / "x.txt" / "log")], "cannot write here"),
+    ):
+        if "--log" in argv:
+            (tmp_path / "x.txt").write_text("")
+        assert main(argv) == 4, argv
+        out, err = capsys.readouterr()
+        data = json.loads(out)
+        assert data["exit_code"] == 4 and said in data["error"] and said in err, (argv, out, err)
+    assert main(["solve", spec, "--time-limit", "nan"]) == 4
+    assert capsys.readouterr().out == ""
 
 
 def test_json_output_is_one_object_when_interrupted(capsys, monkeypatch):

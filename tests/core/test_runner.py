@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -422,6 +423,10 @@ def test_a_killed_child_leaves_its_best_incumbent_not_its_last(tmp_path, sense):
     assert watch.solution == (good, 18000.0, "start")  # the newer bound is kept: it bounds every solution
     watch.note(("incumbent", best, 17000.0, "better"))
     assert watch.solution == (best, 17000.0, "better")
+    # the progress line shows the best incumbent: it read "incumbent —" while HiGHS held one from 0.4 s on
+    assert (watch.incumbent, watch.bound) == (best, 17000.0)
+    watch.note(("incumbent", worse, None, "worse again"))
+    assert (watch.incumbent, watch.bound) == (best, 17000.0)
 
 
 def test_the_start_and_the_build_share_one_computation_per_instance_object():
@@ -457,12 +462,17 @@ def test_the_own_bound_is_computed_beside_the_child_and_joins_the_claim():
 
     def bound(inst, params):
         where.append(threading.current_thread().name)
+        priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
         return (0.0, "no deviation below zero")
 
+    priorities: list[int] = []
     inst = random_split(rows=2, items=9, seed=8, high=20)
     slow = dataclasses.replace(PROBLEM, bound=bound, algorithms={"slow": Algorithm("slow", _slow_brute, exact=True)})
     result = solve(slow, inst, solver="slow", isolate=True)
     assert where == ["own-bound"]  # once, in the parent's thread, not after the child
+    # at the parent's priority: at nice 19 on a loaded machine it held the interpreter lock while it waited for a
+    # core, and the supervisor's loop waited with it (a 12 s solve took 39.6 s)
+    assert priorities == [os.getpriority(os.PRIO_PROCESS, 0)]
     assert (result.status, result.objective) == ("optimal", brute_force(inst, {}))
     assert result.bound == result.objective
 

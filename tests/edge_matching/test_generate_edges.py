@@ -57,3 +57,11 @@ def test_rim_colours_without_a_frame_are_refused(capsys):
 
     assert main(["generate", "edge-matching", "--rows", "3", "--rim-colours", "2", "--inner-colours", "3"]) == 4
     assert "it needs --frame" in capsys.readouterr().err
+
+
+def test_a_frame_without_rim_colours_names_the_missing_option(capsys):
+    """`--frame --inner-colours 3` was told it needs "at least one inner colour" when --rim-colours was missing."""
+    from mipgames.cli import main
+
+    assert main(["generate", "edge-matching", "--rows", "3", "--frame", "--inner-colours", "3"]) == 4
+    assert "a frame puzzle needs --rim-colours" in capsys.readouterr().err
