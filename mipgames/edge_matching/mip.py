@@ -130,7 +130,7 @@ def _warm(built: Built, inst: Instance, options: SolveOptions, canonical: bool) 
         time_limit=0.1 * options.time_limit if options.time_limit else 5.0,
     )
     if found is None:
-        return  # no placement obeys the frame and the hints: nothing to start from
+        return  # none found in its time (or none obeys the frame and the hints): nothing to start from
     start = candidates.canonical(inst, found) if canonical else found
     built.hint = {v: float((t, a) == start[i]) for i, row in enumerate(built.handles["x"]) for t, a, v in row}
 

@@ -264,7 +264,14 @@ def _ignored_start(solver: str, options: SolveOptions, backend: Any, built: Buil
     if not backend.capabilities.warm_start:
         return f"{solver} takes no warm start: --warm-start was ignored"
     given = len(built.model.proto.solution_hint.vars) if kind == "cpsat" else bool(built.hint)
-    return "" if given else "this formulation builds no warm start: --warm-start was ignored"
+    return "" if given else NO_START_BUILT
+
+
+NO_START_BUILT = (
+    "no warm start was built (the formulation builds none, or found none in its time): --warm-start was ignored"
+)
+"""Why a model asked for a start has none: the merge game's vertex-cover kernel builds none, and the edge-matching
+models' placement heuristic, given a tenth of the limit, may find none in it (it said "builds no warm start")."""
 
 
 def _one_thread(solver: str, options: SolveOptions, backend: Any) -> str:
