@@ -255,9 +255,11 @@ class Formulation:
     applies: Callable[[Any, dict[str, Any]], str | None] = lambda instance, params: None
     """Returns None when the formulation can model this instance/params, else why not."""
     start: Callable[[Any, dict[str, Any]], Any] | None = None
-    """The heuristic solution the builder builds its start from (None when it builds none for this instance),
-    taken before the build: on large instances the build alone can outlast a short limit, and the run then
-    still answers with it (a 1,000 x 1,000 merge map takes 34 s to build in PuLP, its start 4 s)."""
+    """A heuristic solution taken before the build (None when there is none for this instance): on large
+    instances the build alone can outlast a short limit, and the run then still answers with it (a 1,000 x
+    1,000 merge map takes 34 s to build in PuLP, its start 4 s), as it does when the solver returns nothing as
+    good.  The merge game's and SameGame's builders build their warm start from it; edge matching's take the
+    row-scan greedy here and a local search for --warm-start."""
 
 
 @dataclass(frozen=True)

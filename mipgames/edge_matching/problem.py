@@ -64,8 +64,18 @@ def _decode(inst, params, handles, value):
     return decode(inst, params, handles, value)
 
 
+def _start(inst, params):
+    """The models' start: the row-scan greedy placement, in optimise mode (a decision wants no mismatch, and
+    a greedy placement nearly always has some).  Linear in the cells: a run cut in its build, or a solver
+    that finds nothing in a short limit, still answers with it."""
+    from mipgames.edge_matching.greedy import greedy_placement
+    from mipgames.edge_matching.simulate import mode_of
+
+    return None if mode_of(params) == "decision" else [tuple(cell) for cell in greedy_placement(inst)]
+
+
 def _formulation(name: str, kind: Kind, build: Callable[..., Any], description: str) -> Formulation:
-    return Formulation(name, kind, _framed(build), _framed(_decode), description)
+    return Formulation(name, kind, _framed(build), _framed(_decode), description, start=_framed(_start))
 
 
 FORMULATIONS = {

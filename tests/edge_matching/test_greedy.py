@@ -70,3 +70,18 @@ def test_large_boards_are_summarised_and_pointed_at_the_solver_that_takes_them()
     assert len(text.splitlines()) == 2 and "4,900 cells: the certificate has the placement" in text
     with pytest.raises(UsageError, match=r"use the default solver \(a row-scan greedy there\)"):
         solve(PROBLEM, inst, solver="backtrack", options=SolveOptions(time_limit=5, threads=1), isolate=False)
+
+
+@pytest.mark.parametrize("solver", ["cbc", "highs", "cpsat"])
+def test_the_models_start_from_the_greedy_and_end_no_worse_than_it(solver):
+    """The edge-matching models took no start unless --warm-start: on the bundled planted 10x10 a 3 s CBC run
+    ended with 151 mismatches (or `unknown`) where the greedy placement, made in milliseconds, has 32."""
+    inst, _ = planted(10, 10, True, 4, 8, seed=1)
+    form = PROBLEM.formulations["typed" if solver != "cpsat" else "cpsat"]
+    start = form.start(inst, OPTIMISE)
+    assert start == [tuple(cell) for cell in greedy_placement(inst)]
+    assert form.start(inst, {"mode": "decision"}) is None  # a decision wants no mismatch
+    greedy = evaluate(inst, OPTIMISE, start).objective
+    result = solve(PROBLEM, inst, solver=solver, params=OPTIMISE, options=SolveOptions(time_limit=2, threads=1))
+    assert result.status in ("feasible", "optimal") and result.verified
+    assert result.objective <= greedy
