@@ -30,6 +30,7 @@ from mipgames.edge_matching.simulate import (
     COLOUR_COUNT_BOUND,
     COUNTING_TILES,
     HINTS,
+    NAMED_FRAME,
     colour_count_bound,
     frame_census,
     hint_conflict,
@@ -97,10 +98,11 @@ def check_size(inst: Instance, counting: bool = False) -> None:
         raise UsageError(f"{why}; no other solver counts" if counting else f"{why} (use {other})")
 
 
-def impossible(inst: Instance) -> tuple[str, str] | None:
+def impossible(inst: Instance, named: int = 0) -> tuple[str, str] | None:
     """(name, why) when every placement breaks the rules, found without search (None when none is known): cheap
-    enough for every claim ``judge`` makes, on any board the reader takes."""
-    census = frame_census(inst)
+    enough for every claim ``judge`` makes, on any board the reader takes.  ``named``: the frame colour as the
+    user numbered it, for the message."""
+    census = frame_census(inst, named)
     if census:
         return COUNTING_TILES, census
     conflict = hint_conflict(inst)
@@ -110,7 +112,7 @@ def impossible(inst: Instance) -> tuple[str, str] | None:
 def refusal(inst: Instance, params: dict[str, Any]) -> Result | None:
     """The infeasible answer known without search, with what proves it: tile counts against the frame, hints
     that conflict, or (a decision, not a count) colour counts that leave an edge mismatched."""
-    proof = impossible(inst)
+    proof = impossible(inst, params.get(NAMED_FRAME) or 0)
     if proof is not None:
         return Result(Status.INFEASIBLE, message=proof[1], proved_by=proof[0])
     floor = colour_count_bound(inst)

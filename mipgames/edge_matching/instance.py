@@ -143,14 +143,17 @@ def _read_native(path: Path, lines: list[Line]) -> Instance:
     for no, words in lines[1:]:
         if words[0].lower() == "hint":
             if len(words) != 5:
-                raise InputError("a hint line reads 'hint row col tile turns'", path, no)
+                raise InputError(
+                    f"a hint line reads 'hint row col tile turns', got {excerpt(' '.join(words))}", path, no
+                )
             hint_lines.append((no, words[1:]))
             continue
         if hint_lines:
             raise InputError("a tile line after a hint line (tiles come first, then hints)", path, no)
         if len(tiles) == n:
             raise InputError(
-                f"wrong tile count: a {rows}x{cols} board takes {n} tiles, this is one more",
+                f"wrong tile count: a {rows}x{cols} board takes {n} tiles, this is one more: "
+                f"{excerpt(' '.join(words))}",
                 path,
                 no,
             )
@@ -178,7 +181,7 @@ def _read_heule(path: Path, lines: list[Line]) -> Instance:
         raise InputError(f"more than {MAX_CELLS:,} pieces", path, lines[1 + nh + MAX_CELLS][0])
     for no, words in lines[1 : 1 + nh]:
         if len(words) != 4:
-            raise InputError("a hint line reads 'row col piece rot'", path, no)
+            raise InputError(f"a hint line reads 'row col piece rot', got {excerpt(' '.join(words))}", path, no)
     tiles = [_tile(words, path, no) for no, words in lines[1 + nh :]]
     if not tiles:
         raise InputError("no pieces after the hint lines", path, lines[-1][0])

@@ -173,8 +173,9 @@ def _target(inst, params: dict[str, Any]) -> float | None:
 def _impossible(inst, params: dict[str, Any]) -> tuple[str, str] | None:
     """Tiles that cannot make the frame, or hints that conflict: no placement obeys the rules."""
     from mipgames.edge_matching.backtrack import impossible
+    from mipgames.edge_matching.simulate import NAMED_FRAME
 
-    return impossible(inst)
+    return impossible(inst, params.get(NAMED_FRAME) or 0)
 
 
 @_framed

@@ -40,6 +40,10 @@ def frame_colour_of(params: dict[str, Any] | None) -> int | None:
     return (params or {}).get("frame_colour", 0)
 
 
+NAMED_FRAME = "frame_colour_named"
+"""Key of the params ``framed`` returns: the frame colour as the user named it (messages speak of that one)."""
+
+
 def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dict[str, Any]]:
     """The instance with its frame colour renamed to 0 (``none``: with no colour 0), and params saying so.
 
@@ -53,6 +57,7 @@ def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dic
     params["frame_colour"] = 0
     if want == 0:
         return inst, params
+    params.setdefault(NAMED_FRAME, want)  # what messages call the frame colour: the user's number, not 0
     colours = {c for t in inst.tiles for c in t}
     if want is None:
         if 0 not in colours:
@@ -71,12 +76,13 @@ IMPOSSIBLE_NAMES = (COUNTING_TILES, HINTS)
 both."""
 
 
-def frame_census(inst: Instance) -> str:
+def frame_census(inst: Instance, named: int = 0) -> str:
     """Why the frame alone makes a frame puzzle impossible, by counting tiles (empty when counts fit).
 
     A frame needs exactly 4 corner tiles (two grey sides meeting), 2(R-2) +
     2(C-2) edge tiles (one grey side) and no other grey side; a puzzle whose
-    colours start at 0 without meaning a frame fails this at once.
+    colours start at 0 without meaning a frame fails this at once.  ``named``: the frame colour as the user
+    numbered it (``inst`` has it renamed to 0).
     """
     if not inst.frame:
         return ""
@@ -102,9 +108,9 @@ def frame_census(inst: Instance) -> str:
     if other:
         parts.append(f"{other} tiles whose grey sides no frame cell can show")
     return (
-        f"colour 0 marks a frame here, and a {R}x{C} frame cannot be built from these tiles: "
+        f"colour {named} marks a frame here, and a {R}x{C} frame cannot be built from these tiles: "
         + ", ".join(parts)
-        + ". If colour 0 is an ordinary colour in this puzzle, solve it with "
+        + f". If colour {named} is an ordinary colour in this puzzle, solve it with "
         "--frame-colour none (or name the frame colour with --frame-colour N)."
     )
 

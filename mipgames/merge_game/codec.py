@@ -198,6 +198,14 @@ def instance_from_json(data: Any, path: str | Path | None = None, text: str = ""
             _key_line(text, unknown[0]),
         )
     if "size" in data:
+        both = [key for key in ("width", "height") if key in data]
+        if both:  # which one holds was the reader's choice, and "size" won in silence
+            raise InputError(
+                " and ".join(f'"{key}"' for key in ["size", *both])
+                + ' both given: give "size", or "width" and "height"',
+                path,
+                _key_line(text, both[0]),
+            )
         size = data["size"]
         if isinstance(size, list) and len(size) == 2:
             width = _int(size[0], "size[0] (width)", path, line_of("size", 0), 1, MAX_SIDE)

@@ -27,6 +27,8 @@ from mipgames.core.files import (
 MAX_N = 128
 MAX_TOTAL = 1 << 60
 MAX_K = MAX_N * MAX_N
+MAX_COORDINATE = 10**6
+"""Largest coordinate a moves file may name (off the board it is an illegal move, beyond this bad input)."""
 """K above the number of squares asks nothing more."""
 
 Move = tuple[int, int, int, int]
@@ -166,7 +168,9 @@ def parse_moves(text: str, path: str | Path | None = None) -> list[tuple[int, Mo
             continue
         if len(tokens) != 4:
             raise InputError(f"a move is 4 integers 'r1 c1 r2 c2', got {len(tokens)} values", path, no)
-        r1, c1, r2, c2 = (parse_int(t, path, no, "coordinate", 0, MAX_N - 1) for t in tokens)
+        # any coordinate a board could be mistaken to have: off this board, the checker names the move illegal
+        # (a 128 was refused as input here while an 8 on an 8x8 board was an illegal move)
+        r1, c1, r2, c2 = (parse_int(t, path, no, "coordinate", -MAX_COORDINATE, MAX_COORDINATE) for t in tokens)
         moves.append((no, (r1, c1, r2, c2)))
     return moves
 

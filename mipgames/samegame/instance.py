@@ -116,12 +116,15 @@ def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: boo
         raise InputError(f"{len(lines)} rows; at most {MAX_SIDE} are read", path, lines[MAX_SIDE][0])
     if ints is None:
         ints = any(len(text.split()) > 1 for _, text in lines)
-        first = len(lines[0][1].split())
+        counts = [len(text.split()) for _, text in lines]
+        usual = max(counts, key=lambda c: (counts.count(c), c == counts[0]))  # most rows' (ties: the first's)
+        model = next(number for (number, _), c in zip(lines, counts) if c == usual)
         for number, text in lines:  # before any value is read: a digit row read as one number misled the message
-            if ints and len(text.split()) != first:
+            if ints and len(text.split()) != usual:
+                words = len(text.split())
                 raise InputError(
-                    f"{len(text.split())} words where the first row has {first}: rows of colour digits and rows of "
-                    f"numbers split by spaces are mixed, or a row is ragged ({excerpt(text)})",
+                    f"{words} word{'s' * (words != 1)} where line {model} has {usual}: rows of colour digits and "
+                    f"rows of numbers split by spaces are mixed, or a row is ragged ({excerpt(text)})",
                     path,
                     number,
                 )
@@ -162,9 +165,9 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
 
 def _header(lines: Lines, path: str) -> tuple[Lines, bool]:
     """Drop a leading ``empty ...`` line; returns the rest and whether 0 means empty."""
-    if lines and lines[0][1].split()[0] == "empty":
+    if lines and lines[0][1].split()[0].lower() == "empty":  # any case: 'EMPTY 0' was read as a row of numbers
         number, text = lines[0]
-        if " ".join(text.split()) == ZERO_EMPTY:
+        if " ".join(text.lower().split()) == ZERO_EMPTY:
             return lines[1:], True
         raise InputError(
             f"unknown header {excerpt(text)} (the one header is '{ZERO_EMPTY}': 0 is an empty cell)", path, number

@@ -194,6 +194,11 @@ class Interpreter:
                 raise InputError(f"line longer than {MAX_LINE:,} characters: not a command")
             if isinstance(line, bytes):
                 line = line.decode("utf-8", errors="replace")
+            if "\r" in line.rstrip("\r\n"):  # split on white space, its commands would run into one another
+                raise InputError(
+                    "a carriage return inside the line (old Mac line ends?): save the script with line feeds "
+                    "(LF or CRLF)"
+                )
             fields = line.split()
             if not fields:
                 return True

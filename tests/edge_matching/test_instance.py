@@ -54,6 +54,8 @@ BAD = {
     "too few tiles": ("2 2\n1 1 1 1\n1 1 1 1\n1 1 1 1\n", "wrong tile count", 4),
     "too many tiles": ("1 1\n1 1 1 1\n1 1 1 1\n", "wrong tile count", 3),
     "the first tile too many is named": ("1 1\n1 1 1 1\n1 1 1 1\n2 2 2 2\n", "this is one more", 3),
+    "a line after the last tile is quoted": ("1 1\n1 1 1 1\ngarbage\n", "this is one more: 'garbage'", 3),
+    "a short hint line is quoted": ("1 1\n1 1 1 1\nhint 0 0\n", "tile turns', got 'hint 0 0'", 3),
     "non-integer colour": ("1 1\n1 x 1 1\n", "must be an integer", 2),
     "float size": ("1.5 1\n1 1 1 1\n", "must be an integer", 1),
     "negative colour": ("1 1\n1 -2 1 1\n", "colour must be between 0", 2),

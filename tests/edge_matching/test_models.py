@@ -273,6 +273,9 @@ def test_frame_colour_none_solves_a_puzzle_whose_colours_start_at_zero(tmp_path,
     args = ["solve", str(path), "--problem", "edge-matching", "--threads", "1", "--quiet", "--out", str(cert)]
     assert main(args) == 2
     assert "--frame-colour none" in capsys.readouterr().out
+    assert main([*args, "--frame-colour", "2"]) == 2  # the message names the colour given, not the 0 it becomes
+    said = capsys.readouterr().out
+    assert "colour 2 marks a frame here" in said and "colour 0" not in said
     assert main([*args, "--frame-colour", "none"]) == 0
     data = json.loads(cert.read_text())
     assert (data["status"], data["objective"], data["bound"]) == ("optimal", 0, 0)

@@ -52,6 +52,8 @@ def test_json_accepts_objects_and_size(tmp_path):
     assert inst.heroes == (Hero(1, 1, 2),) and inst.stones == (Stone(2, 1, 4),)
     assert rules(inst, {}).attack == ((0, 1), (1, 0))
     assert rules(inst, {}).target == 1
+    with pytest.raises(InputError, match='"size" and "width" and "height" both given'):
+        from_json(dict(data, width=4, height=4))  # "size" won in silence
 
 
 def test_params_override_file_values():

@@ -77,6 +77,10 @@ def test_check_names_the_line_of_an_illegal_move(tmp_path):
     (tmp_path / "off.txt").write_text("0 0 0 5\n")
     code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "off.txt")])
     assert code == 1 and "off.txt:1: illegal move: coordinates off the 3x3 board (0 0 0 5)" in err
+    for far in ("0 0 0 128", "-1 0 0 2"):  # past any board, or negative: still a move, and an illegal one
+        (tmp_path / "off.txt").write_text(far + "\n")
+        code, _, err = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "off.txt")])
+        assert code == 1 and f"off.txt:1: illegal move: coordinates off the 3x3 board ({far})" in err
     (tmp_path / "none.txt").write_text("\n")
     code, out, _ = call(["queens-check", str(tmp_path / "in.txt"), str(tmp_path / "none.txt")])
     assert code == 1 and out.startswith("rejected: 0 moves, 2 queens remain")  # short of K proves nothing

@@ -72,7 +72,9 @@ def test_old_mac_line_ends_are_refused_not_read_as_one_row(tmp_path):
         ("# only a comment\n\n", 1, "empty board file"),
         ("12\n123\n", 2, "ragged row: 3 cells, the first row has 2"),
         # digit rows, then a spaced row: "0102" was read as the number 102 and line 1 blamed
-        ("0102\n1201\ngarbage here 1 2\n", 3, "4 words where the first row has 1"),
+        ("0102\n1201\ngarbage here 1 2\n", 3, "4 words where line 1 has 1"),
+        ("0 1 0\n1201\n1 2 1\n", 2, "1 word where line 1 has 3"),
+        ("1 2 1 2\n1 2 1\n2 1 2\n", 1, "4 words where line 2 has 3"),  # the odd first row is the one named
         ("12\n1*\n", 2, "unknown symbol '*'"),
         ("12\n1A\n", 2, "unknown symbol 'A'"),
         ("1.\n..\n", 2, "column 0: empty cell below the tile on line 1"),
@@ -81,6 +83,7 @@ def test_old_mac_line_ends_are_refused_not_read_as_one_row(tmp_path):
         ("3 x\n1 1\n", 1, "colour must be an integer, got 'x'"),
         ("3 " + "9" * 30 + "\n1 1\n", 1, "a number of 30 digits"),
         ("empty 1\n12\n", 1, "unknown header 'empty 1'"),
+        ("Empty 2\n12\n", 1, "unknown header 'Empty 2'"),
         ("empty 0\n1.\n", 2, "unknown symbol '.'"),
         ("empty 0\n3 -1\n1 1\n", 2, "colour must be between 0 and 35, got -1"),
         ("1" * 65 + "\n", 1, "row of 65 cells; at most 64 columns"),

@@ -277,3 +277,16 @@ def test_a_table_at_the_coordinate_limit_answers_with_one_more_digit(tmp_path: P
     assert (status, err) == (0, "")
     assert f"\n{past},1\n" in out and out.endswith(")\n1\n")
     assert sys.get_int_max_str_digits() in (0, 4300)  # the limit is put back
+
+
+def test_a_script_with_old_mac_line_ends_is_named_as_such_and_crlf_runs() -> None:
+    """A script whose lines end in a carriage return alone was one line: "'b' takes 3 fields, got 8"."""
+    out, err = io.StringIO(), io.StringIO()
+    assert Interpreter(out, err).run(read_lines(io.BytesIO(b"b 0 0 blu\rb 1 0 blu\rn\r"))) == 1
+    assert err.getvalue() == (
+        "<stdin>:1: a carriage return inside the line (old Mac line ends?): save the script with line feeds "
+        "(LF or CRLF)\n"
+    )
+    out, err = io.StringIO(), io.StringIO()
+    assert Interpreter(out, err).run(read_lines(io.BytesIO(b"b 0 0 blu\r\nb 1 0 blu\r\nn\r\n"))) == 0
+    assert (out.getvalue(), err.getvalue()) == ("1\n", "")
