@@ -30,11 +30,11 @@ from mipgames.edge_matching.simulate import (
     COLOUR_COUNT_BOUND,
     COUNTING_TILES,
     HINTS,
-    NAMED_FRAME,
     colour_count_bound,
     frame_census,
     hint_conflict,
     mode_of,
+    named_frame,
 )
 
 SLICE = 2_000_000
@@ -112,7 +112,7 @@ def impossible(inst: Instance, named: int = 0) -> tuple[str, str] | None:
 def refusal(inst: Instance, params: dict[str, Any]) -> Result | None:
     """The infeasible answer known without search, with what proves it: tile counts against the frame, hints
     that conflict, or (a decision, not a count) colour counts that leave an edge mismatched."""
-    proof = impossible(inst, params.get(NAMED_FRAME) or 0)
+    proof = impossible(inst, named_frame(params))
     if proof is not None:
         return Result(Status.INFEASIBLE, message=proof[1], proved_by=proof[0])
     floor = colour_count_bound(inst)

@@ -173,9 +173,9 @@ def _target(inst, params: dict[str, Any]) -> float | None:
 def _impossible(inst, params: dict[str, Any]) -> tuple[str, str] | None:
     """Tiles that cannot make the frame, or hints that conflict: no placement obeys the rules."""
     from mipgames.edge_matching.backtrack import impossible
-    from mipgames.edge_matching.simulate import NAMED_FRAME
+    from mipgames.edge_matching.simulate import named_frame
 
-    return impossible(inst, params.get(NAMED_FRAME) or 0)
+    return impossible(inst, named_frame(params))
 
 
 @_framed

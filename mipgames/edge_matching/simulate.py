@@ -44,6 +44,11 @@ NAMED_FRAME = "frame_colour_named"
 """Key of the params ``framed`` returns: the frame colour as the user named it (messages speak of that one)."""
 
 
+def named_frame(params: dict[str, Any]) -> int:
+    """The frame colour as the user numbered it, from params ``framed`` returned (0 when it was 0 or none)."""
+    return params.get(NAMED_FRAME) or 0
+
+
 def framed(inst: Instance, params: dict[str, Any] | None) -> tuple[Instance, dict[str, Any]]:
     """The instance with its frame colour renamed to 0 (``none``: with no colour 0), and params saying so.
 

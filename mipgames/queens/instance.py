@@ -27,9 +27,9 @@ from mipgames.core.files import (
 MAX_N = 128
 MAX_TOTAL = 1 << 60
 MAX_K = MAX_N * MAX_N
+"""K above the number of squares asks nothing more."""
 MAX_COORDINATE = 10**6
 """Largest coordinate a moves file may name (off the board it is an illegal move, beyond this bad input)."""
-"""K above the number of squares asks nothing more."""
 
 Move = tuple[int, int, int, int]
 """(r1, c1, r2, c2): the queen on (r1, c1) captures the queen on (r2, c2)."""

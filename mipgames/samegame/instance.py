@@ -115,13 +115,13 @@ def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: boo
     if len(lines) > MAX_SIDE:
         raise InputError(f"{len(lines)} rows; at most {MAX_SIDE} are read", path, lines[MAX_SIDE][0])
     if ints is None:
-        ints = any(len(text.split()) > 1 for _, text in lines)
         counts = [len(text.split()) for _, text in lines]
+        ints = any(c > 1 for c in counts)
         usual = max(counts, key=lambda c: (counts.count(c), c == counts[0]))  # most rows' (ties: the first's)
         model = next(number for (number, _), c in zip(lines, counts) if c == usual)
-        for number, text in lines:  # before any value is read: a digit row read as one number misled the message
-            if ints and len(text.split()) != usual:
-                words = len(text.split())
+        # before any value is read: a digit row read as one number misled the message
+        for (number, text), words in zip(lines, counts):
+            if ints and words != usual:
                 raise InputError(
                     f"{words} word{'s' * (words != 1)} where line {model} has {usual}: rows of colour digits and "
                     f"rows of numbers split by spaces are mixed, or a row is ragged ({excerpt(text)})",
