@@ -83,6 +83,7 @@ MESSAGES = [
         rf"FILE {_QUOTED} is short: {_SIZE}x{_SIZE} = {_SIZE} words needed, found [0-9]+",
         rf"FILE {_QUOTED} line [0-9]+: word [0-9]+ is neither a colour \(lowercase letters a-z\) nor 0",
         r"line longer than [0-9,]+ characters: not a command",
+        r"a carriage return inside the line \(old Mac line ends\?\): save the script with line feeds \(LF or CRLF\)",
     )
 ]
 
