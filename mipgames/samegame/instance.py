@@ -187,7 +187,8 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     for (before, _), (after, _) in zip(lines, lines[1:]):
         if any(not raw[k].strip() for k in range(before, after - 1)):
             raise InputError(
-                "blank line between rows: several boards in one file (read them with read_standard_set)",
+                "blank line between rows: several boards in one file (a solve takes one board a file;"
+                " benchmarks/samegame/standard.py runs a whole set)",
                 path,
                 after,
             )

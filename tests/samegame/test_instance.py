@@ -49,6 +49,7 @@ def test_standard_set() -> None:
     with pytest.raises(InputError, match="several boards") as info:
         read_board(STANDARD)
     assert info.value.line == 17
+    assert "standard.py" in str(info.value)  # the message names what reads a whole set
     with pytest.raises(InputError, match="several boards") as info:  # rows of digits were merged into one board
         parse_board("12\n21\n\n11\n22\n")
     assert info.value.line == 4
