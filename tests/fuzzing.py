@@ -107,6 +107,23 @@ def companion_name_refused(capsys: Any, argv: list[str], output: Path) -> None:
     assert "give it another extension" in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+def companion_of_another_kept(capsys: Any, with_companion: list[str], without: list[str], folder: Path) -> None:
+    """Companions are named by the instance's stem, so ``X.dat`` beside ``X.txt`` would take over (or, writing
+    none, delete) ``X.txt``'s companion: the first is refused, the second leaves it as it was."""
+    from mipgames.cli import main
+
+    assert main([*with_companion, "-o", str(folder / "x.txt")]) == 0
+    before = {name: (folder / name).read_bytes() for name in listing(folder)}
+    assert len(before) == 2
+    assert main([*with_companion, "-o", str(folder / "x.dat")]) == 4
+    err = capsys.readouterr().err
+    assert "named for x.txt as well" in err and err.count("\n") == 1
+    assert {name: (folder / name).read_bytes() for name in listing(folder)} == before
+    assert main([*without, "-o", str(folder / "x.json")]) == 0
+    assert {name: (folder / name).read_bytes() for name in listing(folder) if name != "x.json"} == before
+    assert "removed" not in capsys.readouterr().err
+
+
 def blocked_companion_refused(capsys: Any, argv: list[str], output: Path, companion: Path, blocker: str) -> None:
     """A ``BLOCKERS`` entry where the companion goes: refused before the instance is written (no file, no
     temporary file), a linked file left as it was, one message."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,24 +25,17 @@ from mipgames.bench.store import Store
 from mipgames.core.arguments import switch_word
 from mipgames.core.certificate import sha256
 from mipgames.core.errors import MipgamesError, UsageError
+from mipgames.core.files import may_be_instance
 from mipgames.run.plan import plan
-
-NOT_INSTANCES = (".md", ".png", ".moves", ".graph")
-"""What a directory holds beside its instances: READMEs, drawings, a planted queens game (``.moves``) and the
-graph a merge-game reduction map was made from (``.graph``)."""
 
 
 def instance_files(paths: Sequence[str]) -> list[str]:
-    """Files as given; a directory stands for its instance files (not ``NOT_INSTANCES`` or hidden files)."""
+    """Files as given; a directory stands for its instance files (``files.may_be_instance``)."""
     found: list[str] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found += sorted(
-                str(f)
-                for f in path.iterdir()
-                if f.is_file() and not f.name.startswith(".") and f.suffix.lower() not in NOT_INSTANCES
-            )
+            found += sorted(str(f) for f in path.iterdir() if f.is_file() and may_be_instance(f))
         elif path.exists():
             found.append(str(path))
         else:
@@ -402,6 +397,8 @@ def run_dask(
 
     with dask_client(n_workers, scheduler) as client:
         slots = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or n_workers or 1
+        if scheduler:  # its workers may be other machines, with caches of their own
+            client.run(warm_kernels, sorted({spec.problem for spec in jobs if spec.module is None}))
         specs = {f"bench-{spec.key()}": replace(spec, parallel_jobs=slots) for spec in jobs}
         futures = client.map(run_job, list(specs.values()), key=list(specs), pure=False)
         try:
@@ -416,10 +413,38 @@ def run_dask(
             client.cancel(futures)
 
 
+def warm_kernels(problems: Sequence[str], quiet: bool = True) -> None:
+    """Compile (or load from numba's cache) the compiled searches of these problems before any run is timed.
+
+    A cold cache (a fresh clone, an edited kernel) charged the compile to whichever job came first: `make bench`
+    recorded CBC's SameGame run as a 10 s timeout whose model start was compiling, and a second solver's build
+    took 9.6 s.  The solves' child processes load what this writes in a second.
+    """
+    for name in problems:
+        problem = load_problem(name)
+        if problem.warmup is None:
+            continue
+        began = time.monotonic()
+        problem.warmup()
+        if not quiet:
+            print(
+                f"mipgames bench: {name}'s compiled searches ready in {time.monotonic() - began:.1f} s "
+                "(before any run is timed)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
 def run(
     jobs: Sequence[JobSpec], store: Store, *, n_jobs: int = 1, scheduler: str | None = None, quiet: bool = False
 ) -> Counts:
-    """Run the jobs (serially for one slot and no scheduler) and return the counts of this session's runs."""
+    """Run the jobs (serially for one slot and no scheduler) and return the counts of this session's runs.
+
+    The campaign's problems' kernels are compiled first, here and, on a cluster of your own, on every worker
+    (a local cluster shares this machine's cache)."""
+    problems = sorted({spec.problem for spec in jobs if spec.module is None})
+    if jobs:
+        warm_kernels(problems, quiet)
     seen = Counts()
     with progress_bar(len(jobs), quiet) as on_row:
 

@@ -318,6 +318,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"mipgames bench: {note}", file=sys.stderr)
     with Store(args.db[0]) as db:
+        db.rows()  # a damaged stored row is refused before any run, not after the campaign
         done = db.done_keys()
         finished = [j for j in jobs if j.key() in done]
         if finished and not args.resume:

@@ -71,6 +71,16 @@ ADDED_IN_2 = ("reported_status", "proved_by", "stop")
 """Columns version 1 lacked; every other column of COLUMNS was there from the start."""
 
 
+JSON_COLUMNS = ("params", "options")
+
+
+def _json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
 def _refuse(path: Path, why: str) -> NoReturn:
     raise InputError(why, path)
 
@@ -232,9 +242,32 @@ class Store:
         self.db.commit()
 
     def rows(self) -> list[dict[str, Any]]:
-        """Every run, with the columns an unmigrated schema-1 database lacks read as None."""
+        """Every run, with the columns an unmigrated schema-1 database lacks read as None, each value checked
+        against its column (SQLite stores any value in any column: an edited row failed deep in the report)."""
         blank = dict.fromkeys(self.missing)
-        return [{**blank, **dict(r)} for r in self.db.execute("SELECT * FROM runs ORDER BY finished_at, job_key")]
+        rows = [{**blank, **dict(r)} for r in self.db.execute("SELECT * FROM runs ORDER BY finished_at, job_key")]
+        for row in rows:
+            self._check_row(row)
+        return rows
+
+    def _check_row(self, row: dict[str, Any]) -> None:
+        for name, kind in COLUMNS:
+            value = row.get(name)
+            if value is None:
+                fits = "NOT NULL" not in kind
+            elif kind.startswith("REAL"):
+                fits = isinstance(value, (int, float))
+            elif kind.startswith("INTEGER"):
+                fits = isinstance(value, int)
+            else:
+                fits = isinstance(value, str) and (name not in JSON_COLUMNS or _json_object(value))
+            if not fits:
+                want = "a JSON object" if name in JSON_COLUMNS else kind.split()[0].lower()
+                _refuse(
+                    self.path,
+                    f"run {str(row.get('job_key'))[:16]!r}: {name} holds {str(value)[:40]!r}, not {want} "
+                    "(the file was edited or damaged)",
+                )
 
     def hosts(self) -> dict[str, dict[str, Any]]:
         if "hosts" not in self._tables():

@@ -73,8 +73,6 @@ def rerun_command(result: Result, instance_path: str | None, problem: Problem, e
 
     A nullable parameter (``Param.nullable``) set to None where its default is not is spelt ``none``, as
     ``--frame-colour none``; without it the rerun would solve another puzzle."""
-    nullable = {p.name for p in problem.params if p.nullable and p.default is not None}
-    unset = {p.name for p in problem.params if p.default is None}  # there a 0 is a value (--target 0), not "off"
     options = result.options
     words = ["mipgames", "solve", instance_path or "INSTANCE", "--problem", result.problem, "--solver", result.solver]
     if result.formulation:
@@ -92,7 +90,16 @@ def rerun_command(result: Result, instance_path: str | None, problem: Problem, e
             words += ["--memory-limit", str(int(options.memory_limit))]
         if options.warm_start:
             words.append("--warm-start")
-    for name, value in sorted(result.params.items()):
+    words += param_words(result.params, problem)
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def param_words(params: dict[str, Any], problem: Problem) -> list[str]:
+    """The problem's parameters as command-line words: a switch when True, nothing when unset (None or False)."""
+    nullable = {p.name for p in problem.params if p.nullable and p.default is not None}
+    unset = {p.name for p in problem.params if p.default is None}  # there a 0 is a value (--target 0), not "off"
+    words: list[str] = []
+    for name, value in sorted(params.items()):
         flag = "--" + name.replace("_", "-")
         if value is True:
             words.append(flag)
@@ -100,7 +107,7 @@ def rerun_command(result: Result, instance_path: str | None, problem: Problem, e
             words += [flag, "none"]
         elif value not in (False, None) or (name in unset and value == 0 and value is not False):
             words += [flag, str(value)]
-    return " ".join(shlex.quote(w) for w in words)
+    return words
 
 
 def build(

@@ -20,7 +20,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -308,17 +308,55 @@ def output_pair(path: str | Path, companion: Path | None, what: str, probe: bool
             f"give it another extension (e.g. {target.with_suffix('.txt').name})",
             target,
         )
+    owner = companion_owner(target, companion)
+    if owner is not None:
+        raise OutputError(
+            f"{what} is written beside it as {companion.name}, which is named for {owner.name} as well "
+            "(a companion file is named by the instance's name without its extension); give this one another name",
+            target,
+        )
     return check(target), check(companion)
+
+
+NOT_INSTANCES = (".moves", ".graph", ".md", ".png", ".pdf", ".svg", ".gif", ".log", ".lp", ".mps", ".pb", ".pbtxt")
+"""Suffixes of the files beside instances that are not instances: a planted queens game (``.moves``), the graph a
+merge-game reduction map was made from (``.graph``), READMEs, drawings, logs and exported models; certificates
+(``.cert.json``) neither."""
+
+
+def may_be_instance(path: Path) -> bool:
+    """Whether a file in a folder of instances may be one (not hidden, not one of ``NOT_INSTANCES``)."""
+    name = path.name.lower()
+    return not name.startswith(".") and path.suffix.lower() not in NOT_INSTANCES and not name.endswith(".cert.json")
+
+
+def companion_owner(target: Path, companion: Path) -> Path | None:
+    """Another file beside ``target`` whose companion has ``companion``'s name (``X.txt`` for ``X.dat``'s
+    ``X.moves``): companions are named by the stem, so two such files cannot both have one."""
+    try:
+        siblings = list(target.parent.glob(glob.escape(companion.stem) + ".*"))
+    except OSError:
+        return None
+    for sibling in sorted(siblings):
+        if (
+            sibling.stem == companion.stem
+            and sibling.name.lower() != target.name.lower()
+            and may_be_instance(sibling)
+            and sibling.is_file()
+        ):
+            return sibling
+    return None
 
 
 def drop_stale_companion(target: Path, companion: Path, what: str) -> None:
     """Remove the companion an earlier file of this name had (a planted game, a graph): beside the new file
-    it would be read as the new file's, which it is not.  (A file named like a companion has none.)"""
-    if companion.name.lower() == target.name.lower():
+    it would be read as the new file's, which it is not.  (A file named like a companion has none, and one
+    named for another instance beside it is that instance's.)"""
+    if companion.name.lower() == target.name.lower() or companion_owner(target, companion) is not None:
         return
     if companion.is_file() and not companion.is_symlink():
         companion.unlink()
-        logging.getLogger("mipgames").warning("removed %s: %s of the file this one replaced", companion, what)
+        logging.getLogger("mipgames").warning("removed %s: %s of an earlier %s", companion, what, target.name)
 
 
 def _resolved(path: str | Path) -> Path:
@@ -344,25 +382,9 @@ def distinct_outputs(sources: Iterable[str | Path], *outputs: str | Path | None)
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     """Write to a temporary file beside the target, then rename: never a half-written or foreign file."""
-    target = check_output_target(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
-    try:
-        os.fchmod(fd, 0o666 & ~_UMASK)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        check_output_target(target)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    with staged_output(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
@@ -402,6 +424,7 @@ def staged_output(path: str | Path) -> Iterator[Path]:
     is renamed onto ``path``, on any failure it is removed.
     """
     target = check_output_target(path)
+    made = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # the suffix in lower case: OR-Tools writes a text proto only for a name ending in "txt", never "TXT"
@@ -409,6 +432,7 @@ def staged_output(path: str | Path) -> Iterator[Path]:
             prefix=_staged_prefix(target, os.getpid()), suffix=f".tmp{target.suffix.lower()}", dir=target.parent
         )
     except OSError as exc:
+        _remove_empty(made)
         raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
     os.close(fd)
     tmp = Path(name)
@@ -419,7 +443,18 @@ def staged_output(path: str | Path) -> Iterator[Path]:
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
+        _remove_empty(made)
         raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
+        _remove_empty(made)
         raise
+
+
+def _remove_empty(folders: Sequence[Path]) -> None:
+    """Remove the folders a refused output made for itself (deepest first), as long as nothing else went in."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return

@@ -9,6 +9,7 @@ some formulations optimise another quantity (set-cover counts heroes): the heade
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,34 +45,43 @@ class TooLarge(Exception):
         self.size, self.estimated = size, estimated
 
 
-BYTES_PER_ENTRY = {".lp": 10, ".mps": 48}
-"""Bytes a nonzero (objective and bounds counted as one each per variable) takes in each MIP format, at the
-low end of what the bundled models measure (.lp 11-17, .mps 53-67): the estimate only skips a model
-without writing it when it is surely too large; the written file is measured exactly."""
+MPS_BYTES_PER_ENTRY = 44
+"""PuLP writes each nonzero of an MPS file on a line of its own: four spaces, the column and the row names each
+padded to eight characters, two separators, the value as ``% .12e`` (19 characters) and a line end."""
 
 
 def model_size(built: Built, kind: str, suffix: str) -> int:
-    """Bytes a model takes on disk, estimated without writing it (a lower estimate: see ``BYTES_PER_ENTRY``; a
-    CP-SAT proto a few bytes a variable and a dozen a constraint)."""
+    """Bytes a model takes on disk at least, counted without writing it: ``--max-size`` skips a model unwritten
+    only when it is surely over; a written file is measured exactly.
+
+    Per nonzero (objective and constraints), an LP file holds a sign, a space and the variable's name (the
+    shortest name counts), and an MPS file a line of ``MPS_BYTES_PER_ENTRY`` bytes.  A CP-SAT proto holds a
+    field tag, a length and a domain of two values (two bytes or more) per variable, a tag and a length per
+    constraint; its text form is longer still."""
     if kind == "mip":
-        nonzeros = sum(len(c) for c in built.model.constraints.values()) + len(built.model.variables())
-        return BYTES_PER_ENTRY[suffix] * nonzeros
+        model = built.model
+        objective = model.objective if model.objective is not None else {}
+        nonzeros = sum(len(c) for c in model.constraints.values()) + len(objective)
+        if suffix == ".mps":
+            return MPS_BYTES_PER_ENTRY * nonzeros
+        shortest = min((len(v.name) for v in model.variables()), default=1)
+        return (2 + shortest) * nonzeros
     proto = built.model.proto
-    return 4 * len(proto.variables) + 12 * len(proto.constraints)
+    return 6 * len(proto.variables) + 2 * len(proto.constraints)
 
 
 def describe(problem: Problem, instance: Any, params: dict[str, Any], formulation: str, built: Built) -> list[str]:
     """The header lines of a model file (the objective line for the model's own sense; see ``export_model``)."""
     from mipgames import __version__
-    from mipgames.core.certificate import sha256
+    from mipgames.core.certificate import param_words, sha256
     from mipgames.core.errors import printable
 
     digest = sha256(problem.instance_to_json(instance))
-    settings = ", ".join(f"{key}={value}" for key, value in sorted(params.items())) or "none"
+    settings = " ".join(shlex.quote(word) for word in param_words(params, problem)) or "(none set)"
     lines = [
         f"mipgames {__version__}: {problem.name}, formulation {formulation}",
         f"instance sha256 {digest} (the instance_sha256 of its certificates)",
-        f"parameters as given (an unset one, None or False, leaves the instance's own setting): {printable(settings)}",
+        f"parameters, as mipgames export takes them: {printable(settings)}",
     ]
     if built.has_objective:
         name, sense = problem.objective(params)

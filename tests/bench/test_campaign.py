@@ -360,3 +360,24 @@ def test_a_resumed_campaign_says_when_its_stored_runs_are_an_older_toolkits(tmp_
     capsys.readouterr()
     assert main([*args, "--resume"]) == 0
     assert "kept from before, made by mipgames 0.0.1" in capsys.readouterr().err
+
+
+def test_the_campaigns_kernels_are_compiled_before_its_first_run_is_timed(tmp_path, monkeypatch):
+    """A cold numba cache charged SameGame's compile to the first solver run (CBC: a 10 s timeout)."""
+    events: list[str] = []
+
+    class Warmed:
+        def __init__(self, name):
+            self.warmup = lambda: events.append(f"warm {name}")
+
+    board = str(ROOT / "instances" / "samegame" / "random-4x4-k3-seed4.txt")
+    planned, _ = campaign.plan_jobs([board], ["cbc", "exact"], time_limit=5)
+    stubs, _ = campaign.plan_jobs(write_instances(tmp_path / "inst"), ["exact"], time_limit=5, module=STUB[1])
+    monkeypatch.setattr(campaign, "load_problem", Warmed)
+    monkeypatch.setattr(campaign, "run_serial", lambda jobs, store, on_row: events.append(f"{len(jobs)} jobs"))
+    with Store(tmp_path / "r.sqlite") as db:
+        campaign.run(planned, db, quiet=True)
+        assert events == ["warm samegame", "2 jobs"]
+        events.clear()
+        campaign.run(stubs, db, quiet=True)
+        assert events == [f"{len(stubs)} jobs"]  # a problem outside the package is not the registry's to warm

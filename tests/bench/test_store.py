@@ -216,3 +216,30 @@ def test_foreign_or_damaged_databases_are_refused_before_a_byte_is_written(tmp_p
     same = tmp_path / "same.sqlite"
     assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(same), "--report", str(same)]) == 4
     assert "name each output once" in capsys.readouterr().err and not same.exists()
+
+
+@pytest.mark.parametrize(("column", "value"), [("params", "{not json"), ("wall_time_s", "abc"), ("options", "[1]")])
+def test_an_edited_row_is_refused_with_its_column_not_an_internal_error(tmp_path, capsys, column, value):
+    """A row with a damaged params or time gave 'internal error: JSONDecodeError / TypeError' (exit 1)."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    db = tmp_path / "r.sqlite"
+    assert main(["bench", *paths, *STUB, "--solvers", "exact", "--db", str(db)]) == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE runs SET {column} = ? WHERE rowid = 1", (value,))
+    conn.close()
+    capsys.readouterr()
+    for argv in (
+        ["bench", "report", "--db", str(db), "--report", str(tmp_path / "rep")],
+        ["bench", *paths, *STUB, "--solvers", "exact", "--db", str(db), "--resume"],
+    ):
+        assert main(argv) == 4
+        err = capsys.readouterr().err
+        assert f"{column} holds" in err and "edited or damaged" in err and "internal error" not in err, err
+    assert not (tmp_path / "rep").exists()
+
+
+def test_a_folder_of_instances_skips_the_certificates_beside_them(tmp_path):
+    """The README's tour writes puzzle.cert.json beside puzzle.txt; `bench FOLDER` read it as an instance."""
+    paths = write_instances(tmp_path / "inst", seeds=(1,))
+    (tmp_path / "inst" / "x.cert.json").write_text("{}\n")
+    assert campaign.instance_files([str(tmp_path / "inst")]) == sorted(paths)

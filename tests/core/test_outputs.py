@@ -559,8 +559,14 @@ def test_a_model_file_says_what_it_is(capsys, tmp_path):
         assert head[0] == f"{mark}mipgames {__version__}: merge-game, formulation set-cover" + (
             " *\\" if suffix == ".lp" else ""
         )
-        assert f"instance sha256 {digest}" in head[1] and "target=248" in head[2]
+        assert f"instance sha256 {digest}" in head[1] and "takes them: --target 248" in head[2]
         assert "stones destroyed (max) = 248 for every feasible solution" in head[3]
+    edge = str(ROOT / "instances/edge_matching/coursework_4x4.txt")
+    for given, said in (("0", "--mode optimise"), ("none", "--frame-colour none --mode optimise")):
+        # 'frame_colour=None' was said to leave the instance's own setting: it is the puzzle without a frame
+        out = tmp_path / given
+        assert main(["export", edge, "--formulation", "typed", "--frame-colour", given, "-d", str(out)]) == 0
+        assert (out / "coursework_4x4.typed.lp").read_text().splitlines()[2].endswith(f"takes them: {said} *\\")
 
 
 def test_a_drawing_shows_only_a_verified_solution_and_says_what_it_shows(capsys, tmp_path):
@@ -662,3 +668,41 @@ def test_a_skipped_file_s_size_is_given_in_bytes_beside_the_limit(capsys, tmp_pa
     assert re.search(
         r"skipped coursework_4x4\.typed\.lp: [\d,]+ bytes or more, over --max-size 0\.01 MB \(10,485 bytes\)", err
     ), err
+
+
+@pytest.mark.parametrize(
+    "instance",
+    [
+        "edge_matching/coursework_4x4.txt",
+        "samegame/random-3x3-k2-seed1.txt",
+        "merge_game/vertical-simple.txt",
+        "merge_game/reduction-n12-no.txt",
+        "merge_game/choice.txt",
+        "queens/spec_example.txt",
+    ],
+)
+def test_the_size_estimate_never_exceeds_the_file_written(instance, tmp_path):
+    """--max-size skips a model unwritten on the estimate alone: a 13-byte proto was estimated at 16 and refused."""
+    from mipgames import registry
+    from mipgames.core.problem import SolveOptions
+    from mipgames.run.export import export_model, model_size
+
+    problem = registry.load(registry.infer(instance))
+    inst = problem.read(ROOT / "instances" / instance)
+    for name, form in problem.formulations.items():
+        built = form.build(inst, {}, SolveOptions())
+        suffixes = (".lp", ".mps") if form.kind == "mip" else (".pb", ".pbtxt")
+        for suffix in suffixes:
+            path = tmp_path / f"{name}{suffix}"
+            export_model(built, form.kind, path)
+            assert 0 < model_size(built, form.kind, suffix) <= path.stat().st_size, (name, suffix)
+
+
+def test_an_export_that_keeps_nothing_leaves_no_folder_it_made(capsys, tmp_path):
+    """A proto written, measured and dropped left the -d folders its staging had made (empty, exit 4)."""
+    choice = str(ROOT / "instances/merge_game/choice.txt")
+    target = tmp_path / "a" / "b"
+    args = ["export", choice, "--formulation", "compact-cp", "--max-size", "0.00019", "-d", str(target)]
+    assert main(args) == 4
+    assert "skipped choice.compact-cp.pb" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -10,7 +10,13 @@ from mipgames.core.errors import OutputError
 from mipgames.merge_game.generate import reduction_map
 from mipgames.merge_game.graphs import graph_path
 from mipgames.merge_game.instance import read, write
-from tests.fuzzing import BLOCKERS, blocked_companion_refused, companion_name_refused, listing
+from tests.fuzzing import (
+    BLOCKERS,
+    blocked_companion_refused,
+    companion_name_refused,
+    companion_of_another_kept,
+    listing,
+)
 
 ARGS = ["generate", "merge-game", "--kind", "reduction", "--vertices", "8", "--seed", "1"]
 
@@ -62,3 +68,7 @@ def test_a_map_without_a_graph_removes_the_graph_of_the_map_it_replaced(tmp_path
     assert listing(tmp_path) == ["m.graph", "m.txt"]
     write(read(out).__class__(**{**vars(read(out)), "meta": {}}), out)
     assert listing(tmp_path) == ["m.txt"]
+
+
+def test_a_map_named_like_another_maps_graph_leaves_it_alone(tmp_path, capsys):
+    companion_of_another_kept(capsys, ARGS, ["generate", "merge-game", "--size", "4"], tmp_path)

@@ -9,7 +9,13 @@ from mipgames.cli import main as cli
 from mipgames.core.errors import OutputError
 from mipgames.queens.generate import planted
 from mipgames.queens.instance import moves_path, read, read_moves, write
-from tests.fuzzing import BLOCKERS, blocked_companion_refused, companion_name_refused, listing
+from tests.fuzzing import (
+    BLOCKERS,
+    blocked_companion_refused,
+    companion_name_refused,
+    companion_of_another_kept,
+    listing,
+)
 
 ARGS = ["generate", "queens", "--n", "6", "--k", "1", "--moves", "8", "--seed", "2"]
 
@@ -62,3 +68,8 @@ def test_a_board_without_moves_removes_the_moves_of_the_board_it_replaced(tmp_pa
     write(planted(6, 1, 8, 3).instance.__class__(6, 1, read(out).board), out)  # the same board, no planted game
     assert listing(tmp_path) == ["p.txt"]
     assert "removed" in capsys.readouterr().err
+
+
+def test_a_board_named_like_another_boards_moves_leaves_them_alone(tmp_path, capsys):
+    unplanted = ["generate", "queens", "--n", "6", "--k", "1", "--moves", "5", "--seed", "1", "--unsolvable"]
+    companion_of_another_kept(capsys, ARGS, unplanted, tmp_path)
