@@ -398,7 +398,7 @@ def run_dask(
     with dask_client(n_workers, scheduler) as client:
         slots = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or n_workers or 1
         if scheduler:  # its workers may be other machines, with caches of their own
-            client.run(warm_kernels, sorted({spec.problem for spec in jobs if spec.module is None}))
+            client.run(warm_kernels, registry_problems(jobs))
         specs = {f"bench-{spec.key()}": replace(spec, parallel_jobs=slots) for spec in jobs}
         futures = client.map(run_job, list(specs.values()), key=list(specs), pure=False)
         try:
@@ -411,6 +411,11 @@ def run_dask(
                 on_row(row)
         finally:
             client.cancel(futures)
+
+
+def registry_problems(jobs: Sequence[JobSpec]) -> list[str]:
+    """The package's problems among the jobs (a ``--problem-module`` problem is not the registry's to warm)."""
+    return sorted({spec.problem for spec in jobs if spec.module is None})
 
 
 def warm_kernels(problems: Sequence[str], quiet: bool = True) -> None:
@@ -442,9 +447,7 @@ def run(
 
     The campaign's problems' kernels are compiled first, here and, on a cluster of your own, on every worker
     (a local cluster shares this machine's cache)."""
-    problems = sorted({spec.problem for spec in jobs if spec.module is None})
-    if jobs:
-        warm_kernels(problems, quiet)
+    warm_kernels(registry_problems(jobs), quiet)
     seen = Counts()
     with progress_bar(len(jobs), quiet) as on_row:
 

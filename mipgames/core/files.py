@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
 import json
 import logging
 import math
@@ -352,9 +353,9 @@ def drop_stale_companion(target: Path, companion: Path, what: str) -> None:
     """Remove the companion an earlier file of this name had (a planted game, a graph): beside the new file
     it would be read as the new file's, which it is not.  (A file named like a companion has none, and one
     named for another instance beside it is that instance's.)"""
-    if companion.name.lower() == target.name.lower() or companion_owner(target, companion) is not None:
+    if companion.name.lower() == target.name.lower() or not companion.is_file() or companion.is_symlink():
         return
-    if companion.is_file() and not companion.is_symlink():
+    if companion_owner(target, companion) is None:
         companion.unlink()
         logging.getLogger("mipgames").warning("removed %s: %s of an earlier %s", companion, what, target.name)
 
@@ -424,7 +425,7 @@ def staged_output(path: str | Path) -> Iterator[Path]:
     is renamed onto ``path``, on any failure it is removed.
     """
     target = check_output_target(path)
-    made = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
+    made = list(itertools.takewhile(lambda folder: not folder.exists(), (target.parent, *target.parent.parents)))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # the suffix in lower case: OR-Tools writes a text proto only for a name ending in "txt", never "TXT"
