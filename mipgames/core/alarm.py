@@ -26,13 +26,14 @@ there would otherwise let the block run on to the supervisor's kill.  Half a sec
 exception that did arrive (removing a staged file) unbroken."""
 
 
-def _ring(signum: int, frame: object) -> None:
-    raise DeadlinePassed
-
-
 @contextlib.contextmanager
 def interrupt_at(deadline: float | None) -> Iterator[None]:
-    """Raise DeadlinePassed in the block at ``deadline`` (a time.monotonic() value), when it can be armed."""
+    """Raise DeadlinePassed in the block at ``deadline`` (a time.monotonic() value), when it can be armed.
+
+    Once the alarm has rung, any other exception the block raises is reported as DeadlinePassed: a ring that
+    lands in library code can be swallowed there and break what it was doing.  numba compiling a kernel
+    catches it in a callback from LLVM and then fails on the half-made library ("RuntimeError: no compiled
+    object yet"), which had ended a SameGame solve as an error instead of out of time."""
     armed = (
         deadline is not None
         and threading.current_thread() is threading.main_thread()
@@ -45,10 +46,23 @@ def interrupt_at(deadline: float | None) -> Iterator[None]:
     left = deadline - time.monotonic()
     if left <= 0:
         raise DeadlinePassed
-    signal.signal(signal.SIGALRM, _ring)
+    rang = False
+
+    def ring(signum: int, frame: object) -> None:
+        nonlocal rang
+        rang = True
+        raise DeadlinePassed
+
+    signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, left, RING_AGAIN_S)
     try:
         yield
+    except DeadlinePassed:
+        raise
+    except Exception as exc:
+        if rang:
+            raise DeadlinePassed from exc
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)

@@ -8,6 +8,7 @@ already renamed to 0 (``simulate.framed``; problem.py does it).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
@@ -72,11 +73,16 @@ ALGORITHMS = {
 
 def compile_kernels() -> None:
     """Compile (or load from numba's cache) the backtracker's and the local search's kernels: every kernel
-    path runs once on a small planted puzzle (decision, count, branch and bound, score search)."""
+    path runs once on small planted puzzles (decision, count, branch and bound, score search)."""
+    from mipgames.edge_matching import kernel
     from mipgames.edge_matching.generate import planted
+    from mipgames.edge_matching.lns import score_search
 
     inst, _ = planted(3, 3, True, 2, 3, 0)
     quiet = SolveOptions(threads=1, time_limit=30)
     for params in ({"mode": "decision"}, {"mode": "decision", "count": True}, {"mode": "optimise"}):
         _backtrack(inst, params, quiet, lambda *a: None)
-    _lns(inst, {"mode": "optimise"}, SolveOptions(threads=1, time_limit=1), lambda *a: None)
+    # a puzzle its first construction leaves imperfect, searched until the local search's kernel has run (not
+    # for a time: on a cold cache the construction's compile alone outlasted any short limit)
+    imperfect, _ = planted(7, 7, True, 3, 6, 0)
+    score_search(imperfect, math.inf, 0, stop=lambda: bool(kernel.ils.signatures))

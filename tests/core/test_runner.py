@@ -320,6 +320,26 @@ def test_the_build_alarm_is_armed_only_where_it_is_safe_and_always_disarmed():
         signal.signal(signal.SIGALRM, previous)
 
 
+def test_an_error_the_alarm_caused_is_reported_as_out_of_time():
+    """numba compiling a kernel swallows a ring in a callback from LLVM, then fails on the half-made library: once
+    the alarm has rung, the block's error is the deadline's doing.  Before the ring, an error is the block's own."""
+    import time
+
+    from mipgames.core.alarm import DeadlinePassed, interrupt_at
+
+    with pytest.raises(DeadlinePassed) as caught:
+        with interrupt_at(time.monotonic() + 0.05):
+            try:
+                time.sleep(5)
+            except DeadlinePassed:
+                pass  # swallowed, as numba's compile does
+            raise RuntimeError("no compiled object yet for <Library 'compact'>")
+    assert isinstance(caught.value.__cause__, RuntimeError)
+    with pytest.raises(RuntimeError):
+        with interrupt_at(time.monotonic() + 5):
+            raise RuntimeError("a defect of the block itself")
+
+
 @pytest.mark.parametrize("solver", ["glpk", "highs"])
 def test_an_in_process_solver_stops_loading_the_model_at_its_limit(solver, tmp_path):
     """GLPK and HiGHS are handed the model by Python loops that ignored the limit (a 2 s solve of the 10x10
