@@ -10,6 +10,7 @@ processes may not do.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -262,13 +263,20 @@ def dask_client(n_workers: int | None, scheduler: str | None) -> Iterator[Any]:
         ) from None
 
     if scheduler:
+        failure: MipgamesError | None = None
         try:
             remote = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
         except ValueError as exc:  # distributed's words for a malformed address
-            raise UsageError(f"--scheduler {scheduler[:80]!r} is not a scheduler address: {exc}") from None
+            failure = UsageError(f"--scheduler {scheduler[:80]!r} is not a scheduler address: {exc}")
         except Exception as exc:  # OSError, TimeoutError; under load also an AssertionError from distributed itself
             why = str(exc) or type(exc).__name__
-            raise MipgamesError(f"cannot reach the Dask scheduler at {scheduler[:80]}: {why}") from None
+            failure = MipgamesError(f"cannot reach the Dask scheduler at {scheduler[:80]}: {why}")
+        if failure is not None:
+            # The half-made client closes itself in __del__, at some later collection: one that came while the
+            # next client started its event loop deadlocked on the loop's lock (a test run hung).  Now, with the
+            # exception and its frames gone, and no lock held.
+            gc.collect()
+            raise failure
         with remote as client:
             yield client
         return
