@@ -34,7 +34,7 @@ from mipgames.core.problem import (
     judge,
 )
 from mipgames.core.result import Result
-from mipgames.core.status import Status, finite, same, shown, tighter
+from mipgames.core.status import Status, finite, reachable, same, shown, tighter
 from mipgames.core.version import VERSION
 
 SCHEMA = "mipgames/certificate/2"
@@ -301,6 +301,11 @@ def _provenance(check: Check, problem: Problem) -> None:
     file solved (its text hash matches) must hold the embedded instance.  Raises _Rejected."""
     data = check.data
     options = data["options"]
+    if not data["solver"]:
+        raise _Rejected("solver is empty: a certificate names the solver that ran")
+    from mipgames.run.plan import plan  # the runner's resolution of names: what the rerun command will be given
+
+    _guarded("solver", plan, problem, data["solver"], data.get("formulation"), check.instance, check.params)
     run = Result(
         Status(data["status"]),
         problem=problem.name,
@@ -321,9 +326,15 @@ def _provenance(check: Check, problem: Problem) -> None:
         if hashlib.sha256(read_bytes(path, "instance")).hexdigest() != text_sha:
             check.notes.append(f"{shown_path(path)} no longer holds the file solved: the embedded instance was checked")
             return
-        here = problem.instance_to_json(problem.read(path))
     except (MipgamesError, OSError):
-        return  # gone, unreadable or no longer an instance: the embedded one is what is checked
+        return  # gone or unreadable: the embedded instance is what is checked
+    try:  # the very bytes solved, so they must read as the instance embedded
+        here = problem.instance_to_json(problem.read(path))
+    except (MipgamesError, OSError) as exc:
+        raise _Rejected(
+            f"instance_path {path} holds the bytes its text hash names, but they are no {problem.name} "
+            f"instance ({str(exc)[:160]})"
+        ) from None
     if sha256(here) != data["instance_sha256"]:
         raise _Rejected(f"instance_path {path} and its text hash name another instance than the one embedded")
 
@@ -361,7 +372,7 @@ def _recorded_verdict_differs(recorded: dict[str, Any], verdict: Verdict | None,
         given = str(recorded.get("reason"))[:60]
         return f"recorded verification gives reason {given!r}, the replay {verdict.reason[:60]!r}"
     measured = json.loads(json.dumps(verdict.measured))
-    if recorded.get("measured", measured) != measured:
+    if canonical(recorded.get("measured", measured)) != canonical(measured):  # as JSON: true is not 1, 2.0 not 2
         return "recorded verification's measurements (measured) are not the replay's"
     return ""
 
@@ -404,6 +415,9 @@ def _claims(check: Check, problem: Problem) -> Check:
         check.reject(f"status {status} names no prover (proved_by is empty)")
     if data["bound"] is not None and finite(data["bound"]) is None:
         return check.reject(f"bound {str(data['bound'])[:30]} is not a finite number")
+    reported = data.get("reported_status")
+    if reported is not None and status not in reachable(reported):
+        return check.reject(f"status {status} cannot come of the solver's reported {reported} by the claim rule")
     if status is Status.ERROR:
         check.notes.append("records a failed run: it claims nothing")
         return check

@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,6 +37,16 @@ EXCERPT_CHARS = 40
 def excerpt(text: str, width: int = EXCERPT_CHARS) -> str:
     """A short, printable quotation of user input for an error message."""
     return repr(printable(text[:width]) + ("…" if len(text) > width else ""))
+
+
+def refuse_unknown_keys(data: Mapping[Any, Any], allowed: Sequence[str], what: str) -> None:
+    """A JSON object holding a key ``what`` never has is refused: a reader that ignored it would accept a
+    forged field (a certificate's embedded instance, say) and give one thing two hashes."""
+    unknown = sorted(map(str, set(data) - set(allowed)))
+    if unknown:
+        raise InputError(
+            f"unknown key(s) in {what}: {excerpt(', '.join(unknown))}; allowed: {', '.join(sorted(allowed))}"
+        )
 
 
 def _kind(mode: int) -> str:
@@ -177,14 +187,22 @@ def parse_int(
     return value
 
 
+class _Refused(ValueError):
+    """A JSON token ``loads_json`` refuses: the message, and the token, to find the line it stands on."""
+
+    def __init__(self, message: str, token: str, key: bool = False):
+        super().__init__(message)
+        self.token, self.key = token, key
+
+
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON may hold here")
+    raise _Refused(f"{name} is not a number JSON may hold here", name)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"number {text[:20]} is out of range")
+        raise _Refused(f"number {text[:20]} is out of range", text)
     return value
 
 
@@ -195,7 +213,7 @@ float every claim is compared as."""
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_JSON_INT_DIGITS:
-        raise ValueError(f"integer {text[:20]}... of {len(text)} digits is out of range")
+        raise _Refused(f"integer {text[:20]}... of {len(text)} digits is out of range", text)
     return int(text)
 
 
@@ -204,14 +222,57 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"key {key[:40]!r} appears twice in one object")
+            raise _Refused(f"key {key[:40]!r} appears twice in one object", key, key=True)
         out[key] = value
     return out
 
 
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+LOCATE_JSON_CHARS = 16 * 1024 * 1024
+"""How far into a refused JSON text its faulty token is looked for (an error path: a plain scan, in Python)."""
+
+
+def _json_line(text: str, refused: _Refused | None) -> int | None:
+    """The line of the token ``json.loads`` refused (``refused``), or of the deepest nesting (None: a text nested
+    too deeply); None when not found within ``LOCATE_JSON_CHARS``.  The parser's hooks see a token but not
+    where it stands, so the text is scanned again here, with strings told apart from bare tokens."""
+    stack: list[set[str] | None] = []  # per open bracket: an object's keys so far, None for an array
+    expect_key = False
+    deepest, deepest_at = -1, 0
+    for match in _JSON_TOKEN.finditer(text, 0, min(len(text), LOCATE_JSON_CHARS)):
+        token = match.group()
+        if token in "{[":
+            stack.append(set() if token == "{" else None)
+            expect_key = token == "{"
+            if refused is None and len(stack) > deepest:
+                deepest, deepest_at = len(stack), match.start()
+        elif token in "}]":
+            if stack:
+                stack.pop()
+            expect_key = False
+        elif token == ",":
+            expect_key = bool(stack) and stack[-1] is not None
+        elif token == ":":
+            expect_key = False
+        elif refused is None:
+            continue
+        elif token.startswith('"'):
+            if expect_key and stack and stack[-1] is not None:
+                try:
+                    key = json.loads(token)
+                except ValueError:
+                    key = token
+                if refused.key and key in stack[-1]:
+                    return text.count("\n", 0, match.start()) + 1
+                stack[-1].add(key)
+        elif not refused.key and token == refused.token:
+            return text.count("\n", 0, match.start()) + 1
+    return text.count("\n", 0, deepest_at) + 1 if refused is None and deepest > 0 else None
+
+
 def loads_json(text: str, name: str, what: str = "JSON") -> Any:
     """JSON with the hostile cases refused as InputError: NaN/Infinity, overflowing numbers, repeated keys,
-    deep nesting."""
+    deep nesting; each named by its line, as a syntax error is."""
     try:
         return json.loads(
             text,
@@ -223,7 +284,9 @@ def loads_json(text: str, name: str, what: str = "JSON") -> Any:
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg}", name, exc.lineno) from None
     except RecursionError:
-        raise InputError(f"{what} nested too deeply", name) from None
+        raise InputError(f"{what} nested too deeply", name, _json_line(text, None)) from None
+    except _Refused as exc:
+        raise InputError(f"not valid JSON: {str(exc)[:120]}", name, _json_line(text, exc)) from None
     except ValueError as exc:
         raise InputError(f"not valid JSON: {str(exc)[:120]}", name) from None
 

@@ -230,3 +230,23 @@ def decide(
         else f"reported optimal but its bound {shown(bound)} differs from {shown(value)}"
     )
     return Claim(Status.FEASIBLE, value, bound, bound_by, reason)
+
+
+_REACHABLE = {
+    Status.OPTIMAL: frozenset({Status.OPTIMAL, Status.FEASIBLE, Status.ERROR}),
+    Status.FEASIBLE: frozenset({Status.OPTIMAL, Status.FEASIBLE, Status.ERROR}),
+    Status.UNKNOWN: frozenset(Status) - {Status.UNBOUNDED},
+    Status.INFEASIBLE: frozenset({Status.INFEASIBLE, Status.ERROR}),
+    Status.UNBOUNDED: frozenset({Status.UNBOUNDED, Status.ERROR}),
+    Status.ERROR: frozenset({Status.ERROR}),
+}
+
+
+def reachable(reported: Status | str) -> frozenset[Status]:
+    """The claims ``decide`` can make of a solver's ``reported`` status, whatever the objective and bounds: a
+    certificate whose status is not among them did not come of that report (``verify`` refuses it).
+
+    A report of a solution can only be kept or weakened (a gap makes optimal feasible), emptiness is
+    kept or refused, and only "unknown" can turn into anything, by a replayed start or a bound past the target.
+    """
+    return _REACHABLE[Status(reported)]

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mipgames.core.errors import InputError
+from mipgames.core.files import refuse_unknown_keys
 from mipgames.edge_matching.instance import (
     MAX_CELLS,
     MAX_COLOUR,
@@ -56,6 +57,7 @@ def instance_from_json(data: Any) -> Instance:
     for key in ("rows", "cols", "tiles"):
         if key not in data:
             raise InputError(f"{WHAT}: {key!r} is missing")
+    refuse_unknown_keys(data, ("rows", "cols", "tiles", "hints", "name"), WHAT)
     rows = _int(data["rows"], "rows", 1, MAX_SIDE)
     cols = _int(data["cols"], "cols", 1, MAX_SIDE)
     if rows * cols > MAX_CELLS:

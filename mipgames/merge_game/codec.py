@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mipgames.core.errors import InputError
-from mipgames.core.files import excerpt, loads_json
+from mipgames.core.files import excerpt, loads_json, refuse_unknown_keys
 from mipgames.merge_game.instance import (
     MAX_OFFSETS,
     MAX_SIDE,
@@ -312,6 +312,7 @@ def solution_from_json(instance: Instance, data: Any) -> Solution:
     if isinstance(data, Mapping):
         if "merges" not in data:
             raise InputError('a merge-game solution is [[a, b], ...] or {"merges": [[a, b], ...]}')
+        refuse_unknown_keys(data, ("merges",), "a merge-game solution")
         data = data["merges"]
     if not isinstance(data, list):
         raise InputError("a merge-game solution is [[a, b], ...] (hero a merges into hero b)")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mipgames.core.errors import InputError
-from mipgames.core.files import excerpt
+from mipgames.core.files import excerpt, refuse_unknown_keys
 from mipgames.queens.instance import MAX_K, MAX_N, MAX_TOTAL, Move, Queens, check_board
 
 MAX_MOVES = MAX_N * MAX_N
@@ -37,9 +37,7 @@ def instance_from_json(data: Any) -> Queens:
     """The same checks as the text reader (powers of two, row lengths, total below 2^60)."""
     if not isinstance(data, Mapping) or not {"n", "k", "board"} <= set(data):
         raise InputError('a queens instance is {"n": N, "k": K, "board": [[...], ...]}')
-    unknown = sorted(map(str, set(data) - {"n", "k", "board", "planted"}))
-    if unknown:
-        raise InputError(f"unknown key(s) in a queens instance: {excerpt(', '.join(unknown))}")
+    refuse_unknown_keys(data, ("n", "k", "board", "planted"), "a queens instance")
     n = _int(data["n"], "n", 1, MAX_N)
     k = _int(data["k"], "k", 0, MAX_K)
     board = data["board"]

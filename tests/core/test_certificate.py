@@ -206,7 +206,7 @@ def test_fields_of_the_wrong_kind_are_rejected_with_a_reason(cert, field, value)
 
 def test_infeasible_claim_names_its_prover_and_carries_no_solution(cert):
     data = copy.deepcopy(cert)
-    data.update(status="infeasible", objective=None, bound=None)
+    data.update(status="infeasible", reported_status="infeasible", objective=None, bound=None)
     check = verify(data)
     assert not check.ok and "carries a solution" in " ".join(check.reasons)
     data["solution"] = None

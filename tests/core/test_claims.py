@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from mipgames.cli import main
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import SolveOptions
-from mipgames.core.status import Status, decide
+from mipgames.core.status import Status, decide, reachable
 from mipgames.run.reprove import choose_solver
 
 bounds = st.one_of(
@@ -25,16 +25,17 @@ bounds = st.one_of(
     st.floats(-20, 20, allow_nan=False),
 )
 reports = st.sampled_from(list(Status))
-
-
-@settings(max_examples=400, deadline=None, derandomize=True)
-@given(
+REPORT = dict(
     reported=reports,
     objective=st.one_of(st.none(), st.integers(-10, 10).map(float)),
     bound=bounds,
     sense=st.sampled_from(["min", "max"]),
-    integral=st.booleans(),
 )
+"""A solver's report as ``decide`` takes it: status, replayed objective (None: no solution), bound, sense."""
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(**REPORT, integral=st.booleans())
 def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objective, bound, sense, integral):
     claim = decide(reported, objective, [(bound, "solver")], sense, integral=integral, prover="solver")
     if claim.status is Status.OPTIMAL:
@@ -50,6 +51,15 @@ def test_optimal_only_with_a_finite_bound_equal_to_the_objective(reported, objec
         assert claim.bound is None  # a finite bound on an unbounded objective contradicts the claim
     if claim.bound is not None and objective is not None and claim.status is not Status.ERROR:
         assert (claim.bound <= objective) if sense == "min" else (claim.bound >= objective)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(**REPORT, target=st.one_of(st.none(), st.integers(-10, 10).map(float)))
+def test_reachable_names_every_claim_decide_makes_of_a_report(reported, objective, bound, sense, target):
+    """``verify`` refuses a status that ``reachable`` says no report of the recorded kind can lead to; a claim
+    the rule can make but the table left out would refuse true certificates."""
+    claim = decide(reported, objective, [(bound, "solver")], sense, integral=True, prover="solver", target=target)
+    assert claim.status in reachable(reported)
 
 
 @pytest.mark.parametrize(
@@ -337,6 +347,16 @@ def test_a_bound_credited_to_the_toolkit_is_recomputed_not_trusted(capsys, tmp_p
     assert f"rests on the toolkit's own bound, recomputed here: mipgames: {own}" in capsys.readouterr().out
 
 
+def _forge(tmp_path, cert, **fields) -> str:
+    """The certificate with ``fields`` replaced; a forger edits the solver's reported status to match the claim,
+    so that the rule under test, not the report's, has to catch the forgery."""
+    path = tmp_path / "forged.json"
+    data = dict(cert, **fields)
+    data["reported_status"] = fields.get("reported_status", data["status"])
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
 def test_a_decision_the_colour_counts_rule_out_is_infeasible_on_every_route(capsys, tmp_path):
     """CBC cannot see colour parity and stopped "unknown" on a 5x5 decision that colour counts rule out; the
     problem's own bound now proves it infeasible, verify recomputes that, and a forged such proof is rejected."""
@@ -355,11 +375,8 @@ def test_a_decision_the_colour_counts_rule_out_is_infeasible_on_every_route(caps
     assert f"infeasible rests on the toolkit's own bound, recomputed here: {own}" in capsys.readouterr().out
     code, _, cert = _solve(capsys, tmp_path, "instances/edge_matching/planted_5x5_frame.txt", *args, "20")
     assert code == 0 and cert["status"] == "optimal"
-    forged = dict(cert, status="infeasible", solution=None, objective=None, bound=None, proved_by=own)
-    forged["verified"] = unverified
-    path = tmp_path / "forged.json"
-    path.write_text(json.dumps(forged))
-    assert main(["verify", str(path)]) == 1
+    forged = dict(status="infeasible", solution=None, objective=None, bound=None, proved_by=own, verified=unverified)
+    assert main(["verify", _forge(tmp_path, cert, **forged)]) == 1
     assert "its bound 0 does not rule out the target 0" in capsys.readouterr().err
 
 
@@ -379,17 +396,9 @@ def test_infeasible_is_rejected_where_a_solution_made_without_search_replays(ins
     accepts any game: verify took "infeasible" there on the named solver's trust."""
     code, _, cert = _solve(capsys, tmp_path, instance, *args, "--threads", "1")
     assert code == 0
-    forged = dict(cert, status="infeasible", solution=None, objective=None, bound=None, proved_by="cpsat 9.15")
-    path = tmp_path / "forged.json"
-    path.write_text(json.dumps(forged))
-    assert main(["verify", str(path)]) == 1
+    forged = dict(status="infeasible", solution=None, objective=None, bound=None, proved_by="cpsat 9.15")
+    assert main(["verify", _forge(tmp_path, cert, **forged)]) == 1
     assert "a solution made without search replays as legal" in capsys.readouterr().err
-
-
-def _forge(tmp_path, cert, **fields) -> str:
-    path = tmp_path / "forged.json"
-    path.write_text(json.dumps(dict(cert, **fields)))
-    return str(path)
 
 
 @pytest.mark.parametrize(
@@ -639,3 +648,79 @@ def test_the_recorded_replay_must_be_the_replay(capsys, tmp_path):
         assert main(["verify", _forge(tmp_path, cert, verified=verified)]) == 1, verified
         assert "reports a replay, but the certificate carries no solution" in capsys.readouterr().err
     assert main(["verify", str(tmp_path / "c.json")]) == 0
+
+
+def _rejected(capsys, tmp_path, cert, **fields) -> str:
+    """``verify``'s message on the certificate with ``fields`` replaced (which it must reject)."""
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(dict(cert, **fields)))
+    assert main(["verify", str(path)]) == 1
+    return capsys.readouterr().err
+
+
+def test_a_status_no_report_of_the_recorded_kind_leads_to_is_rejected(capsys, tmp_path):
+    """The claim rule never turns a report of emptiness into a solution: optimal beside a solver's "infeasible"
+    was accepted, as the solution replays."""
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--solver", "highs")
+    assert code == 0 and cert["status"] == "optimal"
+    err = _rejected(capsys, tmp_path, cert, reported_status="infeasible")
+    assert "cannot come of the solver's reported infeasible" in err
+
+
+def test_fields_the_schema_does_not_name_are_rejected(capsys, tmp_path):
+    code, _, cert = _solve(capsys, tmp_path, "instances/queens/spec_example.txt")
+    assert code == 0
+    assert "proof_of_optimality" in _rejected(capsys, tmp_path, cert, proof_of_optimality="trust me")
+    verified = dict(cert["verified"], checked_by="an auditor")
+    assert "checked_by" in _rejected(capsys, tmp_path, cert, verified=verified)
+
+
+def test_a_measurement_recorded_as_another_json_type_is_rejected(capsys, tmp_path):
+    """true == 1 in Python: a recorded "remaining": true passed for the replay's 1."""
+    code, _, cert = _solve(capsys, tmp_path, "instances/queens/spec_example.txt")
+    assert code == 0 and cert["verified"]["measured"]["remaining"] == 1
+    measured = dict(cert["verified"]["measured"], remaining=True)
+    err = _rejected(capsys, tmp_path, cert, verified=dict(cert["verified"], measured=measured))
+    assert "measurements (measured) are not the replay's" in err
+
+
+def test_a_solver_or_formulation_the_toolkit_lacks_is_rejected(capsys, tmp_path):
+    """The rerun command must run: an unknown name, rerun included, was accepted."""
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--solver", "highs")
+    assert code == 0 and cert["formulation"]
+    for field, name in (("solver", "nosuchsolver"), ("formulation", "nosuchmodel")):
+        rerun = cert["rerun"].replace(f"--{field} {cert[field]}", f"--{field} {name}")
+        assert name in rerun
+        assert f"unknown {field} {name!r}" in _rejected(capsys, tmp_path, cert, **{field: name, "rerun": rerun})
+
+
+def test_an_instance_path_whose_bytes_are_no_instance_is_rejected(capsys, tmp_path):
+    """The path holds the very bytes solved (their hash matches), so they must read as the embedded instance;
+    a read error was taken as "no longer an instance" and the certificate accepted."""
+    import hashlib
+
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--solver", "highs")
+    assert code == 0
+    garbage = tmp_path / "garbage_map.txt"
+    garbage.write_text("not a merge map at all\n")
+    rerun = cert["rerun"].replace(cert["instance_path"], str(garbage))
+    text_sha = hashlib.sha256(garbage.read_bytes()).hexdigest()
+    fields = {"instance_path": str(garbage), "rerun": rerun, "instance_text_sha256": text_sha}
+    assert "are no merge-game instance" in _rejected(capsys, tmp_path, cert, **fields)
+
+
+def test_keys_an_embedded_instance_or_solution_never_has_are_rejected(capsys, tmp_path):
+    """An ignored key gave one puzzle several hashes (edge matching) and let a solution carry anything (merge
+    game's object form)."""
+    from mipgames.core.certificate import sha256
+
+    code, _, cert = _solve(capsys, tmp_path, "instances/edge_matching/coursework_4x4.txt", "--threads", "1")
+    assert code in (0, 2)
+    instance = dict(cert["instance"], colours_checked_by="nobody")
+    err = _rejected(
+        capsys, tmp_path, cert, instance=instance, instance_sha256=sha256(instance), instance_text_sha256=None
+    )
+    assert "unknown key(s)" in err and "colours_checked_by" in err
+    code, _, cert = _solve(capsys, tmp_path, "instances/merge_game/choice.txt", "--solver", "highs")
+    solution = {"merges": cert["solution"], "note": "anything"}
+    assert "unknown key(s) in a merge-game solution" in _rejected(capsys, tmp_path, cert, solution=solution)

@@ -260,6 +260,27 @@ def test_malformed_certificate_files_are_refused(text, capsys, sandbox, tmp_path
 
 
 @pytest.mark.parametrize(
+    "text, line",
+    [
+        ('{\n "a": 1,\n "b": NaN\n}', 3),
+        ('{"s": "NaN in a string",\n "a": [1,\n 2, -Infinity]}', 3),
+        ('{"x": "a\\" 1e400 in a string",\n "y":\n 1e400}', 3),
+        ('{"a": 1,\n "b": {"a": 2,\n "a": 3}}', 3),
+        ('{"n":\n 1' + "0" * 40 + "}", 2),
+        ("[\n\n" + "[" * 100_000 + "]" * 100_000 + "]", 3),
+    ],
+)
+def test_refused_json_names_the_line(text, line, capsys, tmp_path):
+    """NaN, out-of-range numbers, repeated keys and deep nesting were refused naming the file but no line (a
+    syntax error named one); tokens inside strings are not the ones refused."""
+    path = tmp_path / "c.json"
+    path.write_text(text)
+    assert main(["verify", str(path)]) == 4
+    err = capsys.readouterr().err
+    assert f"c.json:{line}: " in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize(
     "script",
     [
         SG2_SCRIPT,
