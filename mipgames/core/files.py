@@ -25,6 +25,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import psutil
+
 from mipgames.core.errors import InputError, OutputError, UsageError, printable
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
@@ -480,14 +482,30 @@ def remove_staged(path: str | Path, pid: int) -> None:
         leftover.unlink(missing_ok=True)
 
 
+def remove_orphans(path: str | Path) -> None:
+    """Remove the files ``staged_output`` began for ``path`` in processes that are gone: a command killed with
+    SIGKILL (or its solver child, with it) left its half-written model there, and no later run removed it."""
+    target = Path(path)
+    prefix = f".{target.name}."
+    try:
+        leftovers = list(target.parent.glob(f"{glob.escape(prefix)}*.tmp*"))
+    except OSError:
+        return
+    for leftover in leftovers:
+        pid = leftover.name[len(prefix) :].split(".", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not psutil.pid_exists(int(pid)):
+            leftover.unlink(missing_ok=True)
+
+
 @contextlib.contextmanager
 def staged_output(path: str | Path) -> Iterator[Path]:
     """A temporary path beside ``path`` for writers that insist on a file name (PuLP, matplotlib, OR-Tools).
 
     The writer fills the yielded path; on success it gets the user's umask and
-    is renamed onto ``path``, on any failure it is removed.
+    is renamed onto ``path``, on any failure it is removed.  What killed writers left beside it goes first.
     """
     target = check_output_target(path)
+    remove_orphans(target)
     made = list(itertools.takewhile(lambda folder: not folder.exists(), (target.parent, *target.parent.parents)))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -706,3 +706,20 @@ def test_an_export_that_keeps_nothing_leaves_no_folder_it_made(capsys, tmp_path)
     assert main(args) == 4
     assert "skipped choice.compact-cp.pb" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_killed_writers_half_written_file_is_removed_by_the_next_write(tmp_path):
+    """A solve killed with SIGKILL while its child exported the model left ``.m.lp.<pid>.*.tmp.lp`` beside the
+    target, and later exports to it never removed it; a writer still alive keeps its file."""
+    import os
+
+    from mipgames.core.files import write_text_atomic
+
+    dead = tmp_path / ".m.lp.999999999.x1.tmp.lp"  # above any pid the kernel hands out
+    alive = tmp_path / f".m.lp.{os.getppid()}.x2.tmp.lp"
+    other = tmp_path / ".n.lp.999999999.x3.tmp.lp"  # another target's
+    for path in (dead, alive, other):
+        path.write_text("half")
+    write_text_atomic(tmp_path / "m.lp", "\\* model *\\\n")
+    assert (tmp_path / "m.lp").read_text().startswith("\\* model")
+    assert not dead.exists() and alive.exists() and other.exists()
