@@ -244,7 +244,9 @@ def verify(cert: dict[str, Any] | str | Path) -> certificates.Check:
         return certificates.Check(False, ["the certificate names no problem (field problem)"], data=data)
     if name not in registry.PROBLEMS:
         return certificates.Check(False, [f"unknown problem {name[:40]!r}"], data=data)
-    return certificates.verify(data, registry.load(name))
+    from mipgames.run.plan import plan
+
+    return certificates.verify(data, registry.load(name), plan)
 
 
 @dataclass(frozen=True)

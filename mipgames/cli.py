@@ -551,7 +551,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     data, problem = _load_certificate(args.certificate)
     if args.reprove:  # a solver that cannot re-prove is refused before any verdict is printed, not after it
         choose_solver(data, args.reprove)
-    check = certificate.verify(data, problem)
+    from mipgames.run.plan import plan
+
+    check = certificate.verify(data, problem, plan)
     report: dict[str, Any] = {
         "certificate": args.certificate,
         "problem": problem.name,
@@ -609,7 +611,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         problem = _certificate_problem(data, path)
         if args.problem is not None and registry.load(args.problem).name != problem.name:
             raise UsageError(f"{shown_path(path)} is a certificate of {problem.name}, not of {args.problem}")
-        check = certificate.verify(data, problem)
+        from mipgames.run.plan import plan
+
+        check = certificate.verify(data, problem, plan)
         if check.instance is None:
             raise InputError("; ".join(check.reasons), path)
         instance, solution, params = check.instance, check.solution, check.params

@@ -18,6 +18,7 @@ import functools
 import hashlib
 import json
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -257,18 +258,25 @@ def param_fault(problem: Problem, given: Any) -> str:
     return ""
 
 
-def verify(data: dict[str, Any], problem: Problem) -> Check:
+Resolve = Callable[..., object]
+"""``mipgames.run.plan.plan``'s signature: (problem, solver, formulation, instance, params), raising UsageError
+for names the toolkit cannot run."""
+
+
+def verify(data: dict[str, Any], problem: Problem, resolve: Resolve | None = None) -> Check:
     """Check a certificate of ``problem`` from its own contents; every failed rule is a reason.
 
+    ``resolve`` is the runner's resolution of solver and formulation names (passed in by the layers above
+    core, which own it): a certificate naming ones it refuses records a run its rerun command cannot repeat.
     Reasons and notes quote the certificate (a prover's name, say), so they are made printable: a
     forged field cannot add a line that looks like a verdict, or send the terminal commands."""
-    check = _verify(data, problem)
+    check = _verify(data, problem, resolve)
     check.reasons = [printable(text) for text in check.reasons]
     check.notes = [printable(text) for text in check.notes]
     return check
 
 
-def _verify(data: dict[str, Any], problem: Problem) -> Check:
+def _verify(data: dict[str, Any], problem: Problem, resolve: Resolve | None) -> Check:
     check = Check(True, data=data)
     if data.get("schema") != SCHEMA:
         return check.reject(f"unknown schema {str(data.get('schema'))[:60]!r} (this toolkit reads {SCHEMA})")
@@ -285,7 +293,7 @@ def _verify(data: dict[str, Any], problem: Problem) -> Check:
         check.instance = _guarded("embedded instance", problem.instance_from_json, data["instance"])
         check.params = _params(problem, data["params"])
         _guarded("params", problem.check_params, check.instance, check.params)
-        _provenance(check, problem)
+        _provenance(check, problem, resolve)
         return _claims(check, problem)
     except _Rejected as exc:
         return check.reject(str(exc))
@@ -295,7 +303,7 @@ OPTION_FIELDS = ("time_limit", "threads", "gap", "seed", "warm_start", "memory_l
 """``SolveOptions.as_dict``'s keys: what a certificate's ``options`` hold."""
 
 
-def _provenance(check: Check, problem: Problem) -> None:
+def _provenance(check: Check, problem: Problem, resolve: Resolve | None) -> None:
     """The fields that say where the run came from must describe the run checked: ``rerun`` is the command
     this run's fields make (it is printed for the reader to run), and an ``instance_path`` that still holds the
     file solved (its text hash matches) must hold the embedded instance.  Raises _Rejected."""
@@ -303,9 +311,8 @@ def _provenance(check: Check, problem: Problem) -> None:
     options = data["options"]
     if not data["solver"]:
         raise _Rejected("solver is empty: a certificate names the solver that ran")
-    from mipgames.run.plan import plan  # the runner's resolution of names: what the rerun command will be given
-
-    _guarded("solver", plan, problem, data["solver"], data.get("formulation"), check.instance, check.params)
+    if resolve is not None:
+        _guarded("solver", resolve, problem, data["solver"], data.get("formulation"), check.instance, check.params)
     run = Result(
         Status(data["status"]),
         problem=problem.name,
