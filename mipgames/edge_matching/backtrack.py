@@ -379,7 +379,8 @@ def exact(
         shown[0] = time.monotonic()
         placements = sum(s for s, _ in so_far.values()) * pieces.symmetry * pieces.copies_factor()
         nodes = sum(n for _, n in so_far.values())
-        report(None, None, None, f"{placements:,} perfect placements so far, {nodes:.3g} nodes")
+        found = 0.0 if placements else None  # a perfect placement counted is an answer with no mismatch
+        report(found, None, None, f"{placements:,} perfect placements so far, {nodes:.3g} nodes")
 
     if threads <= 1:
         return _search(

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mipgames.core import inprocess
 from mipgames.core.errors import InputError, UsageError
 from mipgames.core.files import parse_int, read_text, text_lines, write_text_atomic
 
@@ -216,7 +217,7 @@ def vertex_cover(n: int, edges: Any, time_limit: float | None = 60.0, threads: i
         solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = max(1, threads)
     solver.parameters.linearization_level = 2
-    status = solver.solve(model)
+    status = inprocess.solve(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise UsageError("no vertex cover found in the time given; pass the budget k yourself")
     return round(solver.objective_value), status == cp_model.OPTIMAL

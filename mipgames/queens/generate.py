@@ -15,6 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from mipgames.core import inprocess
 from mipgames.core.arguments import int_in, number_in
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import MAX_SEED
@@ -203,7 +204,7 @@ def prove_unsolvable(instance: Queens, options) -> bool:
         solver.parameters.max_time_in_seconds = max(0.1, options.time_limit - (time.monotonic() - start))
     solver.parameters.num_workers = 1  # one worker: several make CP-SAT's search depend on their timing
     solver.parameters.random_seed = options.seed
-    return solver.solve(built.model) == cp_model.INFEASIBLE
+    return inprocess.solve(solver, built.model) == cp_model.INFEASIBLE
 
 
 def add_arguments(parser) -> None:

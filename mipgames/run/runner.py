@@ -32,7 +32,7 @@ from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import remove_staged, writable_output
 from mipgames.core.problem import Problem, SolveOptions, is_own, judge, own_bound
 from mipgames.core.result import Result
-from mipgames.core.status import Sense, Status, better, same, shown
+from mipgames.core.status import Sense, Status, better, same, shown, tighter
 from mipgames.run.execute import execute
 from mipgames.run.export import check_export
 from mipgames.run.plan import Plan, plan
@@ -111,6 +111,7 @@ class _Watch:
         self.affine: tuple[float, float] | None = (0.0, 1.0)
         self.incumbent: float | None = None
         self.bound: float | None = None
+        self.own_bound: float | None = None
         self.solution: tuple[float | None, float | None, Any] | None = None
         self.natural_sense = natural_sense
         self.detail: str | None = None
@@ -158,10 +159,22 @@ class _Watch:
             a, b = self.affine
             incumbent = None if incumbent is None else a + b * incumbent
             bound = None if bound is None else a + b * bound
-        if incumbent is not None:
-            self.incumbent = incumbent
+        if incumbent is not None and (self.incumbent is None or better(incumbent, self.incumbent, self.natural_sense)):
+            self.incumbent = incumbent  # the best so far: CBC's log showed 6, then 11, then 7 (the answer was 6)
         if bound is not None:
             self.bound = bound
+
+    def own(self, known: tuple[float, str] | None) -> None:
+        """The problem's own bound, once it is known: shown where it is tighter than the solver's (SameGame and
+        the merge game showed no bound all run, then answered with the own one)."""
+        if known is not None:
+            self.own_bound = known[0]
+
+    def shown_bound(self) -> float | None:
+        own, solver = self.own_bound, self.bound
+        if own is None or (solver is not None and not tighter(own, solver, self.natural_sense)):
+            return solver
+        return own
 
     def tick(self) -> None:
         if self.parse is not None:
@@ -172,7 +185,7 @@ class _Watch:
         if self.progress:
             if self.detail is not None and hasattr(self.progress, "detail"):
                 self.progress.detail = self.detail  # the command line's display; a plain callable is not told
-            self.progress(time.monotonic() - self.start, self.incumbent, self.bound)
+            self.progress(time.monotonic() - self.start, self.incumbent, self.shown_bound())
 
 
 class _OwnBoundAhead:
@@ -202,6 +215,12 @@ class _OwnBoundAhead:
             self.bound.set_result(own_bound(*self.args))
         except BaseException as exc:  # raised where the bound is asked for, as it was computed there before
             self.bound.set_exception(exc)
+
+    def ready(self) -> tuple[float, str] | None:
+        """The bound if it is already known (None: not yet, none, or its computation failed)."""
+        if not self.bound.done() or self.bound.exception() is not None:
+            return None
+        return self.bound.result()
 
     def result(self) -> tuple[float, str] | None:
         """The bound, or None when it is not ready by the end of the time limit (on an 800,000-hero merge map it
@@ -330,6 +349,7 @@ def solve(
 
             def tick() -> None:
                 ahead.start()  # the supervisor ticks only after the fork
+                watch.own(ahead.ready())
                 watch.tick()
 
             end = supervise(

@@ -530,3 +530,21 @@ def test_a_solve_does_not_wait_past_its_limit_for_the_own_bound():
     assert "own bound was not ready within the time limit" in result.message
     assert (result.status, result.objective) == ("optimal", brute_force(inst, {}))  # the search's own proof
     assert not result.proved_by.startswith("mipgames:")
+
+
+def test_the_progress_line_shows_the_best_incumbent_and_the_tighter_of_the_bounds(tmp_path):
+    """CBC's log gave incumbents 6, 11, 7 of a minimisation and the line showed each (the answer was 6); SameGame
+    and the merge game showed no bound all run, then answered with the problem's own."""
+    from mipgames.run.plan import Plan
+    from mipgames.run.runner import _Watch
+
+    shown: list[tuple[float | None, float | None]] = []
+    watch = _Watch(Plan("slow", None, "algorithm"), tmp_path / "log", lambda t, inc, bound: shown.append((inc, bound)))
+    for incumbent, bound in ((6.0, None), (11.0, 1.0), (7.0, 2.0)):
+        watch.note(("progress", incumbent, bound))
+        watch.tick()
+    watch.own((3.0, "mipgames: own"))
+    watch.tick()
+    watch.note(("progress", 5.0, 4.0))
+    watch.tick()
+    assert shown == [(6.0, None), (6.0, 1.0), (6.0, 2.0), (6.0, 3.0), (5.0, 4.0)]
