@@ -325,7 +325,22 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
         result.proved_by = simulate.COLOUR_COUNT_BOUND
     elif proved and name == "portfolio":
         result.proved_by = "exact (portfolio member)"
+    elif not proved:
+        result.stop = _stopped_by(s)
     return result
+
+
+STOPPED_NEAR_S = 0.5
+"""A search that ended this close to its deadline (or later) was stopped by it."""
+
+
+def _stopped_by(s: Setup) -> str:
+    """What ended a search that proved nothing, as the other problems name it: its node budget, the time limit
+    (the searches run until it, less the polish's reserve), or nothing (a beam of a given width ends by itself)."""
+    if s.budget is not None:
+        return "node budget"
+    work = s.work_deadline
+    return "time limit" if work is not None and time.monotonic() >= work - STOPPED_NEAR_S else ""
 
 
 def _counts(stats: dict[str, Any]) -> str:

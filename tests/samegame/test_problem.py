@@ -198,3 +198,21 @@ def test_a_param_of_other_routes_is_noted_as_ignored():
     assert unused_params(sg, "beam", params) == "--level is not used by beam: ignored"
     assert unused_params(sg, "nrpa", {**params, "beam_width": 0}) == ""
     assert unused_params(sg, "cpsat", {**sg.default_params(), "node_budget": 100}).startswith("--node-budget is")
+
+
+@pytest.mark.parametrize(
+    "solver, params, limit, stop",
+    [
+        ("nrpa", {"node_budget": 2000}, 60.0, "node budget"),
+        ("beam", {"beam_width": 5}, 60.0, ""),  # a beam of a given width ends by itself
+        ("portfolio", {}, 2.0, "time limit"),
+    ],
+)
+def test_a_search_that_proves_nothing_names_what_stopped_it(solver, params, limit, stop):
+    """SameGame's searches answered "feasible (not proved optimal)" at the time limit where the other problems
+    add "stopped: time limit"."""
+    board = random_board(15, 15, 4, seed=3)
+    result = solve(
+        PROBLEM, board, solver=solver, params={"objective": "score", **params}, options=SolveOptions(time_limit=limit)
+    )
+    assert (result.status, result.stop) == ("feasible", stop), result.message
