@@ -469,31 +469,40 @@ def write_json_atomic(path: str | Path, data: Any) -> Path:
     return write_text_atomic(path, text + "\n")
 
 
-def _staged_prefix(target: Path, pid: int) -> str:
+def _staged_prefix(target: Path, pid: int | None = None) -> str:
     """Staged files are named for the process that writes them, so that a supervisor can remove what a child it
-    killed left half-written (``remove_staged``)."""
-    return f".{target.name}.{pid}."
+    killed left half-written (``remove_staged``); without ``pid``, the part every writer's names share."""
+    return f".{target.name}." if pid is None else f".{target.name}.{pid}."
+
+
+def _staged_files(path: str | Path) -> list[tuple[int, Path]]:
+    """The files ``staged_output`` began for ``path`` and did not finish, each with the pid of its writer."""
+    target = Path(path)
+    prefix = _staged_prefix(target)
+    try:
+        found = list(target.parent.glob(f"{glob.escape(prefix)}*.tmp*"))
+    except OSError:
+        return []
+    staged = []
+    for leftover in found:
+        pid = leftover.name[len(prefix) :].split(".", 1)[0]
+        if pid.isdigit():
+            staged.append((int(pid), leftover))
+    return staged
 
 
 def remove_staged(path: str | Path, pid: int) -> None:
     """Remove the files ``staged_output`` began for ``path`` in process ``pid`` and never finished (it was killed)."""
-    target = Path(path)
-    for leftover in target.parent.glob(f"{glob.escape(_staged_prefix(target, pid))}*.tmp*"):
-        leftover.unlink(missing_ok=True)
+    for writer, leftover in _staged_files(path):
+        if writer == pid:
+            leftover.unlink(missing_ok=True)
 
 
 def remove_orphans(path: str | Path) -> None:
     """Remove the files ``staged_output`` began for ``path`` in processes that are gone: a command killed with
     SIGKILL (or its solver child, with it) left its half-written model there, and no later run removed it."""
-    target = Path(path)
-    prefix = f".{target.name}."
-    try:
-        leftovers = list(target.parent.glob(f"{glob.escape(prefix)}*.tmp*"))
-    except OSError:
-        return
-    for leftover in leftovers:
-        pid = leftover.name[len(prefix) :].split(".", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not psutil.pid_exists(int(pid)):
+    for writer, leftover in _staged_files(path):
+        if writer != os.getpid() and not psutil.pid_exists(writer):
             leftover.unlink(missing_ok=True)
 
 
