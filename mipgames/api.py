@@ -119,8 +119,8 @@ def solve(
     claim rule stand behind), ``.objective``, ``.bound``, ``.proved_by``,
     ``.solution`` and ``.certificate`` (a dict; ``mipgames.verify`` checks it).  ``progress(elapsed, incumbent,
     bound)`` is called about every half second while an isolated solve runs, with what the solver reports so far
-    (not yet replayed: only the result is).  ``time_limit=None`` solves without a limit, which the command line
-    cannot ask for: the certificate's ``rerun`` command then names no ``--time-limit`` and would run with 60 s.
+    (not yet replayed: only the result is).  ``time_limit=None`` solves without a limit, as ``mipgames solve
+    --time-limit none`` does (the certificate's ``rerun`` command says so).
     """
     started = time.monotonic()
     if progress is not None and not callable(progress):  # it was first called mid-solve: a raw TypeError there

@@ -56,6 +56,14 @@ DEFAULT_TIME_LIMIT = 60.0
 
 
 _limit = positive("seconds")
+
+
+def _solve_limit(text: str) -> float:
+    """``solve --time-limit``: seconds, or ``none`` for no limit (math.inf here), which a certificate's rerun
+    of an unlimited solve (``mipgames.solve(time_limit=None)``) names."""
+    return math.inf if text.strip().lower() == "none" else _limit(text)
+
+
 _megabytes = positive("megabytes")
 
 
@@ -343,6 +351,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     problem = _problem_for(args.instance, args.problem)
     params = _collect_params(problem, args)
     limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
+    if limit == math.inf:
+        limit = None
     memory = args.memory_limit if args.memory_limit is not None else default_memory_limit()
     options = SolveOptions(
         time_limit=limit,
@@ -492,7 +502,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if result.message and result.message.lower() not in (str(result.status), str(result.reported), "optimal"):
         rows.append(("note", result.message))
     limit_note = "" if args.time_limit is not None else " (the default; --time-limit to change)"
-    of = f"of {article(f'{limit:g}')} {limit:g} s limit{limit_note}"
+    of = "with no time limit" if limit is None else f"of {article(f'{limit:g}')} {limit:g} s limit{limit_note}"
     rows.append(("time", f"{answered:.2f} s (solver {result.wall_time_s:.2f} s) {of}"))
     rows.append(("certificate", shown_path(written) if written else "NOT WRITTEN"))
     if args.render:
@@ -864,9 +874,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--formulation", help="model to build (default: the problem's best for the solver)")
     p.add_argument(
         "--time-limit",
-        type=_limit,
+        type=_solve_limit,
         metavar="SEC",
-        help=f"seconds for the whole solve, reading and building included (default {shown(DEFAULT_TIME_LIMIT)})",
+        help="seconds for the whole solve, reading and building included, or none "
+        f"(default {shown(DEFAULT_TIME_LIMIT)})",
     )
     p.add_argument(
         "--memory-limit",

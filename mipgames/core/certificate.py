@@ -84,6 +84,8 @@ def rerun_command(result: Result, instance_path: str | None, problem: Problem, e
         number = (lambda value: f"{value:g}") if earlier_spelling else _exact
         if options.time_limit is not None:
             words += ["--time-limit", number(options.time_limit)]
+        elif not earlier_spelling:  # unlimited (the API's time_limit=None): without the word the rerun had 60 s
+            words += ["--time-limit", "none"]
         words += ["--threads", str(options.threads), "--seed", str(options.seed)]
         if options.gap is not None:
             words += ["--gap", number(options.gap)]
@@ -322,9 +324,12 @@ def _provenance(check: Check, problem: Problem, resolve: Resolve | None) -> None
         options=_guarded("options", lambda: SolveOptions(**{k: options.get(k) for k in OPTION_FIELDS})),
     )
     expected = _guarded("rerun", rerun_command, run, data["instance_path"], problem)
-    if data["rerun"] != expected and data["rerun"] != _guarded(  # written before the spelling changed: it verifies
-        "rerun", rerun_command, run, data["instance_path"], problem, True
-    ):
+    spellings = {  # the current one and those written before the spelling changed, which verify too
+        expected,
+        expected.replace(" --time-limit none", ""),
+        _guarded("rerun", rerun_command, run, data["instance_path"], problem, True),
+    }
+    if data["rerun"] not in spellings:
         raise _Rejected(f"rerun {str(data['rerun'])[:80]!r} is not this run's command ({expected[:120]})")
     path, text_sha = data["instance_path"], data["instance_text_sha256"]
     if not path or not text_sha:

@@ -281,6 +281,27 @@ def test_the_rerun_command_keeps_every_number_and_the_earlier_spelling_still_ver
     assert main(["verify", str(cert)]) == 1
 
 
+def test_an_unlimited_solve_reruns_unlimited(tmp_path, capsys):
+    """``mipgames.solve(time_limit=None)`` wrote a rerun with no --time-limit, which ran with 60 s: the rerun now
+    says ``--time-limit none``, the command line takes it, and the certificate (either spelling) verifies."""
+    from mipgames import api
+    from mipgames.cli import main
+
+    spec = str(Path(__file__).resolve().parents[2] / "instances/queens/spec_example.txt")
+    data = api.solve(spec, time_limit=None).certificate
+    assert " --time-limit none " in data["rerun"] and data["options"]["time_limit"] is None
+    cert = tmp_path / "c.json"
+    for rerun in (data["rerun"], data["rerun"].replace(" --time-limit none", "")):
+        write_json_atomic(cert, {**data, "rerun": rerun})
+        assert main(["verify", str(cert)]) == 0
+    args = data["rerun"].split()[1:]
+    assert main([*args, "--quiet", "--out", str(tmp_path / "again.json")]) == 0
+    assert "with no time limit" in capsys.readouterr().out
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert again["rerun"] == data["rerun"].replace(data["instance_path"], again["instance_path"])
+    assert again["options"]["time_limit"] is None
+
+
 def test_an_optimum_proved_by_the_recomputed_bound_alone_says_the_recorded_bound_does_not_prove_it():
     """A queens certificate whose bound was edited below its objective (or removed) is still true, as the
     toolkit's own bound, recomputed, proves it; verify said OK citing that bound without a word on the record."""
