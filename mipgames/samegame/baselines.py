@@ -108,6 +108,38 @@ class Setup:
 
         return hook
 
+    def on_work(self) -> Callable[[dict[str, int]], None] | None:
+        """The ``parallel`` work hook: the playouts or nodes so far and their rate, for the progress line
+        (issue 14: best score, nodes a second, elapsed); None when the runner's hook takes no ``detail``."""
+        if not _takes_detail(self.report):
+            return None
+        first: dict[str, tuple[float, int]] = {}
+
+        def hook(totals: dict[str, int]) -> None:
+            now, words = time.monotonic(), []
+            for unit, count in sorted(totals.items()):
+                t0, c0 = first.setdefault(unit, (now, count))
+                rate = f" ({(count - c0) / (now - t0):,.0f}/s)" if now - t0 >= RATE_AFTER_S else ""
+                words.append(f"{count:,} {unit}{rate}")
+            self.report(None, None, detail=", ".join(words))
+
+        return hook
+
+
+RATE_AFTER_S = 0.5
+"""The progress line's rate is the work since a unit's first count over the time since, once that is this long."""
+
+
+def _takes_detail(report: Report) -> bool:
+    """Whether ``report`` takes the ``detail`` keyword of the ``Report`` protocol (a caller's plain hook may not)."""
+    import inspect
+
+    try:
+        params = inspect.signature(report).parameters
+    except (TypeError, ValueError):
+        return False
+    return "detail" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
 
 def _takes_solution(report: Report) -> bool:
     """Whether ``report`` accepts the solution argument of the ``Report`` protocol (older runners did not)."""
@@ -283,7 +315,7 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
         meanwhile = functools.partial(load_polish, s.shape, s.root, s.score_mode)
         if s.deadline is not None:
             s.reserve = min(POLISH_MAX_S, POLISH_SHARE * (s.deadline - s.began))
-    out = parallel.run(tasks, s.work_deadline, s.on_game(), meanwhile)
+    out = parallel.run(tasks, s.work_deadline, s.on_game(), meanwhile, s.on_work())
     if out.best is None:
         reason = "; ".join(out.errors) or "no game found"
         return Result(Status.ERROR if out.errors else Status.UNKNOWN, None, None, None, f"{name}: {reason}")

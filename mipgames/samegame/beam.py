@@ -53,6 +53,7 @@ from mipgames.samegame.kernel import (
     rng_state,
     zobrist_table,
 )
+from mipgames.samegame.parallel import tally
 from mipgames.samegame.simulate import CLEAR_BONUS
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
@@ -613,6 +614,7 @@ def widening(
         out = beam.run(root, w, weights, score_mode, deadline=deadline, max_nodes=left_nodes)
         took = time.monotonic() - began
         nodes += out.nodes
+        tally(send, nodes, "nodes")
         if best is None or out.value > best.value or (out.exhaustive and not best.exhaustive):
             best = out
             send(out.value, out.cells, f"beam width {w}" + ("" if out.complete else ", cut at the limit"))

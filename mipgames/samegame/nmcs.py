@@ -20,6 +20,7 @@ from mipgames.core.kernel_cache import drop_stale
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, click, copy_board, rng_state
+from mipgames.samegame.parallel import tally
 from mipgames.samegame.playout import final_value, legal_groups, new_book, playout
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
@@ -261,6 +262,7 @@ def nmcs_search(
                     budget,
                 )
                 acct.settle(budget)
+                tally(send, acct.spent, "playouts")
                 if best is None or value > best:
                     best = int(value)
                     best_seq = best_seq[:depth] + [int(cells[k])] + [int(c) for c in sub[:length]]

@@ -37,6 +37,7 @@ from mipgames.core.kernel_cache import drop_stale, leaf
 from mipgames.samegame.allowance import Allowance
 from mipgames.samegame.beam import colour_order
 from mipgames.samegame.kernel import Scratch, Shape, copy_board, rand_unit, rng_state
+from mipgames.samegame.parallel import tally
 from mipgames.samegame.playout import all_groups, final_value, new_book, offer_moves, take_group
 
 drop_stale(__file__)  # before numba loads a cache: see core/kernel_cache.py
@@ -464,6 +465,7 @@ class _TopLevel:
             ]
             value, length = nrpa_level(*args)
         s.acct.settle(budget)
+        tally(s.send, s.acct.spent, "playouts")
         self.iterations += 1
         if self.best is None or value >= self.best:
             self.best, self.length = int(value), int(length)

@@ -28,9 +28,44 @@ from typing import Any
 
 Send = Callable[[int, list[int], str], None]
 Task = Callable[[Send], Any]
+Work = Callable[[dict[str, int]], None]
+"""``on_work``: the work done so far by all workers together, by unit ("playouts", "nodes")."""
 
 GRACE_S = 1.5
 """How long after the deadline a worker may take to send its last game before it is killed."""
+WORK_EVERY_S = 0.25
+"""A worker tells its work count at most this often (the progress line's rate needs no more)."""
+
+
+def tally(send: Send, count: int, unit: str) -> None:
+    """Tell the run how much work this worker has done so far (``count`` of ``unit``, cumulative), for the
+    progress line's rate; a plain ``send`` (a test's, a caller's) has no such channel and is not told."""
+    work = getattr(send, "work", None)
+    if work is not None:
+        work(int(count), unit)
+
+
+class _Sender:
+    """A worker's ``send``: games at once, work counts at most every ``WORK_EVERY_S``."""
+
+    def __init__(self, game: Callable[[int, list[int], str], None], work: Callable[[int, str], None]):
+        self._game, self._work, self._last = game, work, float("-inf")
+
+    def __call__(self, value: int, cells: list[int], note: str) -> None:
+        self._game(int(value), [int(c) for c in cells], note)
+
+    def work(self, count: int, unit: str) -> None:
+        now = time.monotonic()
+        if now - self._last >= WORK_EVERY_S:
+            self._last = now
+            self._work(count, unit)
+
+
+def _work_totals(counts: dict[tuple[int, str], int]) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for (_, unit), count in counts.items():
+        totals[unit] = totals.get(unit, 0) + count
+    return totals
 
 
 @dataclass
@@ -64,31 +99,40 @@ def run(
     deadline: float | None,
     on_improve: Callable[[Found], None] | None = None,
     meanwhile: Callable[[], None] | None = None,
+    on_work: Work | None = None,
 ) -> Outcome:
     """Run the tasks (in parallel when there are several) and return the best game any of them found.
 
     ``meanwhile`` is called once in this process while forked workers search
     (before the task when there is only one), for work the caller needs
-    afterwards, such as loading compiled code.
+    afterwards, such as loading compiled code.  ``on_work`` hears the work
+    done so far whenever a worker tells it (``tally``).
     """
     if len(tasks) == 1:
         if meanwhile is not None:
             meanwhile()
-        return _inline(tasks[0], on_improve)
-    return _forked(tasks, deadline, on_improve, meanwhile)
+        return _inline(tasks[0], on_improve, on_work)
+    return _forked(tasks, deadline, on_improve, meanwhile, on_work)
 
 
-def _inline(task: Task, on_improve: Callable[[Found], None] | None) -> Outcome:
+def _inline(task: Task, on_improve: Callable[[Found], None] | None, on_work: Work | None = None) -> Outcome:
     out = Outcome(None, stats=[None])
 
-    def send(value: int, cells: list[int], note: str) -> None:
-        found = Found(int(value), list(cells), 0, note)
+    def game(value: int, cells: list[int], note: str) -> None:
+        found = Found(value, cells, 0, note)
         if _better(found, out.best):
             out.best = found
             if on_improve is not None:
                 on_improve(found)
 
-    out.stats[0] = task(send)
+    counts: dict[tuple[int, str], int] = {}
+
+    def work(count: int, unit: str) -> None:
+        counts[(0, unit)] = count
+        if on_work is not None:
+            on_work(_work_totals(counts))
+
+    out.stats[0] = task(_Sender(game, work))
     return out
 
 
@@ -99,7 +143,11 @@ def _child(task: Task, conn: Any) -> None:
     code = 0
     try:
         die_with_parent()
-        result = task(lambda value, cells, note: conn.send(("game", int(value), [int(c) for c in cells], note)))
+        send = _Sender(
+            lambda value, cells, note: conn.send(("game", value, cells, note)),
+            lambda count, unit: conn.send(("work", count, unit)),
+        )
+        result = task(send)
         conn.send(("done", result))
     except BaseException:  # reported to the parent, which decides
         code = 1
@@ -116,12 +164,14 @@ def _forked(
     deadline: float | None,
     on_improve: Callable[[Found], None] | None,
     meanwhile: Callable[[], None] | None = None,
+    on_work: Work | None = None,
 ) -> Outcome:
     """One ``os.fork`` per task (multiprocessing refuses children in daemonic processes, which the runner's
     solver process may be), with a pipe back; every child is reaped before returning."""
     from mipgames.run.processes import kill_tree
 
     out = Outcome(None, stats=[None] * len(tasks))
+    work: dict[tuple[int, str], int] = {}
     pids: list[int] = []
     receivers: list[Connection] = []
     conns: dict[Connection, int] = {}
@@ -158,6 +208,10 @@ def _forked(
                         out.best = found
                         if on_improve is not None:
                             on_improve(found)
+                elif message[0] == "work":
+                    work[(k, message[2])] = message[1]
+                    if on_work is not None:
+                        on_work(_work_totals(work))
                 elif message[0] == "done":
                     out.stats[k] = message[1]
                     del conns[conn]

@@ -66,6 +66,62 @@ def test_ties_go_to_the_lower_worker_and_one_task_runs_inline() -> None:
     assert inline.best.value == pid
 
 
+def test_the_work_of_every_worker_is_summed_for_the_progress_line() -> None:
+    """Issue 14 asks for live progress with nodes a second: each worker tells its count so far (``tally``,
+    at most every ``WORK_EVERY_S``), the run hears the sum over workers, forked or inline."""
+
+    def task(n):
+        def run(send):
+            for i in range(1, 4):
+                parallel.tally(send, 100 * n * i, "playouts")
+                time.sleep(parallel.WORK_EVERY_S)
+            send(n, [n], "done")
+            return {}
+
+        return run
+
+    heard: list[dict[str, int]] = []
+    out = parallel.run([task(1), task(2)], time.monotonic() + 30, None, None, heard.append)
+    assert out.best.value == 2 and heard[-1] == {"playouts": 900}
+    totals = [h["playouts"] for h in heard]
+    assert totals == sorted(totals) and len(totals) == 6
+    inline: list[dict[str, int]] = []
+    parallel.run([task(1)], None, on_work=inline.append)
+    assert inline == [{"playouts": 100}, {"playouts": 200}, {"playouts": 300}]
+    told: list[int] = []
+    parallel.tally(lambda value, cells, note: told.append(value), 5, "nodes")  # a plain send has no work channel
+    assert told == []
+
+
+def test_a_heuristic_solve_shows_its_playouts_and_their_rate() -> None:
+    """The progress line showed the incumbent and the bound only; a heuristic's work and its rate go beside them."""
+    import re
+
+    from mipgames.core.problem import SolveOptions
+    from mipgames.run.runner import solve
+    from mipgames.samegame.problem import PROBLEM
+
+    class Display:
+        detail = None
+
+        def __init__(self):
+            self.shown: list[str] = []
+
+        def __call__(self, elapsed, incumbent, bound):
+            if self.detail is not None:
+                self.shown.append(self.detail)
+
+    display = Display()
+    board = random_board(12, 12, 4, 3)
+    opts = SolveOptions(time_limit=4, threads=2)
+    r = solve(PROBLEM, board, solver="nrpa", params={"objective": "score"}, options=opts, progress=display)
+    assert r.status == "feasible" and display.shown
+    assert all(re.fullmatch(r"[\d,]+ playouts( \([\d,]+/s\))?", d) for d in display.shown), display.shown
+    counts = [int(d.split()[0].replace(",", "")) for d in display.shown]
+    assert counts == sorted(counts) and counts[-1] > 0 and any("/s)" in d for d in display.shown)
+    assert counts[-1] <= int(re.search(r"([\d,]+) playouts", r.message).group(1).replace(",", ""))
+
+
 def test_workers_past_the_deadline_are_killed_and_reaped() -> None:
     def stubborn(send):
         send(7, [3], "then hangs")
@@ -177,9 +233,9 @@ def test_the_polish_search_is_loaded_while_the_heuristics_run(monkeypatch) -> No
     calls: list[tuple[int, bool]] = []
     real_run, real_load = parallel.run, exact.load_polish
 
-    def run(tasks, deadline, on_improve=None, meanwhile=None):
+    def run(tasks, deadline, on_improve=None, meanwhile=None, on_work=None):
         assert meanwhile is not None
-        return real_run(tasks, deadline, on_improve, meanwhile)
+        return real_run(tasks, deadline, on_improve, meanwhile, on_work)
 
     def load(shape, root, score_mode):
         calls.append((os.getpid(), score_mode))
