@@ -22,6 +22,7 @@ from mipgames.edge_matching.search import (
     prepare,
 )
 from mipgames.run.runner import solve
+from tests.display import DetailDisplay
 
 from .helpers import (
     INSTANCES,
@@ -325,17 +326,7 @@ def test_a_long_count_shows_the_placements_found_so_far(threads):
     """Two colours on a 6x6 board: millions of perfect placements, so the count runs into its time limit."""
     inst, _ = planted(6, 6, False, 2, 2, seed=1)
 
-    class Display:
-        detail = None
-
-        def __init__(self):
-            self.shown: list[str] = []
-
-        def __call__(self, elapsed, incumbent, bound):
-            if self.detail is not None:
-                self.shown.append(self.detail)
-
-    display = Display()
+    display = DetailDisplay()
     opts = SolveOptions(threads=threads, time_limit=4)
     r = solve(PROBLEM, inst, solver="backtrack", params={"count": True}, options=opts, progress=display)
     assert display.shown and all(re.fullmatch(r"[\d,]+ perfect placements so far, \S+ nodes", d) for d in display.shown)

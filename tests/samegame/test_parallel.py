@@ -17,6 +17,7 @@ from mipgames.samegame import parallel, simulate
 from mipgames.samegame.exact import ExactSearch, polish
 from mipgames.samegame.generate import random_board
 from mipgames.samegame.nrpa import nrpa_search
+from tests.display import DetailDisplay
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -101,17 +102,7 @@ def test_a_heuristic_solve_shows_its_playouts_and_their_rate() -> None:
     from mipgames.run.runner import solve
     from mipgames.samegame.problem import PROBLEM
 
-    class Display:
-        detail = None
-
-        def __init__(self):
-            self.shown: list[str] = []
-
-        def __call__(self, elapsed, incumbent, bound):
-            if self.detail is not None:
-                self.shown.append(self.detail)
-
-    display = Display()
+    display = DetailDisplay()
     board = random_board(12, 12, 4, 3)
     opts = SolveOptions(time_limit=4, threads=2)
     r = solve(PROBLEM, board, solver="nrpa", params={"objective": "score"}, options=opts, progress=display)
