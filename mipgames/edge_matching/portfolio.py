@@ -28,11 +28,12 @@ from __future__ import annotations
 import functools
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mipgames.core.alarm import DeadlinePassed, interrupt_at
 from mipgames.core.problem import Report, SolveOptions
+from mipgames.core.rate import WorkRate
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
@@ -88,6 +89,9 @@ class Best:
     bound_by: str = COLOUR_COUNT_BOUND
     infeasible_by: str = ""
     last_report: float = 0.0
+    detail: str | None = None
+    """The backtracker's nodes so far and their rate, for the progress line."""
+    rate: WorkRate = field(default_factory=WorkRate)
 
     def offer(self, inst: Instance, placement: Any, by: str) -> None:
         verdict = evaluate(inst, {**self.params, "mode": "optimise"}, placement)
@@ -106,6 +110,10 @@ class Best:
             self.bound, self.bound_by = rounded, by
             self.tell()
 
+    def searched(self, nodes: int) -> None:
+        self.detail = self.rate.words({"nodes": nodes})
+        self.tell()
+
     def tell(self, force: bool = False) -> None:
         now = time.monotonic()
         if force or now - self.last_report >= REPORT_EVERY:
@@ -114,6 +122,7 @@ class Best:
                 None if self.objective is None else float(self.objective),
                 float(self.bound),
                 self.placement,
+                self.detail,
             )
 
     @property
@@ -147,7 +156,7 @@ def _quick(best: Best, inst: Instance) -> bool:
 def _kernel_decision(out: Any, inst: Instance, deadline: float | None, seed: int, threads: int = 1) -> None:
     from mipgames.edge_matching.backtrack import PROVER, exact
 
-    got = exact(inst, threads=threads, deadline=deadline, seed=seed)
+    got = exact(inst, threads=threads, deadline=deadline, seed=seed, on_nodes=lambda nodes: out.send("nodes", nodes))
     if got.placement is not None:
         out.send("placement", (got.placement, PROVER))
     elif got.exhausted:
@@ -263,6 +272,9 @@ def run_portfolio(inst: Instance, params: dict[str, Any], options: SolveOptions,
             return _answer(best, decision)
         if best.infeasible_by:
             best.raise_bound(1, best.infeasible_by)
+        if best.detail:
+            best.detail = ""  # the backtracker's nodes are over: not shown beside the local search's answers
+            best.tell(force=True)
     _phase(best, inst, params, threads, options.seed, deadline, decision=False)
     return _answer(best, decision)
 
@@ -394,6 +406,8 @@ def _take(best: Best, inst: Instance, kind: str, payload: Any, decision: bool) -
     elif kind == "bound":
         value, by = payload
         best.raise_bound(value, by)
+    elif kind == "nodes":
+        best.searched(payload)
     elif kind in ("no_perfect", "infeasible"):
         best.infeasible_by = payload
         if kind == "infeasible":

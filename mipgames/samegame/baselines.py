@@ -113,21 +113,10 @@ class Setup:
         (issue 14: best score, nodes a second, elapsed); None when the runner's hook takes no ``detail``."""
         if not _takes_detail(self.report):
             return None
-        first: dict[str, tuple[float, int]] = {}
+        from mipgames.core.rate import WorkRate
 
-        def hook(totals: dict[str, int]) -> None:
-            now, words = time.monotonic(), []
-            for unit, count in sorted(totals.items()):
-                t0, c0 = first.setdefault(unit, (now, count))
-                rate = f" ({(count - c0) / (now - t0):,.0f}/s)" if now - t0 >= RATE_AFTER_S else ""
-                words.append(f"{count:,} {unit}{rate}")
-            self.report(None, None, detail=", ".join(words))
-
-        return hook
-
-
-RATE_AFTER_S = 0.5
-"""The progress line's rate is the work since a unit's first count over the time since, once that is this long."""
+        rate = WorkRate()
+        return lambda totals: self.report(None, None, detail=rate.words(totals))
 
 
 def _takes_detail(report: Report) -> bool:

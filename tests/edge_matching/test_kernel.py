@@ -321,6 +321,30 @@ def test_count_through_the_runner_lands_in_the_result():
     assert "quarter turn" in out.stats["symmetry_note"]
 
 
+@pytest.mark.parametrize("solver, threads", [("backtrack", 1), ("backtrack", 2), ("portfolio", 1), ("portfolio", 2)])
+def test_a_long_decision_shows_its_nodes_and_their_rate(solver, threads):
+    """A decision search the minute does not settle (planted 10x10, 4 + 8 colours) showed no sign of its work
+    beside "incumbent -": its nodes so far and their rate go on the progress line, as a count's placements do."""
+    inst, _ = planted(10, 10, True, 4, 8, seed=1)
+    display = DetailDisplay()
+    opts = SolveOptions(threads=threads, time_limit=5)
+    r = solve(PROBLEM, inst, solver=solver, params={"mode": "decision"}, options=opts, progress=display)
+    assert r.status == "unknown" and display.shown
+    assert all(re.fullmatch(r"[\d,.e+]+ nodes( \([\d,.e+]+/s\))?", d) for d in display.shown), display.shown
+    counts = [float(d.split()[0].replace(",", "")) for d in display.shown]
+    assert counts == sorted(counts) and counts[-1] > 1e6 and any("/s)" in d for d in display.shown)
+
+
+def test_the_backtrackers_nodes_leave_the_progress_line_when_the_local_search_takes_over():
+    """In optimise mode the backtracker has the first part of the time; its last count stood beside the local
+    search's answers for the rest of the run, its rate frozen."""
+    inst, _ = planted(10, 10, True, 4, 8, seed=1)
+    display = DetailDisplay()
+    r = solve(PROBLEM, inst, solver="portfolio", options=SolveOptions(threads=2, time_limit=6), progress=display)
+    assert r.status == "feasible" and any(d.endswith("/s)") for d in display.shown)
+    assert display.shown[-1] == ""
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_long_count_shows_the_placements_found_so_far(threads):
     """Two colours on a 6x6 board: millions of perfect placements, so the count runs into its time limit."""
