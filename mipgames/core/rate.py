@@ -8,6 +8,10 @@ since, so the loading before the first count does not lower it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any, ParamSpec
+
+P = ParamSpec("P")
 
 RATE_AFTER_S = 0.5
 """A rate is shown once a unit's first count is this old (before that the count alone)."""
@@ -32,3 +36,23 @@ class WorkRate:
             rate = f" ({amount((count - c0) / (now - t0))}/s)" if now - t0 >= RATE_AFTER_S else ""
             words.append(f"{amount(count)} {unit}{rate}")
         return ", ".join(words)
+
+
+def every(seconds: float, hook: Callable[P, None]) -> Callable[P, None]:
+    """``hook`` called at most once every ``seconds`` (a search may tell its count after every slice)."""
+    last = [float("-inf")]
+
+    def throttled(*args: P.args, **kwargs: P.kwargs) -> None:
+        now = time.monotonic()
+        if now - last[0] >= seconds:
+            last[0] = now
+            hook(*args, **kwargs)
+
+    return throttled
+
+
+def work_words(report: Any) -> Callable[[int, str], None]:
+    """A hook ``(count, unit)`` that shows the count so far and its rate on the progress line: the ``detail`` of
+    a ``Report`` (``report(incumbent, bound, solution, detail)``; None leaves the incumbent and bound as they are)."""
+    rate = WorkRate()
+    return lambda count, unit: report(None, None, None, rate.words({unit: count}))

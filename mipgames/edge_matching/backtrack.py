@@ -23,6 +23,7 @@ from typing import Any
 
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import Report, SolveOptions
+from mipgames.core.rate import every, work_words
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.edge_matching.instance import Instance
@@ -512,25 +513,10 @@ def _part(
     )
 
 
-def every(seconds: float, hook: Callable[[int], None]) -> Callable[[int], None]:
-    """``hook`` called at most once every ``seconds`` (a search tells its nodes after every slice, ~0.1 s)."""
-    last = [float("-inf")]
-
-    def throttled(value: int) -> None:
-        now = time.monotonic()
-        if now - last[0] >= seconds:
-            last[0] = now
-            hook(value)
-
-    return throttled
-
-
 def node_words(report: Report) -> Callable[[int], None]:
     """An ``on_nodes`` hook that shows the nodes so far and their rate on the progress line (``detail``)."""
-    from mipgames.core.rate import WorkRate
-
-    rate = WorkRate()
-    return lambda nodes: report(None, None, None, rate.words({"nodes": nodes}))
+    words = work_words(report)
+    return lambda nodes: words(nodes, "nodes")
 
 
 def run_backtrack(inst: Instance, params: dict[str, Any], options: SolveOptions, report: Report) -> Result:

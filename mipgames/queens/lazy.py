@@ -326,6 +326,7 @@ def lazy_restarts(
         seed,
         first_limit,
         INTERPRETED_UP_TO,
+        kind="lazy",
     )
 
 

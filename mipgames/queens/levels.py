@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mipgames.core.problem import Algorithm, Report, SolveOptions
+from mipgames.core.rate import every, work_words
 from mipgames.core.result import Result
 from mipgames.core.status import Status
 from mipgames.queens.dfs import counting_refutes, reached, to_moves
@@ -396,8 +397,11 @@ class Restarts:
         seed: int,
         first_limit: int,
         interpreted_up_to: int | None = None,
+        kind: str = "eager",
     ):
         self.reference, self.kernel, self.size, self.first_limit = reference, kernel, size, first_limit
+        self.kind = kind
+        """Which level search restarts ("eager", "lazy"): the progress line names its dives so."""
         self.at_once = interpreted_up_to is not None and size > interpreted_up_to
         self.rng = random.Random(seed)
         self.engine: Any = None
@@ -407,6 +411,8 @@ class Restarts:
         self.paused = False  # the engine holds the cut restart where it stopped
         self.resumed = 0  # restarts gone on from where a deadline cut them (for the tests)
         self.outcome: tuple[list[tuple[int, int]] | None, bool] | None = None
+        self.on_dive: Callable[[int, str], None] | None = None
+        """Hears the restarts (dives) begun so far and ``kind``, after each one (the progress line)."""
 
     def run(self, deadline: float | None, restarts: int | None = None) -> tuple[list[tuple[int, int]] | None, bool]:
         """(captures, exhausted) once the search ended (found or exhausted; it stays ended), else (None, False)
@@ -426,6 +432,8 @@ class Restarts:
                 self.cut = (jitter, limit)
                 return None, False
             self.outcome = self.restart(jitter, limit, deadline)
+            if self.on_dive is not None:
+                self.on_dive(self.run_number, self.kind)
         return self.outcome
 
     def restart(
@@ -514,11 +522,18 @@ node budgets) before they are killed."""
 
 
 def race(
-    maker: Maker, geo: Geometry, k: int, seed: int, threads: int, deadline: float | None
+    maker: Maker,
+    geo: Geometry,
+    k: int,
+    seed: int,
+    threads: int,
+    deadline: float | None,
+    on_dives: Callable[[int, str], None] | None = None,
 ) -> tuple[list[tuple[int, int]] | None, bool]:
     """(captures, exhausted) of the one search of K, as ``maker(geo, k, seed).run(deadline)``; above
     INTERPRETED_UP_TO queens with ``threads`` >= 2, that many searches seeded seed, seed + 1, ... race on their own
-    cores and the first to find a game or exhaust wins.
+    cores and the first to find a game or exhaust wins.  ``on_dives(dives, kind)`` hears the dives of all of
+    them so far.
 
     Why a race: on the large planted positions a game comes from a rare restart (K = 2 at N = 64: about one
     dive in 3,600 reaches it), so independent restart streams add up, and two of them side by side keep most
@@ -526,21 +541,34 @@ def race(
     keep one search: they end in milliseconds, before a fork pays off.
     """
     if threads <= 1 or geo.size <= INTERPRETED_UP_TO:
-        return maker(geo, k, seed).run(deadline)
+        search = maker(geo, k, seed)
+        search.on_dive = None if on_dives is None else every(DIVES_EVERY_S, on_dives)
+        return search.run(deadline)
     from mipgames.run.workers import Outbox, Workers
 
     def work(out: Outbox, own_seed: int) -> None:
-        out.send("outcome", maker(geo, k, own_seed).run(deadline))
+        search = maker(geo, k, own_seed)
+        if on_dives is not None:
+            search.on_dive = every(DIVES_EVERY_S, lambda dives, kind: out.send("dives", (dives, kind)))
+        out.send("outcome", search.run(deadline))
 
+    dives: dict[int, tuple[int, str]] = {}
     with Workers() as workers:
         for w in range(threads):
             workers.start(work, seed + w)
-        for _, kind, payload in workers.messages(None if deadline is None else deadline + RACE_GRACE_S):
+        for worker, kind, payload in workers.messages(None if deadline is None else deadline + RACE_GRACE_S):
             if kind == "error":
                 raise RuntimeError(f"a racing search failed: {payload}")
+            if kind == "dives" and on_dives is not None:
+                dives[worker] = payload
+                on_dives(sum(n for n, _ in dives.values()), payload[1])
             if kind == "outcome" and (payload[0] is not None or payload[1]):
                 return payload
     return None, False
+
+
+DIVES_EVERY_S = 1.0
+"""A race's dives go to the progress line at most this often from each search."""
 
 
 def run_levels(
@@ -575,7 +603,16 @@ def run_levels(
     if bound > instance.k:
         return Result(Status.INFEASIBLE, bound=bound, message=f"at least {remain(bound, 'always')}")
     if instance.k - bound <= 1:  # no target between the bound and K: the one search of K, its time uncut
-        pairs, exhausted = race(makers[0], geo, instance.k, options.seed, options.threads, deadline)
+        dives = work_words(report)
+        pairs, exhausted = race(
+            makers[0],
+            geo,
+            instance.k,
+            options.seed,
+            options.threads,
+            deadline,
+            lambda n, kind: dives(n, f"{kind} dives"),
+        )
     else:  # slack lets a search of K wander; the targets from the bound up share the time (minimise.py)
         best = minimise(geo, bound, deadline, options.seed, makers[:1], provers, goal=instance.k)
         pairs = (best.pairs or []) if best.remaining <= instance.k else None  # no capture at all may do

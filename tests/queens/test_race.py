@@ -97,3 +97,23 @@ def test_a_large_planted_position_is_solved_by_the_race_and_replays(seed):
     assert illegal is None, why
     assert len(board) <= 2
     assert children() <= before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_long_decision_shows_its_dives_and_their_rate(threads):
+    """Deciding K = 2 on a planted 64x64 position the seconds given do not settle showed nothing beside
+    "incumbent -": the dives of the restart streams (all of them, raced or not) and their rate go beside it."""
+    import re
+
+    from mipgames.queens.problem import PROBLEM
+    from mipgames.run.runner import solve
+    from tests.display import DetailDisplay
+
+    position = planted(64, 2, 298, seed=8).instance
+    display = DetailDisplay()
+    opts = SolveOptions(threads=threads, time_limit=4)
+    r = solve(PROBLEM, position, solver="lazy-levels", options=opts, progress=display)
+    assert r.status == "unknown" and display.shown
+    assert all(re.fullmatch(r"[\d,]+ lazy dives( \([\d,]+/s\))?", d) for d in display.shown), display.shown
+    counts = [int(d.split()[0].replace(",", "")) for d in display.shown]
+    assert counts == sorted(counts) and counts[-1] > 10 and any("/s)" in d for d in display.shown)
