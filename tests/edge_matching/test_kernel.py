@@ -253,7 +253,20 @@ def test_every_worker_of_a_split_decision_searches_the_pinned_trees(monkeypatch,
     log = tmp_path / "parts.txt"
 
     def part(
-        out, inst, count, optimise, cap, symmetry, order, split, deadline, seed, look=True, guided=(False,), pins=1
+        out,
+        inst,
+        count,
+        optimise,
+        cap,
+        symmetry,
+        order,
+        split,
+        deadline,
+        seed,
+        look=True,
+        guided=(False,),
+        pins=1,
+        tell_nodes=False,
     ):
         with log.open("a") as f:
             f.write(f"{split[2]} {int(guided[0])} {pins}\n")
