@@ -484,12 +484,7 @@ def _part(
     def found(breaks: int, placement: Any) -> None:
         out.send("found", (breaks, placement))
 
-    sent = [0.0]
-
-    def counted(solutions: int, nodes: int) -> None:
-        if time.monotonic() - sent[0] >= COUNT_EVERY_S:
-            sent[0] = time.monotonic()
-            out.send("count", (solutions, nodes))
+    counted = every(COUNT_EVERY_S, lambda solutions, nodes: out.send("count", (solutions, nodes)))
 
     out.send(
         "done",

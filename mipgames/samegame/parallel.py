@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from mipgames.core.rate import every
+
 Send = Callable[[int, list[int], str], None]
 Task = Callable[[Send], Any]
 Work = Callable[[dict[str, int]], None]
@@ -49,16 +51,11 @@ class _Sender:
     """A worker's ``send``: games at once, work counts at most every ``WORK_EVERY_S``."""
 
     def __init__(self, game: Callable[[int, list[int], str], None], work: Callable[[int, str], None]):
-        self._game, self._work, self._last = game, work, float("-inf")
+        self._game = game
+        self.work = every(WORK_EVERY_S, work)
 
     def __call__(self, value: int, cells: list[int], note: str) -> None:
         self._game(int(value), [int(c) for c in cells], note)
-
-    def work(self, count: int, unit: str) -> None:
-        now = time.monotonic()
-        if now - self._last >= WORK_EVERY_S:
-            self._last = now
-            self._work(count, unit)
 
 
 def _work_totals(counts: dict[tuple[int, str], int]) -> dict[str, int]:
