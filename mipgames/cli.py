@@ -59,9 +59,15 @@ _limit = positive("seconds")
 
 
 def _solve_limit(text: str) -> float:
-    """``solve --time-limit``: seconds, or ``none`` for no limit (math.inf here), which a certificate's rerun
-    of an unlimited solve (``mipgames.solve(time_limit=None)``) names."""
+    """``--time-limit`` of solve and of verify's re-proof: seconds, or ``none`` for no limit (math.inf here),
+    which a certificate's rerun of an unlimited solve (``mipgames.solve(time_limit=None)``) names."""
     return math.inf if text.strip().lower() == "none" else _limit(text)
+
+
+def _limit_given(given: float | None) -> float | None:
+    """The seconds a run may take from its ``--time-limit``: the default when left out, None for ``none``."""
+    limit = DEFAULT_TIME_LIMIT if given is None else given
+    return None if limit == math.inf else limit
 
 
 _megabytes = positive("megabytes")
@@ -350,9 +356,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     started = getattr(args, "started", None) or time.monotonic()
     problem = _problem_for(args.instance, args.problem)
     params = _collect_params(problem, args)
-    limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
-    if limit == math.inf:
-        limit = None
+    limit = _limit_given(args.time_limit)
     memory = args.memory_limit if args.memory_limit is not None else default_memory_limit()
     options = SolveOptions(
         time_limit=limit,
@@ -554,7 +558,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise UsageError(f"{' and '.join(limits)} only {verb} to a re-proof: add --reprove [SOLVER], or leave it out")
     if args.reprove is not None:  # the re-proof's limits are refused before the certificate is judged OK
         options = SolveOptions(
-            time_limit=args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT,
+            time_limit=_limit_given(args.time_limit),
             threads=args.threads if args.threads is not None else 2,
             memory_limit=args.memory_limit or default_memory_limit(),
         )
@@ -915,9 +919,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--time-limit",
-        type=_limit,
+        type=_solve_limit,
         metavar="SEC",
-        help=f"for --reprove (default {shown(DEFAULT_TIME_LIMIT)})",
+        help=f"for --reprove: seconds, or none (default {shown(DEFAULT_TIME_LIMIT)})",
     )
     p.add_argument("--threads", type=int_in(1, 256), help="for --reprove (default 2)")
     p.add_argument("--memory-limit", type=_memory, metavar="SIZE", help="for --reprove")

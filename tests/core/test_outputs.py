@@ -329,6 +329,10 @@ def test_a_reproofs_limits_are_refused_before_the_certificate_is_called_ok(capsy
     assert main(["verify", str(cert), "--threads", "1", "--memory-limit", "1G"]) == 4
     assert "--threads and --memory-limit only apply to a re-proof" in capsys.readouterr().err
     assert main(["verify", str(cert)]) == 0
+    capsys.readouterr()
+    # `none` is solve's spelling of no limit, and a re-proof takes it too
+    assert main(["verify", str(cert), "--reprove", "--quiet", "--time-limit", "none"]) == 0
+    assert "re-proved by" in capsys.readouterr().out
 
 
 def test_export_checks_every_target_before_it_writes_one(capsys, tmp_path):
