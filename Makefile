@@ -44,7 +44,7 @@ solve: install
 bench: install
 	$(BIN)/mipgames bench $(SMALL) --solvers cbc,glpk,highs,cpsat,scip --time-limit 10 --db bench-results/results.sqlite --report bench-results/report --resume
 
-# The issues' long benchmarks (tens of minutes each; run them on a quiet machine): results land beside the scripts.
+# The issues' long benchmarks (bench-edge about 2.5 h, bench-samegame about 45 min; run them on a quiet machine): results land beside the scripts.
 bench-edge: install
 	$(BIN)/python benchmarks/edge_matching/bench_search.py --time-limit 60 --big-time-limit 600 --e2-time-limit 3600 --threads 2
 
