@@ -34,6 +34,7 @@ from mipgames.edge_matching.simulate import (
     colour_count_bound,
     frame_census,
     hint_conflict,
+    hint_mismatch,
     mode_of,
     named_frame,
 )
@@ -99,25 +100,28 @@ def check_size(inst: Instance, counting: bool = False) -> None:
         raise UsageError(f"{why}; no other solver counts" if counting else f"{why} (use {other})")
 
 
-def impossible(inst: Instance, named: int = 0) -> tuple[str, str] | None:
+def impossible(inst: Instance, named: int = 0, decision: bool = False) -> tuple[str, str] | None:
     """(name, why) when every placement breaks the rules, found without search (None when none is known): cheap
     enough for every claim ``judge`` makes, on any board the reader takes.  ``named``: the frame colour as the
-    user numbered it, for the message."""
+    user numbered it, for the message.  A ``decision`` asks for a perfect placement, which hinted neighbours
+    that mismatch rule out as well."""
     census = frame_census(inst, named)
     if census:
         return COUNTING_TILES, census
-    conflict = hint_conflict(inst)
+    conflict = hint_conflict(inst) or (hint_mismatch(inst) if decision else "")
     return (HINTS, conflict) if conflict else None
 
 
 def refusal(inst: Instance, params: dict[str, Any]) -> Result | None:
     """The infeasible answer known without search, with what proves it: tile counts against the frame, hints
     that conflict, or (a decision, not a count) colour counts that leave an edge mismatched."""
-    proof = impossible(inst, named_frame(params))
+    proof = impossible(inst, named_frame(params), mode_of(params) == "decision")
     if proof is not None:
         return Result(Status.INFEASIBLE, message=proof[1], proved_by=proof[0])
+    if mode_of(params) != "decision" or params.get("count"):
+        return None
     floor = colour_count_bound(inst)
-    if floor and mode_of(params) == "decision" and not params.get("count"):
+    if floor:
         return Result(
             Status.INFEASIBLE,
             bound=float(floor),
@@ -230,6 +234,10 @@ def _search(
 
     start = time.monotonic()
     pieces = pieces if pieces is not None else prepare(inst, symmetry)
+    if pieces.fixed_breaks and not optimise:
+        # hinted neighbours that mismatch: no placement is perfect, though the kernel, which never compares two
+        # fixed cells, would find and count placements around them
+        return Outcome(True, stats=count_stats(pieces, 0, True) if count else {})
     cells = fill_order(inst, order, pieces.fixed)
     budget = [cap] * len(cells) if optimise else None
     decide = not count and not optimise
@@ -610,5 +618,7 @@ def _count_words(out: Outcome) -> str:
     if out.stats.get("count_complete"):
         n = out.stats["solutions"]
         up = out.stats.get("solutions_up_to_board_turns")
-        return f"{n} perfect placements" + (f" ({up} up to turning the whole board)" if up is not None else "")
+        return f"{n} perfect placement{'' if n == 1 else 's'}" + (
+            f" ({up} up to turning the whole board)" if up is not None else ""
+        )
     return f"at least {out.stats.get('solutions_found')} perfect placements (count cut by the time limit)"

@@ -171,11 +171,12 @@ def _target(inst, params: dict[str, Any]) -> float | None:
 
 @_framed
 def _impossible(inst, params: dict[str, Any]) -> tuple[str, str] | None:
-    """Tiles that cannot make the frame, or hints that conflict: no placement obeys the rules."""
+    """Tiles that cannot make the frame, or hints that conflict: no placement obeys the rules (a decision's
+    rules include matching every edge)."""
     from mipgames.edge_matching.backtrack import impossible
-    from mipgames.edge_matching.simulate import named_frame
+    from mipgames.edge_matching.simulate import mode_of, named_frame
 
-    return impossible(inst, named_frame(params))
+    return impossible(inst, named_frame(params), mode_of(params) == "decision")
 
 
 @_framed

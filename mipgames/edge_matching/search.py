@@ -434,7 +434,12 @@ class Search:
             self.state,
         )
         self.look = row_ahead(pieces, order, self.keynb, self.keyside, look and self.exact)
-        self.status = kernel.RUNNING if nk else kernel.EXHAUSTED
+        self.status = kernel.RUNNING
+        if not nk:  # every cell hinted: the root is the one placement (its fixed breaks are the driver's), in
+            # the first part of a split tree only
+            mine = split[1] <= 1 or split[2] == 0
+            self.st[kernel.SOLUTIONS], self.st[kernel.BEST] = (1, 0) if mine else (0, -1)
+            self.status = kernel.FOUND if mine and not count and not optimise else kernel.EXHAUSTED
 
     @property
     def st(self) -> np.ndarray:
@@ -455,8 +460,9 @@ class Search:
 
     def run(self, nodes: int = NO_LIMIT) -> int:
         """Search on for at most ``nodes`` placements; returns kernel.RUNNING, EXHAUSTED or FOUND."""
-        if self.status == self.k.EXHAUSTED:
-            return self.status
+        if self.status == self.k.EXHAUSTED or not len(self.order):
+            status, self.status = self.status, self.k.EXHAUSTED
+            return status
         tables = (
             self.order,
             self.keynb,
@@ -677,4 +683,6 @@ def fill_reference(
 
     if nk:
         go(0, 0)
+    else:  # every cell hinted: the root is the one placement
+        box.solutions, box.best_breaks, box.best = 1, 0, []
     return ReferenceResult(box.solutions, box.nodes, box.best_breaks, box.best, not box.cut)

@@ -195,6 +195,21 @@ def hint_conflict(inst: Instance) -> str:
     return ""
 
 
+def hint_mismatch(inst: Instance) -> str:
+    """Why no placement can match every inner edge because of the hints alone ("" when none is seen): two
+    hinted neighbours that show different colours on their shared edge.  Such a placement is legal (a
+    mismatch is allowed), so this is no conflict; it rules out perfect placements only."""
+    cells = {h.row * inst.cols + h.col: turned(inst.tiles[h.tile], h.turns) for h in inst.hints}
+    for e in inner_edges(inst):
+        if e.a in cells and e.b in cells and cells[e.a][e.sa] != cells[e.b][e.sb]:
+            (ra, ca), (rb, cb) = divmod(e.a, inst.cols), divmod(e.b, inst.cols)
+            return (
+                f"the hints of cells ({ra}, {ca}) and ({rb}, {cb}) show colours {cells[e.a][e.sa]} and "
+                f"{cells[e.b][e.sb]} on their shared edge"
+            )
+    return ""
+
+
 def plain_placement(inst: Instance) -> list[list[int]]:
     """A placement made without search that obeys the frame and the hints when tile counts allow: the hinted
     tiles where the hints put them, then each cell the first free tile that some turn shows grey exactly on the
