@@ -6,7 +6,7 @@ from typing import Any
 
 from mipgames.core.result import Value
 from mipgames.edge_matching.instance import Instance
-from mipgames.edge_matching.simulate import turned
+from mipgames.edge_matching.simulate import hinted_cells, turn_showing, turned
 
 
 def decode(inst: Instance, params: dict[str, Any], handles: Any, value: Value) -> list[tuple[int, int]]:
@@ -19,12 +19,12 @@ def decode(inst: Instance, params: dict[str, Any], handles: Any, value: Value) -
         return chosen
     # a type stands for interchangeable copies: hand them out, each turned to show the chosen colours
     left = {rep: list(ts) for rep, ts in members.items()}
+    hints = hinted_cells(inst)
     out = []
-    for rep, a in chosen:
+    for i, (rep, a) in enumerate(chosen):
         if rep not in left or not left[rep]:
             out.append((-1, -1))
             continue
         tile = left[rep].pop(0)
-        shape = turned(inst.tiles[rep], a)
-        out.append((tile, next(b for b in range(4) if turned(inst.tiles[tile], b) == shape)))
+        out.append((tile, turn_showing(inst.tiles[tile], turned(inst.tiles[rep], a), hints.get(i))))
     return out

@@ -24,7 +24,9 @@ from mipgames.edge_matching.simulate import (
     boundary_sides,
     distinct_turns,
     hint_conflict,
+    hinted_cells,
     neighbour,
+    turn_showing,
     turned,
 )
 
@@ -535,19 +537,18 @@ def decode_entries(p: Pieces, order: Iterable[int], entries: Iterable[int]) -> l
     inst = p.inst
     out: list[tuple[int, int]] = [(-1, 0)] * inst.cells
     left = [list(m) for m in p.types]
+    hints = hinted_cells(inst)
     cells = [*p.fixed.items(), *zip((int(c) for c in order), (int(e) for e in entries))]
     for i, e in sorted(cells, key=lambda ce: ce[0] not in p.fixed):
         members = left[int(p.ent_type[e])]
         shape = turned(inst.tiles[p.types[int(p.ent_type[e])][0]], int(p.ent_turn[e]))
-        t = members.pop(0) if i not in p.fixed else _hinted_tile(inst, i, members)
-        out[i] = (t, next(b for b in range(4) if turned(inst.tiles[t], b) == shape))
+        if i in p.fixed:
+            t = hints[i][0]
+            members.remove(t)
+        else:
+            t = members.pop(0)
+        out[i] = (t, turn_showing(inst.tiles[t], shape, hints.get(i)))
     return out
-
-
-def _hinted_tile(inst: Instance, i: int, members: list[int]) -> int:
-    t = next(h.tile for h in inst.hints if h.row * inst.cols + h.col == i)
-    members.remove(t)
-    return t
 
 
 # ---------------------------------------------------------------- the pure-Python twin

@@ -195,6 +195,20 @@ def hint_conflict(inst: Instance) -> str:
     return ""
 
 
+def turn_showing(tile: Sequence[int], shape: Sequence[int], hint: tuple[int, int] | None = None) -> int:
+    """The turn of ``tile`` that shows ``shape``: a hint's own turn when the cell is hinted (``hint`` = its
+    (tile, turns)), since a tile that looks the same under some turn shows the shape in several and the rules
+    hold a hinted cell to the hint's turn; else the first."""
+    if hint is not None and turned(tile, hint[1]) == tuple(shape):
+        return hint[1]
+    return next(b for b in range(4) if turned(tile, b) == tuple(shape))
+
+
+def hinted_cells(inst: Instance) -> dict[int, tuple[int, int]]:
+    """(tile, turns) of every hinted cell, by cell index."""
+    return {h.row * inst.cols + h.col: (h.tile, h.turns) for h in inst.hints}
+
+
 def hint_mismatch(inst: Instance) -> str:
     """Why no placement can match every inner edge because of the hints alone ("" when none is seen): two
     hinted neighbours that show different colours on their shared edge.  Such a placement is legal (a

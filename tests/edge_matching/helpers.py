@@ -40,13 +40,9 @@ def score(inst: Instance, placement, tiles=None) -> int:
 
 
 def hints_kept(inst: Instance, placement) -> bool:
-    """Every hinted cell holds its tile, showing the colours of the hinted turn (a symmetric tile may be
-    reported with another turn that shows the same)."""
-    for h in inst.hints:
-        t, a = placement[h.row * inst.cols + h.col]
-        if t != h.tile or rot(inst.tiles[t], a) != rot(inst.tiles[t], h.turns):
-            return False
-    return True
+    """Every hinted cell holds its tile turned as the hint says, as the simulator demands (a tile that looks the
+    same under some turn, reported with another turn that shows the same colours, had broken its hint)."""
+    return all(tuple(placement[h.row * inst.cols + h.col]) == (h.tile, h.turns) for h in inst.hints)
 
 
 def frame_ok(inst: Instance, placement) -> bool:

@@ -107,6 +107,7 @@ def test_kernel_counts_like_its_twin_and_brute_force(inst, order_kind, look):
 @given(hinted_instances())
 @example(Instance(1, 2, ((1, 1, 1, 1), (1, 1, 1, 1)), (Hint(0, 0, 0, 0), Hint(0, 1, 1, 0))))  # every cell hinted
 @example(Instance(1, 2, ((1, 2, 1, 1), (1, 1, 1, 1)), (Hint(0, 0, 0, 0), Hint(0, 1, 1, 0))))  # and mismatched
+@example(Instance(1, 2, ((1, 1, 1, 1), (1, 1, 1, 1)), (Hint(0, 0, 0, 1),)))  # a symmetric tile hinted turned
 def test_counts_and_decisions_under_hints_are_brute_forces(inst):
     """Through the driver (``exact``), as the solvers call it: the count and the decision with hints, against
     brute force; hints that break the rules are refused before any search (``refusal``).  A board with every

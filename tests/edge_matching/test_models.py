@@ -103,6 +103,19 @@ def test_hints_are_respected():
         assert r.solution[4] == (p[0][0], 2) and r.solution[2] == (p[4][0], 1)
 
 
+@pytest.mark.parametrize(("formulation", "solver"), PAIRS + [(None, a) for a in ("backtrack", "portfolio", "anneal")])
+@pytest.mark.parametrize("mode", ["optimise", "decision"])
+def test_a_hinted_tile_that_looks_the_same_turned_keeps_the_hints_turn(formulation, solver, mode):
+    """A tile equal under a turn shows the hinted colours in several turns, and the decoders reported the first
+    (turn 0) where the hint said 1: the simulator, which holds a hint to its turn, rejected the answer."""
+    inst = Instance(
+        2, 2, ((1, 2, 1, 2), (1, 1, 1, 1), (2, 1, 2, 1), (1, 1, 1, 1)), (Hint(0, 1, 1, 1), Hint(1, 0, 2, 3))
+    )
+    r = run(inst, formulation, solver, mode)
+    assert r.status == "optimal" and r.objective == score(inst, r.solution) == exhaustive_optimum(inst), r.message
+    assert r.solution[1] == (1, 1) and r.solution[2] == (2, 3)
+
+
 def _random_instance(draw, side, frame):
     seed = draw(st.integers(0, 10**6))
     if frame:
