@@ -80,8 +80,9 @@ class Setup:
         return None if value is None else self.rules.natural(value)
 
     def colour_bound(self) -> int:
-        """The colour-count bound of the board (``simulate.Rules.bound``)."""
-        return self.rules.bound(simulate.colour_counts(simulate.encode(self.board)))
+        """The board's own bound (``simulate.own_bound``): the colour-count bound, or the board's value when it
+        has no move (then every search stops at once with the empty game)."""
+        return simulate.own_bound(self.board, self.rules)[0]
 
     def verified(
         self, cells: list[int], status: Status, bound: int | None, message: str, stats: dict[str, Any] | None = None
@@ -343,7 +344,7 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
     message = ", ".join(p for p in (note, out.best.note, _counts(stats)) if p)
     result = s.verified(out.best.cells, Status.OPTIMAL if proved else Status.FEASIBLE, bound, message, stats)
     if proved and not out.proved:  # the colour-count bound reached: whichever search found the game, that proves it
-        result.proved_by = simulate.COLOUR_COUNT_BOUND
+        result.proved_by = simulate.own_bound(s.board, s.rules)[1]
     elif proved and name == "portfolio":
         result.proved_by = "exact (portfolio member)"
     elif not proved:

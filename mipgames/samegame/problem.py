@@ -11,7 +11,7 @@ from mipgames.core.problem import Formulation, Param, Problem, Verdict
 from mipgames.core.status import Sense, capped
 from mipgames.samegame import codec
 from mipgames.samegame import instance as inst
-from mipgames.samegame.simulate import OBJECTIVES, ORIGINS, evaluate
+from mipgames.samegame.simulate import COLOUR_COUNT_BOUND, OBJECTIVES, ORIGINS, evaluate
 
 MAX_BEAM_WIDTH = 1 << 22
 MAX_NODE_BUDGET = 10**15
@@ -30,12 +30,14 @@ def _plain_solution(board: Any, params: dict[str, Any]) -> list[list[int]]:
 
 
 def _bound(board: Any, params: dict[str, Any]) -> tuple[float, str]:
-    """The colour-count bound (``simulate.Rules.bound``) in the objective's own units: a colour with one tile
-    stays, and a colour scores at most as one group (and the clear bonus only when no colour has one tile)."""
-    from mipgames.samegame.simulate import COLOUR_COUNT_BOUND, colour_counts, encode, rules_of
+    """The own bound (``simulate.own_bound``) in the objective's own units: the colour-count bound (a colour
+    with one tile stays, and a colour scores at most as one group, the clear bonus only when no colour has one
+    tile), or the board's own value when it has no move."""
+    from mipgames.samegame.simulate import own_bound, rules_of
 
     rules = rules_of(params)
-    return float(rules.natural(rules.bound(colour_counts(encode(board))))), COLOUR_COUNT_BOUND
+    value, name = own_bound(board, rules)
+    return float(rules.natural(value)), name
 
 
 PARAMS = (
@@ -185,6 +187,7 @@ PROBLEM = Problem(
     render=_render,
     plain_solution=_plain_solution,
     bound=_bound,
+    bound_aliases=(COLOUR_COUNT_BOUND,),
     render_formats=(".png", ".pdf", ".svg", ".gif"),
     describe=_describe,
     generator=_generator(),

@@ -296,6 +296,16 @@ class Rules:
 COLOUR_COUNT_BOUND = "the colour-count bound"
 """``Rules.bound`` of the start, by the name it is credited under wherever it proves a claim, so that ``verify``
 recognises the toolkit's own bound and recomputes it."""
+NO_MOVE_BOUND = "no move: the board as it stands"
+"""The own bound of a start with no move: the empty game is the only one, so its value is exact."""
+
+
+def own_bound(board: Board, rules: Rules) -> tuple[int, str]:
+    """The toolkit's own bound on a start (in ``Rules`` values) and its name: the colour-count bound, or the
+    value of the board itself when no move exists (the colour counts alone may allow more: ``1 2 1 2``)."""
+    if not legal_moves(board):
+        return rules.terminal(board.tiles()), NO_MOVE_BOUND
+    return rules.bound(colour_counts(encode(board))), COLOUR_COUNT_BOUND
 
 
 def rules_of(params: dict[str, Any]) -> Rules:

@@ -267,6 +267,21 @@ def test_edge_boards_through_the_runner() -> None:
                     assert res.status == "optimal", (name, solver, objective, res.message)
 
 
+def test_a_board_with_no_move_is_settled_at_once_by_every_solver() -> None:
+    """The empty game is the only one, yet NRPA and NMCS played it until the time limit and called it feasible:
+    the own bound of such a board is its value (``simulate.own_bound``), which every search stops at."""
+    for text in ("1212\n", "12\n21\n"):
+        board = parse_board(text)
+        for solver in PROBLEM.algorithms:
+            for objective in ("min-remaining", "score"):
+                began = time.monotonic()
+                params = {"objective": objective}
+                res = solve(PROBLEM, board, solver=solver, params=params, options=SolveOptions(time_limit=60))
+                assert res.status == "optimal" and res.solution == [], (text, solver, objective, res.message)
+                assert res.objective == (0 if objective == "score" else 4)
+                assert time.monotonic() - began < 30, (text, solver, objective)  # not the 60 s limit
+
+
 def test_solvers_say_optimal_only_with_a_proof() -> None:
     """A heuristic proves nothing: its bound is the toolkit's colour-count bound, which verify recomputes."""
     from mipgames.core.problem import own_bound
