@@ -145,7 +145,7 @@ def _fix_hints(p: Pieces) -> None:
     if p.conflict:
         return
     type_of = {t: ti for ti, members in enumerate(p.types) for t in members}
-    cells = {h.row * inst.cols + h.col: (h.tile, h.turns) for h in inst.hints}
+    cells = hinted_cells(inst)
     for i, (t, a) in cells.items():
         shape = turned(inst.tiles[t], a)
         ti = type_of[t]

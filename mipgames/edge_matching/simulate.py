@@ -213,7 +213,7 @@ def hint_mismatch(inst: Instance) -> str:
     """Why no placement can match every inner edge because of the hints alone ("" when none is seen): two
     hinted neighbours that show different colours on their shared edge.  Such a placement is legal (a
     mismatch is allowed), so this is no conflict; it rules out perfect placements only."""
-    cells = {h.row * inst.cols + h.col: turned(inst.tiles[h.tile], h.turns) for h in inst.hints}
+    cells = {i: turned(inst.tiles[t], a) for i, (t, a) in hinted_cells(inst).items()}
     for e in inner_edges(inst):
         if e.a in cells and e.b in cells and cells[e.a][e.sa] != cells[e.b][e.sb]:
             (ra, ca), (rb, cb) = divmod(e.a, inst.cols), divmod(e.b, inst.cols)

@@ -79,10 +79,11 @@ class Setup:
     def natural(self, value: int | None) -> int | None:
         return None if value is None else self.rules.natural(value)
 
-    def colour_bound(self) -> int:
-        """The board's own bound (``simulate.own_bound``): the colour-count bound, or the board's value when it
-        has no move (then every search stops at once with the empty game)."""
-        return simulate.own_bound(self.board, self.rules)[0]
+    @functools.cached_property
+    def own(self) -> tuple[int, str]:
+        """The board's own bound and its name (``simulate.own_bound``): the colour-count bound, or the board's
+        value when it has no move (then every search stops at once with the empty game)."""
+        return simulate.own_bound(self.board, self.rules)
 
     def verified(
         self, cells: list[int], status: Status, bound: int | None, message: str, stats: dict[str, Any] | None = None
@@ -187,7 +188,7 @@ def beam_task(s: Setup, worker: int, workers: int, width: int = 0) -> Callable:
             s.work_deadline,
             s.share(workers),
             width=width,
-            target=s.colour_bound(),
+            target=s.own[0],
         )
         return {
             "nodes": nodes,
@@ -213,7 +214,7 @@ def nmcs_task(s: Setup, worker: int, workers: int, level: int) -> Callable:
                 send,
                 s.work_deadline,
                 s.share(workers),
-                target=s.colour_bound(),
+                target=s.own[0],
             )
         }
 
@@ -252,7 +253,7 @@ def nrpa_task(
                 send,
                 s.work_deadline,
                 s.share(workers),
-                target=s.colour_bound(),
+                target=s.own[0],
                 tabus=tabu_candidates(s.root, s.shape, s.score_mode, part, parts),
             )
         }
@@ -335,16 +336,15 @@ def finish(s: Setup, tasks: list[Callable], name: str, note: str = "", polish: b
             stats[key] = total
     bounds = [int(st["bound"]) for st in out.stats if isinstance(st, dict) and st.get("bound") is not None]
     bound = min(bounds) if bounds else None
-    colour = s.colour_bound()
-    proved = out.proved or out.best.value >= colour
+    proved = out.proved or out.best.value >= s.own[0]
     if proved:
         bound = out.best.value
     elif out.errors:
         note = (note + "; " if note else "") + f"{len(out.errors)} worker(s) failed"
     message = ", ".join(p for p in (note, out.best.note, _counts(stats)) if p)
     result = s.verified(out.best.cells, Status.OPTIMAL if proved else Status.FEASIBLE, bound, message, stats)
-    if proved and not out.proved:  # the colour-count bound reached: whichever search found the game, that proves it
-        result.proved_by = simulate.own_bound(s.board, s.rules)[1]
+    if proved and not out.proved:  # the own bound reached: whichever search found the game, that proves it
+        result.proved_by = s.own[1]
     elif proved and name == "portfolio":
         result.proved_by = "exact (portfolio member)"
     elif not proved:
