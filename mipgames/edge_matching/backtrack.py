@@ -234,10 +234,6 @@ def _search(
 
     start = time.monotonic()
     pieces = pieces if pieces is not None else prepare(inst, symmetry)
-    if pieces.fixed_breaks and not optimise:
-        # hinted neighbours that mismatch: no placement is perfect, though the kernel, which never compares two
-        # fixed cells, would find and count placements around them
-        return Outcome(True, stats=count_stats(pieces, 0, True) if count else {})
     cells = fill_order(inst, order, pieces.fixed)
     budget = [cap] * len(cells) if optimise else None
     decide = not count and not optimise

@@ -437,7 +437,11 @@ class Search:
         )
         self.look = row_ahead(pieces, order, self.keynb, self.keyside, look and self.exact)
         self.status = kernel.RUNNING
-        if not nk:  # every cell hinted: the root is the one placement (its fixed breaks are the driver's), in
+        if self.exact and pieces.fixed_breaks:
+            # hinted neighbours that mismatch: no placement is perfect, though the kernel, which never compares
+            # two fixed cells, would find and count placements around them
+            self.status = kernel.EXHAUSTED
+        elif not nk:  # every cell hinted: the root is the one placement (its fixed breaks are the driver's), in
             # the first part of a split tree only
             mine = split[1] <= 1 or split[2] == 0
             self.st[kernel.SOLUTIONS], self.st[kernel.BEST] = (1, 0) if mine else (0, -1)
@@ -682,6 +686,8 @@ def fill_reference(
                 col[cell] = saved
                 avail[etype[e]] += 1
 
+    if exact and p.fixed_breaks:  # hinted neighbours that mismatch: no placement is perfect (as ``Search``)
+        return ReferenceResult(0, 0, None, None, True)
     if nk:
         go(0, 0)
     else:  # every cell hinted: the root is the one placement

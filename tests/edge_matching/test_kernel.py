@@ -14,6 +14,7 @@ from mipgames.core.problem import SolveOptions
 from mipgames.edge_matching.backtrack import LARGE, PINS, SLICE, TREE_EVERY, Restarts, _search, exact, luby
 from mipgames.edge_matching.generate import planted
 from mipgames.edge_matching.instance import Hint, Instance, read
+from mipgames.edge_matching.kernel import EXHAUSTED
 from mipgames.edge_matching.lns import score_search
 from mipgames.edge_matching.problem import PROBLEM
 from mipgames.edge_matching.search import (
@@ -394,6 +395,10 @@ def test_hinted_neighbours_that_mismatch_rule_out_perfect_placements_only():
     right = turned(inst.tiles[t0], a0)[1]
     a1 = next(a for a in range(4) if turned(inst.tiles[t1], a)[3] != right)
     part = dataclasses.replace(inst, hints=(Hint(0, 0, t0, a0), Hint(0, 1, t1, a1)))
+    pieces = prepare(part, "exact")
+    order = fill_order(part, "rows", pieces.fixed)
+    kernel, twin = Search(pieces, order, count=True), fill_reference(pieces, order, count=True, max_nodes=10_000)
+    assert kernel.run(1_000_000) == EXHAUSTED and kernel.solutions == twin.solutions == 0 and twin.complete
     for threads in (1, 2):
         got = exact(part, count=True, threads=threads, deadline=time.monotonic() + 30)
         assert got.stats["count_complete"] and got.stats["solutions"] == 0 and got.placement is None
