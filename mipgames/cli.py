@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mipgames import __version__, registry
-from mipgames.core.arguments import int_in, positive
+from mipgames.core.arguments import int_in, limit_of, positive, seconds_or_none
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
 from mipgames.core.figures import TooLargeToDraw, check_figure_path
 from mipgames.core.files import distinct_outputs, remove_staged, writable_folder, writable_output, write_text_atomic
@@ -55,19 +55,9 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds a `solve` may take when no --time-limit is given (reading and building included)."""
 
 
-_limit = positive("seconds")
-
-
-def _solve_limit(text: str) -> float:
-    """``--time-limit`` of solve and of verify's re-proof: seconds, or ``none`` for no limit (math.inf here),
-    which a certificate's rerun of an unlimited solve (``mipgames.solve(time_limit=None)``) names."""
-    return math.inf if text.strip().lower() == "none" else _limit(text)
-
-
 def _limit_given(given: float | None) -> float | None:
     """The seconds a run may take from its ``--time-limit``: the default when left out, None for ``none``."""
-    limit = DEFAULT_TIME_LIMIT if given is None else given
-    return None if limit == math.inf else limit
+    return limit_of(DEFAULT_TIME_LIMIT if given is None else given)
 
 
 _megabytes = positive("megabytes")
@@ -878,7 +868,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--formulation", help="model to build (default: the problem's best for the solver)")
     p.add_argument(
         "--time-limit",
-        type=_solve_limit,
+        type=seconds_or_none,
         metavar="SEC",
         help="seconds for the whole solve, reading and building included, or none "
         f"(default {shown(DEFAULT_TIME_LIMIT)})",
@@ -919,7 +909,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--time-limit",
-        type=_solve_limit,
+        type=seconds_or_none,
         metavar="SEC",
         help=f"for --reprove: seconds, or none (default {shown(DEFAULT_TIME_LIMIT)})",
     )

@@ -72,3 +72,16 @@ def positive(unit: str = "") -> Callable[[str], float]:
 
     read.__name__ = unit or "number"
     return read
+
+
+_seconds = positive("seconds")
+
+
+def seconds_or_none(text: str) -> float:
+    """A ``--time-limit``: positive seconds, or ``none`` for no limit (math.inf here; a run takes it as None)."""
+    return math.inf if text.strip().lower() == "none" else _seconds(text)
+
+
+def limit_of(given: float) -> float | None:
+    """The seconds a run may take from a ``seconds_or_none`` value: None for ``none``."""
+    return None if given == math.inf else given

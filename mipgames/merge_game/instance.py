@@ -15,6 +15,8 @@ ASCII map (any extension but ``.json``; JSON is in codec.py)::
     .2b.
     a..1
 
+Map rows are contiguous (comment lines may sit between them; a blank line
+between two rows is refused, as it would shift every row above it).
 ``attack <type>`` (type as its map letter or its number) gives that hero
 type its own attack vector; ``attack`` is the vector of every other type.
 The file's attack/target/destroy_all/max_level are defaults: command-line
@@ -326,10 +328,21 @@ def from_ascii(text: str, path: str | Path | None = None) -> Instance:
     header: dict[str, tuple[str, int]] = {}
     type_lines: dict[int, tuple[str, int]] = {}
     rows: list[tuple[str, int]] = []
+    blank = 0  # a blank line after the map rows started: more rows after it would shift every row above it
     for number, raw in enumerate(text_lines(text), start=1):
         line = raw.rstrip()
-        if not line or line.lstrip().startswith("#"):
+        if not line:
+            blank = blank or (number if rows else 0)
             continue
+        if line.lstrip().startswith("#"):
+            continue
+        if blank and ":" not in line:
+            raise InputError(
+                f"blank line inside the map (the rows before it and {excerpt(line)} would be read as adjacent); "
+                "write an empty row as dots",
+                path,
+                blank,
+            )
         if ":" in line:
             if rows:
                 raise InputError(

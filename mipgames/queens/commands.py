@@ -12,6 +12,7 @@ import sys
 from typing import Any, TextIO
 
 from mipgames.backends import BACKENDS
+from mipgames.core.arguments import limit_of, seconds_or_none
 from mipgames.core.errors import InputError, MipgamesError, UsageError
 from mipgames.core.files import read_stream
 from mipgames.core.problem import SolveOptions
@@ -38,7 +39,7 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
     display = SolveProgress(f"queens: {args.solver}", quiet=not sys.stderr.isatty())
     try:
         instance = _instance(args.file, stdin)
-        options = SolveOptions(time_limit=args.time_limit, threads=args.threads)
+        options = SolveOptions(time_limit=limit_of(args.time_limit), threads=args.threads)
         params = {"minimise": args.minimise}
         result = solve(
             PROBLEM, instance, solver=args.solver, params=params, options=options, isolate=True, progress=display
@@ -73,7 +74,8 @@ def solve_command(args: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> i
         stderr.write(f"mipgames: {message}\n")
         return 2
     if result.status == "unknown":
-        stderr.write(f"mipgames: no answer within {args.time_limit:g} s (K = {k} neither reached nor refuted)\n")
+        within = f" within {args.time_limit:g} s" if limit_of(args.time_limit) is not None else ""
+        stderr.write(f"mipgames: no answer{within} (K = {k} neither reached nor refuted)\n")
         return 3
     stderr.write(f"mipgames: solver failed: {result.message}\n")
     return 1
@@ -144,7 +146,13 @@ def register(subparsers: Any) -> None:
         help="portfolio (default: level search, then the forest CP-SAT model), lazy-levels, levels, dfs, "
         "coursework-dfs (the coursework's own search), or a model solver (cpsat = forest model)",
     )
-    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME, metavar="SECONDS")
+    parser.add_argument(
+        "--time-limit",
+        type=seconds_or_none,
+        default=DEFAULT_TIME,
+        metavar="SECONDS",
+        help=f"seconds for the whole run, or none (default {DEFAULT_TIME:g}), as for solve",
+    )
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument(
         "--minimise", "--minimize", action="store_true", help="find the fewest queens that can remain, proved"

@@ -140,6 +140,11 @@ def unsolvable(
     from mipgames.queens.geometry import geometry
     from mipgames.queens.levels import search_forest
 
+    if queens >= n * n:
+        raise UsageError(
+            f"{queens} queens fill a {n}x{n} board: an unsolvable position is made by moving queens to empty "
+            "squares, so ask for fewer queens (K + moves) or a larger board"
+        )
     rng = random.Random(seed)
     for _ in range(tries):
         stones = {(r, c): p for r, c, p in planted(n, k, queens - k, rng.randrange(1 << 30)).instance.queens}

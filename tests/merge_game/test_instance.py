@@ -79,6 +79,8 @@ def test_params_override_file_values():
         ("target: many\na1\n", 1, "target must be an integer"),
         ("destroy_all: maybe\na1\n", 1, "yes or no"),
         ("a1\nattack: up\n", 2, "after the map rows"),
+        ("a.1\n\n..b\n", 2, "blank line inside the map"),  # was read as a 3x2 map, every row above shifted
+        ("a.1\n# c\n\n\n..b\n", 3, "blank line inside the map"),
     ],
 )
 def test_bad_ascii_names_the_line(tmp_path, text, line, words):
@@ -88,6 +90,13 @@ def test_bad_ascii_names_the_line(tmp_path, text, line, words):
         read(path)
     assert err.value.line == line and err.value.path == str(path)
     assert words in str(err.value)
+
+
+def test_blank_lines_around_the_map_and_comments_inside_it_are_read(tmp_path):
+    path = tmp_path / "spaced.txt"
+    path.write_text("\nattack: up\n\na.1\n# between rows\n..b\n\n\n")
+    inst = read(path)
+    assert (inst.width, inst.height) == (3, 2) and [(h.x, h.y) for h in inst.heroes] == [(1, 2), (3, 1)]
 
 
 def test_empty_map(tmp_path):

@@ -24,6 +24,15 @@ def test_spec_example_through_stdin_is_accepted_by_the_coursework_checker():
     assert len(moves) == 10 and coursework_accepts(parse(text), moves)
 
 
+def test_no_time_limit_is_written_none_as_for_solve():
+    """``--time-limit none`` was refused as "invalid float value" here while ``solve`` took it (an audit found it);
+    the proved-unreachable path runs too, as its fallback search takes a share of the limit."""
+    code, out, _ = call(["queens", "--time-limit", "none"], Path(SPEC).read_text())
+    assert code == 0 and len(parse_moves(out)) == 10
+    code, _, err = call(["queens", "--time-limit", "None"], "4\n1\n1 2 1 0\n0 2 0 0\n0 0 0 0\n0 0 0 0\n")
+    assert code == 2 and "at least 2 queens" in err
+
+
 def test_proved_unreachable_exits_2_with_the_minimum():
     code, out, err = call(["queens", "--time-limit", "20"], "4\n1\n1 2 1 0\n0 2 0 0\n0 0 0 0\n0 0 0 0\n")
     assert code == 2 and out == ""

@@ -60,6 +60,16 @@ def test_an_exponent_beside_unsolvable_is_refused(capsys):
     assert "--unsolvable chooses its own" in capsys.readouterr().err
 
 
+def test_an_unsolvable_position_on_a_full_board_is_refused_in_words(capsys):
+    """An unsolvable position is made by moving queens to empty squares: with K + moves filling the board there
+    is none, and the generator failed with an internal IndexError (found by an audit helper)."""
+    for n, k, moves in ((1, 1, 0), (2, 1, 3), (2, 4, 0)):
+        args = ["generate", "queens", "--unsolvable", "--n", str(n), "--k", str(k), "--moves", str(moves)]
+        assert cli([*args, "--proof-time", "1"]) == 4
+        err = capsys.readouterr().err
+        assert f"fill a {n}x{n} board" in err and "internal error" not in err
+
+
 def test_the_searches_that_choose_an_unsolvable_board_end_by_restarts_not_the_clock(monkeypatch):
     """`generate queens --unsolvable --seed 4` gave two boards in five runs (and others under load): whether a
     candidate was "solved quickly" was a second of the clock.  A capped level search now stops after its restarts
