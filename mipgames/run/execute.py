@@ -140,6 +140,7 @@ def _run_algorithm(
         f"{run.solver} takes no warm start: --warm-start was ignored" if options.warm_start else "",
         unused_params(problem, run.solver, params),
     ]
+    notify(("notes", [n for n in notes if n]))
     start = time.perf_counter()
     within = replace(options, time_limit=remaining(deadline, SOLVER_RESERVE_S), threads=threads)
     out = algo.run(instance, params, within, reporter)
@@ -374,6 +375,12 @@ def _run_model(
         warm = _start_solution(problem, instance, params, built, form)
         if warm is not None:  # the parent holds it: a solver killed at the deadline still ends no worse than its start
             notify(("incumbent", warm[0] if built.has_objective else None, None, warm[1]))
+    notes = (
+        _ignored_start(run.solver, options, backend, built, form.kind),
+        _one_thread(run.solver, options, backend),
+        unused_params(problem, run.solver, params),
+    )
+    notify(("notes", [n for n in notes if n]))  # the parent says them too if it has to stop the child
     notify(("phase", "solving"))
     listener = ModelListener(problem, instance, params, built, form.decode, notify)
     res = backend.solve(
@@ -404,12 +411,7 @@ def _run_model(
         "solution_json": solution_json,
         "wall_time_s": res.wall_time_s,
         "version": backend.version(),
-        "message": _with_notes(
-            res.message,
-            _ignored_start(run.solver, options, backend, built, form.kind),
-            _one_thread(run.solver, options, backend),
-            unused_params(problem, run.solver, params),
-        ),
+        "message": _with_notes(res.message, *notes),
         "has_objective": has_objective,
         "stats": stats,
         "proved_by": res.proved_by,

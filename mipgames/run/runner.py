@@ -115,6 +115,9 @@ class _Watch:
         self.solution: tuple[float | None, float | None, Any] | None = None
         self.natural_sense = natural_sense
         self.detail: str | None = None
+        self.notes: list[str] = []
+        """What the child will add to its message (an ignored --warm-start, unused params), sent before it
+        solves: a child stopped at the deadline cannot say them itself."""
         self.parse = None if run.kind == "algorithm" else get_backend(run.solver).progress
         self.tail = _Tail(log)
         self.progress = progress
@@ -129,6 +132,8 @@ class _Watch:
         kind = note[0]
         if kind == "phase":
             self.phase = note[1]
+        elif kind == "notes":
+            self.notes = list(note[1])
         elif kind == "started":
             self.sense = note[1].get("sense", "min")
             self.affine = note[1].get("affine")
@@ -259,6 +264,7 @@ def _from_end(end: ChildEnd, watch: _Watch, limit: float | None) -> dict[str, An
         data.update(stop="time limit", message=f"stopped at the {limit:g} s deadline while {watch.phase}")
     else:
         data.update(stop="memory limit", message=f"{end.message} while {watch.phase}")
+    data["message"] = "; ".join([data["message"], *watch.notes])
     if watch.solution is not None:
         objective, bound, solution_json = watch.solution
         data.update(objective=objective, bound=bound, solution_json=solution_json)

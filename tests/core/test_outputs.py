@@ -533,6 +533,25 @@ def test_a_model_written_before_the_solver_was_killed_is_named(capsys, tmp_path,
     assert target.read_text().rstrip().endswith("End")
 
 
+def test_a_solver_killed_at_the_deadline_still_says_which_options_it_ignored(capsys, tmp_path, monkeypatch):
+    """The child adds "--warm-start was ignored" to its own message, so a child the parent stopped at the
+    deadline said nothing of it (CBC on a queens board; an audit found it): the notes are sent before solving."""
+    import dataclasses
+    import time as clock
+
+    from mipgames.backends import glpk
+
+    def hang(*args):
+        clock.sleep(60)
+
+    monkeypatch.setattr(glpk, "BACKEND", dataclasses.replace(glpk.BACKEND, solve=hang))
+    args = ["solve", MERGE, "--solver", "glpk", "--time-limit", "1", "--warm-start", "--threads", "2", "--quiet"]
+    assert main([*args, "--out", str(tmp_path / "c.json")]) == 0
+    out = capsys.readouterr().out
+    assert "stopped at the 1 s deadline while solving" in out, out
+    assert "glpk takes no warm start: --warm-start was ignored" in out and "glpk runs on one thread" in out, out
+
+
 def test_max_size_holds_for_the_file_as_written_and_text_protos_are_text(capsys, tmp_path):
     """The estimate (24 bytes a nonzero) let a 9.4 MB MPS through --max-size 5; a .TXT target got binary."""
     edge = str(ROOT / "instances/edge_matching/planted_5x5_frame.txt")
