@@ -408,7 +408,9 @@ def _claims(check: Check, problem: Problem) -> Check:
         objective = verdict.objective
         recorded = data["verified"].get("objective")
         measured = finite(recorded)
-        if not data["verified"].get("legal") or measured is None or not _agrees(measured, objective, problem):
+        if data["verified"].get("legal") is not True:
+            check.reject("recorded verification does not say the solution is legal, but the replay finds it legal")
+        elif measured is None or not _agrees(measured, objective, problem):
             check.reject(f"recorded verification says {str(recorded)[:30]} but the replay measures {shown(objective)}")
     differs = _recorded_verdict_differs(data["verified"], check.verdict, problem)
     if differs:

@@ -260,11 +260,17 @@ def select(c_eval, c_hash, ncand, keep, table, order):
     Among candidates with one hash the first in evaluation order wins: the
     same board evaluates the same apart from its points, so that is the one
     with the most points.  ``table`` is an open-addressing hash set of
-    two-word keys (rows a power of two >= 2 * keep), cleared here.
+    two-word keys (rows a power of two >= 2 * keep), cleared here.  Fewer
+    than ``keep`` are taken only when fewer distinct positions exist: the
+    best ``2 * keep`` by evaluation are tried first, and when duplicates
+    leave them short of ``keep`` every candidate is (the beam called a layer
+    exhaustive when it kept fewer than its width, while distinct positions
+    past the first ``2 * keep`` had been dropped, and claimed wrong optima).
     """
     if ncand == 0:
         return 0
     neg = -c_eval[:ncand]
+    taken = 0
     if ncand > 2 * keep:
         threshold = np.partition(neg.copy(), 2 * keep)[2 * keep]
         m = 0
@@ -273,9 +279,15 @@ def select(c_eval, c_hash, ncand, keep, table, order):
                 order[m] = i
                 m += 1
         cand = order[:m].copy()
-        idx = cand[np.argsort(neg[cand], kind="mergesort")]
-    else:
-        idx = np.argsort(neg, kind="mergesort")
+        taken = _distinct(cand[np.argsort(neg[cand], kind="mergesort")], c_hash, keep, table, order)
+        if taken == keep or m == ncand:
+            return taken
+    return _distinct(np.argsort(neg, kind="mergesort"), c_hash, keep, table, order)
+
+
+@leaf()
+def _distinct(idx, c_hash, keep, table, order):
+    """The first ``keep`` of the candidates ``idx`` with distinct hashes into ``order``; their number."""
     table[:] = 0
     mask = table.shape[0] - 1
     taken = 0
@@ -615,7 +627,8 @@ def widening(
         took = time.monotonic() - began
         nodes += out.nodes
         tally(send, nodes, "nodes")
-        if best is None or out.value > best.value or (out.exhaustive and not best.exhaustive):
+        proof = out.exhaustive and not best.exhaustive and out.value >= best.value if best is not None else False
+        if best is None or out.value > best.value or proof:  # an exhaustive beam below a game found proves nothing
             best = out
             send(out.value, out.cells, f"beam width {w}" + ("" if out.complete else ", cut at the limit"))
         if width > 0 or out.exhaustive or not out.complete or w >= max_width:

@@ -108,7 +108,8 @@ def _rows_of_ints(lines: Lines, path: str, zero_empty: bool) -> list[tuple[int, 
 def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: bool = False) -> Board:
     """A board from its (line number, text) rows, top first: checks size, shape and gravity.
 
-    ``ints`` None guesses the format: integers when any row has several words.
+    ``ints`` None guesses the format: integers when any row has several words, or when a row is ``-1`` (a
+    one-column board of numbers: ``-`` is no character a board holds).
     """
     if not lines:
         raise InputError("empty board file (no rows)", path, 1)
@@ -116,7 +117,7 @@ def _board_of(lines: Lines, path: str, ints: bool | None = None, zero_empty: boo
         raise InputError(f"{len(lines)} rows; at most {MAX_SIDE} are read", path, lines[MAX_SIDE][0])
     if ints is None:
         counts = [len(text.split()) for _, text in lines]
-        ints = any(c > 1 for c in counts)
+        ints = any(c > 1 for c in counts) or any(text.strip() == "-1" for _, text in lines)
         usual = max(counts, key=lambda c: (counts.count(c), c == counts[0]))  # most rows' (ties: the first's)
         model = next(number for (number, _), c in zip(lines, counts) if c == usual)
         # before any value is read: a digit row read as one number misled the message

@@ -71,25 +71,28 @@ def format_path(found: FoundPath) -> str:
 def read_lines(stream: IO[Any], limit: int = MAX_LINE) -> Iterator[str | bytes]:
     """The lines of a stream, read lazily (so ``f`` stops reading) and in bounded pieces.
 
-    A line longer than ``limit`` is cut to ``limit + 1`` characters and the
-    rest of it skipped, so that :meth:`Interpreter.run` refuses it without
-    ever holding a 10 GB line.  Bytes streams give bytes (bad UTF-8 stays a
+    A line longer than ``limit`` (its line end, LF or CRLF, not counted) is
+    cut to at most ``limit + 2`` characters and the rest of it skipped, so
+    that :meth:`Interpreter.run` refuses it without ever holding a 10 GB line.  Bytes streams give bytes (bad UTF-8 stays a
     problem of one line).
     """
     stream = getattr(stream, "buffer", stream)
     while True:
-        line = stream.readline(limit + 1)
+        line = stream.readline(limit + 2)  # room for a CRLF after a line of exactly ``limit``
         if not line:
             return
-        if len(line) > limit and not _ends_line(line):
+        if len(line) - _ending(line) > limit and not _ending(line):
             rest = line
-            while rest and not _ends_line(rest):
+            while rest and not _ending(rest):
                 rest = stream.readline(1 << 16)
         yield line
 
 
-def _ends_line(line: str | bytes) -> bool:
-    return line[-1:] in ("\n", b"\n")
+def _ending(line: str | bytes) -> int:
+    """Characters of the line's end: 2 for CRLF, 1 for LF, 0 for none (the last line, or a cut one)."""
+    if line[-1:] not in ("\n", b"\n"):
+        return 0
+    return 2 if line[-2:] in ("\r\n", b"\r\n") else 1
 
 
 def _int(text: str, name: str, non_negative: bool = False) -> int:
@@ -190,7 +193,7 @@ class Interpreter:
     def execute(self, number: int, line: str | bytes) -> bool:
         """Run one line; False when it is ``f`` (stop)."""
         try:
-            if len(line) > MAX_LINE and len(line) - _ends_line(line) > MAX_LINE:
+            if len(line) - _ending(line) > MAX_LINE:
                 raise InputError(f"line longer than {MAX_LINE:,} characters: not a command")
             if isinstance(line, bytes):
                 line = line.decode("utf-8", errors="replace")

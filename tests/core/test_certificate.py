@@ -60,6 +60,14 @@ def test_an_edited_record_of_the_replay_is_rejected(cert):
     assert not check.ok and "recorded verification says" in check.reasons[0], check.reasons
 
 
+def test_a_record_that_calls_a_legal_solution_illegal_is_rejected_in_those_words(cert):
+    """It was rejected as "recorded verification says 1024 but the replay measures 1024" (an audit found it)."""
+    data = copy.deepcopy(cert)
+    data["verified"]["legal"] = False
+    check = verify(data)
+    assert not check.ok and "does not say the solution is legal" in check.reasons[0], check.reasons
+
+
 def test_a_proof_with_no_prover_is_rejected(cert):
     """An optimal claim must name who proved it (a mutation that dropped this check passed the suite)."""
     data = copy.deepcopy(cert)

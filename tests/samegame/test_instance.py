@@ -36,6 +36,13 @@ def test_integer_rows_are_read_as_one_board() -> None:
     assert parse_board("3 -1\n12 4\n") == Board(((3, -1), (12, 4)))
 
 
+def test_a_one_column_board_of_numbers_is_read_as_numbers() -> None:
+    """Every row one word: the guess took characters, and ``-1`` failed as "unknown symbol '-'" (an audit found
+    it).  A row ``-1`` can only be a number; ``10`` stays two characters, as documented."""
+    assert parse_board("-1\n3\n12\n") == Board(((-1,), (3,), (12,)))
+    assert parse_board("10\n11\n") == Board(((1, 0), (1, 1)))
+
+
 def test_standard_set() -> None:
     boards = read_standard_set(STANDARD)
     assert len(boards) == 20

@@ -7,6 +7,7 @@ import functools
 import re
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,6 +109,38 @@ def test_wide_beam_without_tabu_rule_is_exhaustive_and_optimal(board: Board, obj
     out = Beam(shape).run(root, 100_000, weights, score)
     assert out.exhaustive
     assert natural(out.cells, board, objective) == brute_force(board, objective)
+
+
+square = st.builds(lambda n, seed: random_board(n, n, 3, seed), st.integers(5, 8), st.integers(0, 10**6))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(square, st.sampled_from([4, 16, 64, 256, 1024]))
+def test_a_beam_that_calls_itself_exhaustive_has_the_optimum(board: Board, width: int) -> None:
+    """Layers holding more than twice the width, with many transpositions: a layer that kept fewer positions
+    than its width after dropping duplicates among the best 2 x width was called exhaustive, though distinct
+    positions past those had been dropped (``--solver beam`` claimed wrong optima).  The exact search, itself
+    held to brute force above, is the reference on these larger boards."""
+    root, shape = K.to_array(board)
+    out = Beam(shape).run(root, width, Weights(forbid=False), True)
+    assert natural(out.cells, board, "score") == out.value
+    if out.exhaustive:
+        truth = ExactSearch(shape, 18).solve(root, True, max_nodes=3_000_000)
+        assert not truth.proved or out.value == truth.value
+
+
+@pytest.mark.parametrize(
+    "rows, seed, width, optimum",
+    [(7, 5, 256, 1379), (7, 35, 1024, 1293), (8, 21, 1024, 1726), (9, 5, 8192, 2317), (9, 5, 20_000, 2317)],
+)
+def test_the_beam_proves_no_optimum_it_did_not_search_for(rows: int, seed: int, width: int, optimum: int) -> None:
+    """Boards where the beam called a worse game optimal (the last two from an audit: `generate samegame --rows 9
+    --cols 9 --colours 3 --seed 5`, beams of width 8,192 and 20,000 played 2,255 and 2,279, the exact search
+    proves 2,317)."""
+    board = random_board(rows, rows, 3, seed)
+    root, shape = K.to_array(board)
+    out = Beam(shape).run(root, width, Weights(forbid=False), True)
+    assert out.value == optimum or not out.exhaustive
 
 
 mid = st.builds(random_board, st.integers(3, 9), st.integers(3, 9), st.integers(2, 5), st.integers(0, 10**6))

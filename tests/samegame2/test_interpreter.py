@@ -248,12 +248,14 @@ def test_garbage_never_escapes(lines: list[str]) -> None:
 
 
 @pytest.mark.parametrize("text", [False, True])
-def test_line_limit_is_exact_and_a_long_line_is_skipped_whole(text: bool) -> None:
-    """A line of MAX_LINE characters (newline not counted) runs; one more is refused, and its tail
-    (here a field that would make `n` invalid) is never read as a line of its own."""
-    fits = b"n" + b" " * (MAX_LINE - 1) + b"\n"
-    over = b"n" + b" " * MAX_LINE + b"x\n"
-    far = b"b 0 0 a" + b" " * (3 * MAX_LINE) + b"\n"
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_line_limit_is_exact_and_a_long_line_is_skipped_whole(text: bool, end: bytes) -> None:
+    """A line of MAX_LINE characters (line end, LF or CRLF, not counted: CRLF counted one too many) runs; one
+    more is refused, and its tail (here a field that would make `n` invalid) is never read as a line of its
+    own."""
+    fits = b"n" + b" " * (MAX_LINE - 1) + end
+    over = b"n" + b" " * MAX_LINE + b"x" + end
+    far = b"b 0 0 a" + b" " * (3 * MAX_LINE) + end
     data = fits + over + far + b"\xef\xbb\xbfn\n"
     stream = io.StringIO(data.decode()) if text else io.BytesIO(data)
     out, err = io.StringIO(), io.StringIO()
