@@ -73,8 +73,8 @@ def read_lines(stream: IO[Any], limit: int = MAX_LINE) -> Iterator[str | bytes]:
 
     A line longer than ``limit`` (its line end, LF or CRLF, not counted) is
     cut to at most ``limit + 2`` characters and the rest of it skipped, so
-    that :meth:`Interpreter.run` refuses it without ever holding a 10 GB line.  Bytes streams give bytes (bad UTF-8 stays a
-    problem of one line).
+    that :meth:`Interpreter.run` refuses it without ever holding a 10 GB
+    line.  Bytes streams give bytes (bad UTF-8 stays a problem of one line).
     """
     stream = getattr(stream, "buffer", stream)
     while True:
