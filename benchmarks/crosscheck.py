@@ -47,7 +47,15 @@ ROUTES: dict[str, list[Route]] = {
         ("backtrack", None),
         ("portfolio", None),
     ],
-    "samegame": [("cbc", None), ("highs", None), ("cpsat", None), ("exact", None), ("portfolio", None)],
+    "samegame": [
+        ("cbc", None),
+        ("highs", None),
+        ("cpsat", None),
+        ("exact", None),
+        ("portfolio", None),
+        ("beam", None),  # proves where no layer was cut: it once called wrong games optimal
+        ("greedy", None),
+    ],
     "merge-game": [
         ("cbc", "compact"),
         ("highs", "set-cover"),

@@ -299,7 +299,7 @@ def status_text(result: Any) -> str:
         Status.FEASIBLE: f"feasible (not proved optimal{stop})",
         Status.INFEASIBLE: f"infeasible (proved{by}: no solution exists)",
         Status.UNBOUNDED: f"unbounded (proved{by})",
-        Status.UNKNOWN: f"unknown (no answer{stop or ' in time'})",
+        Status.UNKNOWN: f"unknown (no answer{stop})",  # a run cut by its limit says so in its stop
         Status.ERROR: "error",
     }[result.status]
 

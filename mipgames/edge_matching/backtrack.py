@@ -26,6 +26,7 @@ from mipgames.core.problem import Report, SolveOptions
 from mipgames.core.rate import every, work_words
 from mipgames.core.result import Result
 from mipgames.core.status import Status
+from mipgames.edge_matching.counts import HUGE, in_words, recorded, shown_count
 from mipgames.edge_matching.instance import Instance
 from mipgames.edge_matching.simulate import (
     COLOUR_COUNT_BOUND,
@@ -316,13 +317,14 @@ def count_stats(pieces: Any, type_level: int, complete: bool) -> dict[str, Any]:
     total = type_level * pieces.symmetry * pieces.copies_factor()
     inst = pieces.inst
     out: dict[str, Any] = {
-        "solutions": total if complete else None,
-        "solutions_found": None if complete else total,
+        "solutions": recorded(total) if complete else None,
+        "solutions_found": None if complete else recorded(total),
         "count_complete": complete,
     }
     if pieces.copies_factor() > 1:
         out["count_copies_note"] = (
-            f"copies of equal tiles trade places: each arrangement of tile types counts {pieces.copies_factor()} times"
+            "copies of equal tiles trade places: each arrangement of tile types counts "
+            f"{in_words(recorded(pieces.copies_factor()) or 1)} times"
         )
     symmetric = sum(len({tuple(t[(k + j) % 4] for j in range(4)) for k in range(4)}) < 4 for t in inst.tiles)
     if symmetric:
@@ -332,7 +334,8 @@ def count_stats(pieces: Any, type_level: int, complete: bool) -> dict[str, Any]:
         )
     if not inst.hints and inst.cells > 1:
         turns = 4 if inst.rows == inst.cols else 2
-        out["solutions_up_to_board_turns"] = (total // turns) if complete and pieces.symmetry == turns else None
+        up = recorded(total // turns) if complete and pieces.symmetry == turns else None
+        out["solutions_up_to_board_turns"] = None if HUGE in (up, out["solutions"]) else up
         out["symmetry_note"] = (
             f"turning the whole board by {'a quarter' if turns == 4 else 'a half'} turn maps "
             f"solutions to solutions: the count includes all {turns} turned copies of each; "
@@ -393,7 +396,7 @@ def exact(
         placements = sum(s for s, _ in so_far.values()) * pieces.symmetry * pieces.copies_factor()
         nodes = sum(n for _, n in so_far.values())
         found = 0.0 if placements else None  # a perfect placement counted is an answer with no mismatch
-        report(found, None, None, f"{placements:,} perfect placements so far, {nodes:.3g} nodes")
+        report(found, None, None, f"{shown_count(placements)} perfect placements so far, {nodes:.3g} nodes")
 
     if threads <= 1:
         return _search(
@@ -614,7 +617,8 @@ def _count_words(out: Outcome) -> str:
     if out.stats.get("count_complete"):
         n = out.stats["solutions"]
         up = out.stats.get("solutions_up_to_board_turns")
-        return f"{n} perfect placement{'' if n == 1 else 's'}" + (
-            f" ({up} up to turning the whole board)" if up is not None else ""
+        return f"{in_words(n)} perfect placement{'' if n == 1 else 's'}" + (
+            f" ({in_words(up)} up to turning the whole board)" if up is not None else ""
         )
-    return f"at least {out.stats.get('solutions_found')} perfect placements (count cut by the time limit)"
+    found = out.stats.get("solutions_found")
+    return f"at least {in_words(found or 0)} perfect placements (count cut by the time limit)"

@@ -92,6 +92,8 @@ class Best:
     detail: str | None = None
     """The backtracker's nodes so far and their rate, for the progress line."""
     rate: WorkRate = field(default_factory=WorkRate)
+    ended_early: bool = False
+    """Every member of the last phase stopped before its time with nothing proved (not a time limit)."""
 
     def offer(self, inst: Instance, placement: Any, by: str) -> None:
         verdict = evaluate(inst, {**self.params, "mode": "optimise"}, placement)
@@ -372,14 +374,23 @@ def _phase(
             first_wait: float | None = now + (CPSAT_JOINS if decision else 0.1) * (until - now)
         else:
             first_wait = now + CPSAT_JOINS_S if decision else None
-        for kind, payload, wait_over in _listen(pool, until):
-            if kind is not None:
-                _take(best, inst, kind, payload, decision)
-            if best.closed or (decision and best.infeasible_by):
+        while True:
+            for kind, payload, wait_over in _listen(pool, until):
+                if kind is not None:
+                    _take(best, inst, kind, payload, decision)
+                if best.closed or (decision and best.infeasible_by):
+                    break
+                if not started_cpsat and (best.placement is not None or wait_over(first_wait)):
+                    pool.start(_cpsat, inst, params, until, seed, 1, best.placement)
+                    started_cpsat = True
+            done = best.closed or (decision and best.infeasible_by)
+            if started_cpsat or done or (until is not None and time.monotonic() >= until):
                 break
-            if not started_cpsat and (best.placement is not None or wait_over(first_wait)):
-                pool.start(_cpsat, inst, params, until, seed, 1, best.placement)
-                started_cpsat = True
+            # every member ended before CP-SAT was due (the local search on a strip with no legal placement):
+            # it starts now, or the phase would end with nothing proved long before its time
+            pool.start(_cpsat, inst, params, until, seed, 1, best.placement)
+            started_cpsat = True
+        best.ended_early = not pool.running and until is not None and time.monotonic() < until
 
 
 def _listen(pool: Any, until: float | None):
@@ -492,11 +503,12 @@ def _answer(best: Best, decision: bool) -> Result:
             proved_by=best.infeasible_by,
         )
     if best.placement is None or best.objective is None:  # offer() sets both together
+        early = "no placement found: every member stopped before the time limit without one"
         return Result(
             Status.UNKNOWN,
             bound=float(best.bound),
-            message="no placement in time",
-            stop="time limit",
+            message=early if best.ended_early else "no placement in time",
+            stop="" if best.ended_early else "time limit",
             proved_by=best.bound_by,
         )
     value = float(best.objective)

@@ -138,9 +138,12 @@ def parse_frame_colour(text: str) -> int | None:
     """``none`` (no frame) or a colour number that marks the frame."""
     if text.strip().lower() == "none":
         return None
-    if not text.strip().isdigit():
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):  # isdigit alone takes '³' (int() refuses it) and '٣' (3)
         raise ValueError(f"give none or a colour number from 0 to {MAX_COLOUR}")
-    value = int(text)
+    if len(digits.lstrip("0")) > len(str(MAX_COLOUR)):
+        raise ValueError(f"a colour is between 0 and {MAX_COLOUR}")
+    value = int(digits)
     if not 0 <= value <= MAX_COLOUR:
         raise ValueError(f"a colour is between 0 and {MAX_COLOUR}")
     return value

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import copy
+import json
+import math
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mipgames.cli import main as cli
 from mipgames.core import certificate
 from mipgames.core.problem import SolveOptions
-from mipgames.edge_matching.counts import KEYS
+from mipgames.edge_matching.counts import HUGE, KEYS
 from mipgames.edge_matching.problem import PROBLEM
 from mipgames.run.runner import solve
 
@@ -64,12 +67,33 @@ def test_a_complete_count_verifies_and_is_named_as_a_claim(counted):
         ({"solutions_up_to_board_turns": 0}, "does not fit the count"),
         ({"solutions_up_to_board_turns": 113_473}, "4 turned copies of each"),  # 4 x 113,472 is the count
         ({"solutions": 10**30}, "below 10**30"),
+        ({"solutions": "453888"}, "the digits of a larger count"),  # short counts are JSON integers
+        ({"solutions": "0" * 31}, "the digits of a larger count"),
+        ({"solutions": "more than 10^4000"}, "25 tiles have"),
     ],
 )
 def test_malformed_or_contradictory_counts_are_rejected(counted, stats, reason):
     check = _with(counted, **stats)
     assert not check.ok
     assert any(reason in r for r in check.reasons), check.reasons
+
+
+@pytest.mark.parametrize(("side", "recorded", "said"), [(6, str(math.factorial(36)), "3.719e41"), (40, HUGE, HUGE)])
+def test_counts_past_the_json_integer_limit_are_written_so_that_they_verify(tmp_path, capsys, side, recorded, said):
+    """36 equal tiles have 36! placements (42 digits): the certificate held an integer its own reader refuses
+    (more than 30 digits), and 1,600 equal tiles failed the solve with a ValueError (Python turns at most 4,300
+    digits into text); an audit found both."""
+    path = tmp_path / "equal.txt"
+    path.write_text(f"{side} {side}\n" + "1 1 1 1\n" * side * side)
+    inst = PROBLEM.read(path)
+    options = SolveOptions(time_limit=60, threads=1)
+    result = solve(PROBLEM, inst, solver="backtrack", params={"count": True}, options=options, isolate=False)
+    assert result.status == "optimal" and said in result.message, result.message
+    cert = certificate.build(PROBLEM, inst, result)
+    assert cert["stats"]["solutions"] == recorded
+    (tmp_path / "c.json").write_text(json.dumps(cert))
+    assert cli(["verify", str(tmp_path / "c.json")]) == 0  # through the certificate reader's integer limit
+    assert said in capsys.readouterr().out
 
 
 def test_a_count_on_a_run_that_did_not_count_is_rejected():

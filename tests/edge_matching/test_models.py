@@ -350,3 +350,14 @@ def test_the_anneal_baseline_refuses_a_board_it_cannot_set_up(tmp_path, capsys):
     )
     assert main(["solve", str(puzzle), "--problem", "edge-matching", "--solver", "anneal", "--quiet"]) == 4
     assert "takes boards of at most 1,024 cells; this one has 1,056" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["\u00b3", "\u0663", "\uff13", "9" * 5000, "-1", "1e3"])
+def test_a_frame_colour_is_ascii_digits_in_range(text):
+    """``str.isdigit`` took '³' (then int() failed with Python's own words) and '٣' (read as 3), which the puzzle
+    reader refuses as a colour; 5,000 nines failed int()'s digit limit (an audit found the first two)."""
+    from mipgames.edge_matching.problem import parse_frame_colour
+
+    with pytest.raises(ValueError, match="give none or a colour number|a colour is between"):
+        parse_frame_colour(text)
+    assert parse_frame_colour(" 007 ") == 7 and parse_frame_colour("None") is None

@@ -230,3 +230,22 @@ def test_a_proof_of_infeasibility_beside_a_verified_placement_is_an_error(monkey
     r = run()
     assert r.status == "error" and r.solution is None
     assert CPSAT in r.message and "scripted local search" in r.message
+
+
+@pytest.mark.parametrize(
+    "inst",
+    [Instance(1, 2, ((0, 0, 0, 0), (0, 0, 0, 0))), Instance(2, 1, ((1, 2, 0, 1), (1, 0, 0, 2)))],
+)
+def test_a_strip_with_no_legal_placement_is_proved_so_before_the_limit(inst):
+    """The local search ends at once where no placement obeys the frame, and CP-SAT, due to join later, never
+    started: the default solver answered "unknown; stopped: time limit" in 0.8 s of 5 s (an audit found it)."""
+    r = solve(PROBLEM, inst, options=SolveOptions(time_limit=20, threads=2), isolate=False)
+    assert r.status == "infeasible" and r.proved_by.startswith("cpsat") and r.wall_time_s < 15, r.message
+
+
+def test_members_that_all_give_up_early_are_not_called_a_time_limit():
+    """A 1 x 500 frame strip: too many cells for CP-SAT's member, and the local search finds no legal placement.
+    The answer is unknown, and it says why, not "stopped: time limit" a second into a 20 s limit."""
+    inst = Instance(1, 500, tuple((0, 0, 0, 0) for _ in range(500)))
+    r = solve(PROBLEM, inst, options=SolveOptions(time_limit=20, threads=2), isolate=False)
+    assert r.status == "unknown" and not r.stop and "stopped before the time limit" in r.message, r.message
