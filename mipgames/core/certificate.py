@@ -123,6 +123,8 @@ def build(
     """The certificate of a runner Result."""
     instance_json = problem.instance_to_json(instance)
     verdict = result.verdict
+    replayed = verdict if result.status.has_solution else None  # an error keeps no solution: no replay to record,
+    # only the simulator's reason (verify refuses a replay recorded beside no solution)
     name, sense = problem.objective(result.params)
     return {
         "schema": SCHEMA,
@@ -149,10 +151,10 @@ def build(
         "message": result.message[:4000],
         "solution": result.solution_json if result.status.has_solution else None,
         "verified": {
-            "legal": bool(verdict and verdict.legal),
-            "objective": None if verdict is None else verdict.objective,
+            "legal": bool(replayed and replayed.legal),
+            "objective": None if replayed is None else replayed.objective,
             "reason": "" if verdict is None else verdict.reason[:4000],
-            "measured": {} if verdict is None else verdict.measured,
+            "measured": {} if replayed is None else replayed.measured,
             "simulator": f"mipgames.{problem.folder}.simulate",
         },
         "stats": {k: v for k, v in result.stats.items() if k != "solver_parameters"},
@@ -433,6 +435,8 @@ def _claims(check: Check, problem: Problem) -> Check:
     if reported is not None and status not in reachable(reported):
         return check.reject(f"status {status} cannot come of the solver's reported {reported} by the claim rule")
     if status is Status.ERROR:
+        if data["bound"] is not None or data["proved_by"].strip():  # the runner writes neither on an error
+            return check.reject("status error claims nothing, yet the certificate records a bound or a prover")
         check.notes.append("records a failed run: it claims nothing")
         return check
     prover = data["proved_by"]

@@ -123,6 +123,8 @@ def count_claims(inst: Any, params: dict[str, Any], stats: Any, objective: float
         )
     if seen > 0 and status == "infeasible":
         raise InputError(f"claims {shown_count(seen)} perfect placements, yet says no solution exists")
+    if seen > 0 and status == "unknown":  # the counting run holds a placement the moment it counts one
+        raise InputError(f"claims {shown_count(seen)} perfect placements, yet records no answer")
     if not complete:
         return [f"at least {shown_count(seen)} perfect placements found before the count was cut: no total is claimed"]
     if seen == 0:

@@ -45,6 +45,10 @@ def plan(
     if solver in problem.algorithms:
         if formulation:
             raise UsageError(f"--formulation does not apply to algorithm {solver!r}")
+        algorithm = problem.algorithms[solver]
+        why = None if instance is None else algorithm.applies(instance, params or problem.default_params())
+        if why:  # as for a formulation: verify holds a certificate's solver to this too (its rerun would refuse)
+            raise UsageError(why)
         return Plan(solver, None, "algorithm", because)
     if solver not in BACKENDS:
         names = ", ".join(list(BACKENDS) + list(problem.algorithms))

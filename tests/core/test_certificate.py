@@ -326,3 +326,31 @@ def test_an_optimum_proved_by_the_recomputed_bound_alone_says_the_recorded_bound
     for bound, said in ((0, "records bound 0"), (None, "records no bound")):
         check = certificate.verify({**data, "bound": bound}, QUEENS)
         assert check.ok and any(said in note and "does not prove it" in note for note in check.notes), check.notes
+
+
+def test_the_certificate_of_a_refused_answer_verifies_and_a_refusing_solver_is_refused():
+    """An answer the runner refuses (the solver's objective is not the replay's) is an error with no solution,
+    but the certificate kept the replay's findings, which verify refuses beside no solution: the toolkit
+    rejected its own file.  And a certificate naming an algorithm that does not run on its instance (greedy on
+    a map that is not MERGE-GAME-SIMPLE) passed, with a rerun command that exits 4 (an audit found both)."""
+    from mipgames import registry
+    from mipgames.run.plan import plan
+    from mipgames.run.runner import finish
+
+    problem = registry.load("merge-game")
+    path = str(Path(__file__).resolve().parents[2] / "instances/merge_game/choice.txt")
+    inst = problem.read(path)
+    params = problem.default_params()
+    reported = {"status": "optimal", "solution_json": [[1, 0], [3, 2]], "objective": 4.0, "bound": 4.0, "version": "x"}
+    route = plan(problem, "highs", None, inst, params)
+    result = finish(problem, inst, route, params, SolveOptions(time_limit=10), reported)
+    assert result.status == "error" and "but the simulator measures" in result.message
+    cert = certificate.build(problem, inst, result, path, None)
+    assert cert["verified"]["legal"] is False and cert["verified"]["reason"] == result.verdict.reason[:4000]
+    check = certificate.verify(cert, problem, plan)
+    assert check.ok and "it claims nothing" in " ".join(check.notes), check.reasons
+    honest = certificate.build(problem, inst, solve(problem, inst, solver="highs", isolate=False), path, None)
+    forged = dict(honest, solver="greedy", formulation=None)
+    forged["rerun"] = honest["rerun"].replace("--solver highs --formulation compact", "--solver greedy")
+    check = certificate.verify(forged, problem, plan)
+    assert not check.ok and "greedy solves MERGE-GAME-SIMPLE only" in check.reasons[0], check.reasons

@@ -326,6 +326,20 @@ def test_readers_raise_only_input_errors(data, problem, tmp_path_factory):
         (lambda c: c.update(bound=10**400), 4, "of 401 digits is out of range"),
         # the schema lets stats out, but edge matching's count check read data["stats"]: "internal error: KeyError"
         (lambda c: c.pop("stats"), 0, ""),
+        # an error claims nothing, so its checks were skipped: a bound of 1e308 by a prover no one is passed
+        (
+            lambda c: c.update(
+                status="error",
+                reported_status="error",
+                solution=None,
+                objective=None,
+                bound=1e308,
+                proved_by="mipgames: nonsense",
+                verified={"legal": False, "objective": None},
+            ),
+            1,
+            "status error claims nothing, yet the certificate records a bound or a prover",
+        ),
     ],
 )
 def test_certificate_fields_that_crashed_or_slipped_through(

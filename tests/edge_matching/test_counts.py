@@ -96,6 +96,16 @@ def test_counts_past_the_json_integer_limit_are_written_so_that_they_verify(tmp_
     assert said in capsys.readouterr().out
 
 
+def test_perfect_placements_counted_beside_no_answer_are_rejected(counted):
+    """A complete count of 453,888 with status unknown and no solution passed (an audit found it): a counting
+    run holds a placement the moment it counts one."""
+    data = copy.deepcopy(counted)
+    data.update(status="unknown", reported_status="unknown", solution=None, objective=None, bound=None)
+    data.update(proved_by="", verified={"legal": False, "objective": None})
+    check = certificate.verify(data, PROBLEM)
+    assert not check.ok and any("yet records no answer" in r for r in check.reasons), check.reasons
+
+
 def test_a_count_on_a_run_that_did_not_count_is_rejected():
     plain = _certificate("planted_5x5_frame.txt")
     assert certificate.verify(plain, PROBLEM).ok
