@@ -155,12 +155,13 @@ def test_cpsat_proving_that_no_placement_obeys_the_rules_is_an_infeasible_answer
 
 def test_no_placement_in_time_still_gives_the_bound_proved(monkeypatch):
     """No member placed the tiles before the deadline, but CP-SAT proved 1: the answer carries bound 1 (above
-    the colour-count bound 0), and the placement made without search the portfolio holds from its start (on a
-    60x60 board a member's set-up outlived the deadline and the answer was unknown)."""
+    the colour-count bound 0), and the better of the placement made without search and the greedy one, which the
+    portfolio holds from its start (on a 60x60 board a member's set-up outlived the deadline and the answer was
+    unknown)."""
     scripted(monkeypatch, cpsat=[[("bound", (1.0, CPSAT))]])
     r = run()
     assert (r.status, r.bound) == ("feasible", 1) and r.solution is not None and r.verified
-    assert "a placement made without search" in r.message
+    assert "a placement made without search" in r.message or portfolio.GREEDY in r.message  # the better start
 
 
 def test_cpsat_joins_a_large_decision_with_the_decision_model(monkeypatch, tmp_path):
@@ -249,3 +250,18 @@ def test_members_that_all_give_up_early_are_not_called_a_time_limit():
     inst = Instance(1, 500, tuple((0, 0, 0, 0) for _ in range(500)))
     r = solve(PROBLEM, inst, options=SolveOptions(time_limit=20, threads=2), isolate=False)
     assert r.status == "unknown" and not r.stop and "stopped before the time limit" in r.message, r.message
+
+
+def test_an_answer_cut_short_is_no_worse_than_the_greedy_placement():
+    """At a 1 s limit the planted 10x10 answered with the plain placement's 150 mismatches: the greedy the models
+    start from (32, in about 2 ms) was not among the portfolio's answers.  Here the limit is shorter than the
+    members' start-up, so the greedy is what the answer can be."""
+    from pathlib import Path
+
+    from mipgames.edge_matching.greedy import greedy_placement
+    from mipgames.edge_matching.simulate import evaluate
+
+    inst = PROBLEM.read(Path(__file__).resolve().parents[2] / "instances/edge_matching/planted_10x10_frame.txt")
+    greedy = evaluate(inst, {"mode": "optimise"}, greedy_placement(inst)).objective
+    r = portfolio.run_portfolio(inst, PROBLEM.default_params(), SolveOptions(time_limit=0.3), lambda *a, **k: None)
+    assert r.status == "feasible" and r.objective is not None and r.objective <= greedy < 150
