@@ -47,7 +47,8 @@ def in_words(value: int | str) -> str:
 
 def shown_count(n: int) -> str:
     """A count for a message, with thousands separators up to 30 digits (``HUGE``'s stand-in reads as ``HUGE``)."""
-    return f"{n:,}" if n < 10**MAX_JSON_INT_DIGITS else in_words(str(n) if n < 10**COUNT_DIGITS else HUGE)
+    shown = recorded(n)
+    return f"{n:,}" if isinstance(shown, int) else in_words(shown or "")
 
 
 def _count(stats: dict[str, Any], key: str, due: bool) -> int | None:

@@ -381,17 +381,20 @@ def _phase(
             first_wait: float | None = now + (CPSAT_JOINS if decision else 0.1) * (until - now)
         else:
             first_wait = now + CPSAT_JOINS_S if decision else None
+
+        def settled() -> bool:
+            return best.closed or bool(decision and best.infeasible_by)
+
         while True:
             for kind, payload, wait_over in _listen(pool, until):
                 if kind is not None:
                     _take(best, inst, kind, payload, decision)
-                if best.closed or (decision and best.infeasible_by):
+                if settled():
                     break
                 if not started_cpsat and (best.placement is not None or wait_over(first_wait)):
                     pool.start(_cpsat, inst, params, until, seed, 1, best.placement)
                     started_cpsat = True
-            done = best.closed or (decision and best.infeasible_by)
-            if started_cpsat or done or (until is not None and time.monotonic() >= until):
+            if started_cpsat or settled() or (until is not None and time.monotonic() >= until):
                 break
             # every member ended before CP-SAT was due (the local search on a strip with no legal placement):
             # it starts now, or the phase would end with nothing proved long before its time

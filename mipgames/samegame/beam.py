@@ -270,7 +270,6 @@ def select(c_eval, c_hash, ncand, keep, table, order):
     if ncand == 0:
         return 0
     neg = -c_eval[:ncand]
-    taken = 0
     if ncand > 2 * keep:
         threshold = np.partition(neg.copy(), 2 * keep)[2 * keep]
         m = 0

@@ -81,7 +81,7 @@ def read_lines(stream: IO[Any], limit: int = MAX_LINE) -> Iterator[str | bytes]:
         line = stream.readline(limit + 2)  # room for a CRLF after a line of exactly ``limit``
         if not line:
             return
-        if len(line) - _ending(line) > limit and not _ending(line):
+        if not _ending(line) and len(line) > limit:
             rest = line
             while rest and not _ending(rest):
                 rest = stream.readline(1 << 16)
