@@ -30,7 +30,15 @@ from mipgames.core.arguments import int_in, limit_of, positive, seconds_or_none
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
 from mipgames.core.figures import TooLargeToDraw, check_figure_path
 from mipgames.core.files import distinct_outputs, remove_staged, writable_folder, writable_output, write_text_atomic
-from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MIN_MEMORY_LIMIT, Problem, SolveOptions, default_memory_limit
+from mipgames.core.problem import (
+    BACKEND_NAMES,
+    MAX_SEED,
+    MIN_MEMORY_LIMIT,
+    Param,
+    Problem,
+    SolveOptions,
+    default_memory_limit,
+)
 from mipgames.core.status import amount, shown
 
 
@@ -196,13 +204,16 @@ def _print_json(data: Any) -> None:
     _JSON_PRINTED[0] += 1
 
 
-def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem]) -> None:
+def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem], models_only: bool = False) -> None:
+    """Each problem's options as flags; ``models_only`` (export) leaves out those only algorithms read
+    (``--beam-width``, ``--count``): a model file would be the same with them, and taking them said otherwise."""
     seen: dict[str, str] = {}
     for problem in problems:
-        if not problem.params:
+        params = [p for p in problem.params if not models_only or _read_by_models(problem, p)]
+        if not params:
             continue
         group = parser.add_argument_group(f"{problem.name} options")
-        for p in problem.params:
+        for p in params:
             flag = "--" + p.name.replace("_", "-")
             if flag in seen:
                 continue
@@ -222,6 +233,10 @@ def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem])
                     metavar=p.name.upper(),
                     help=p.help + choices + extra,
                 )
+
+
+def _read_by_models(problem: Problem, param: Param) -> bool:
+    return param.used_by is None or any(route in problem.formulations for route in param.used_by)
 
 
 def _collect_params(problem: Problem, args: argparse.Namespace) -> dict[str, Any]:
@@ -897,8 +912,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_param_options(p, problems)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("verify", help="replay a certificate's solution and check its claims", parents=[common])
-    p.add_argument("certificate", nargs="?", help="a certificate that `mipgames solve` wrote")
+    p = sub.add_parser(
+        "verify",
+        help="replay a certificate's solution and check its claims",
+        parents=[common],
+        # the certificate is optional to argparse only so that `verify --reprove CERT` reads (cmd_verify)
+        usage="%(prog)s [-h] [-v] [--log FILE] CERT.json [--reprove [SOLVER]] [--time-limit SEC] [--threads THREADS]"
+        " [--memory-limit SIZE] [--quiet] [--json]",
+    )
+    p.add_argument("certificate", nargs="?", metavar="CERT.json", help="a certificate that `mipgames solve` wrote")
     p.add_argument(
         "--reprove",
         nargs="?",
@@ -967,7 +989,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SIZE",
         help="memory for building each model, like 8G (default: 3/4 of the machine's); a model past it is skipped",
     )
-    _add_param_options(p, problems)
+    _add_param_options(p, problems, models_only=True)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(

@@ -23,7 +23,7 @@ from typing import Any
 from mipgames.backends import BACKENDS as MODEL_SOLVERS
 from mipgames.bench.jobs import ERROR, SOLVED, TIMEOUT, JobSpec, error_row, load_problem, run_job
 from mipgames.bench.store import Store
-from mipgames.core.arguments import switch_word
+from mipgames.core.arguments import SWITCHES_SHOWN, switch_word
 from mipgames.core.certificate import sha256
 from mipgames.core.errors import MipgamesError, UsageError
 from mipgames.core.files import may_be_instance
@@ -74,10 +74,12 @@ def plan_jobs(
         instance = prob.read(path)
         merged = prob.default_params()
         for p in prob.params:
-            if params and p.name in params:
-                label = f"--param {p.name}"
-                merged[p.name] = _switch(params[p.name], label) if p.flag else p.read(params[p.name], label)
-                used_params.add(p.name)
+            # both spellings, as the command line's flags take them (minimise=true, minimize=true)
+            given = next((n for n in (p.name, p.name.replace("ise", "ize")) if params and n in params), None)
+            if params and given is not None:
+                label = f"--param {given}"
+                merged[p.name] = _switch(params[given], label) if p.flag else p.read(params[given], label)
+                used_params.add(given)
         prob.check_params(instance, merged)
         digest = sha256(prob.instance_to_json(instance))
         combos: list[tuple[str, str | None]] = []
@@ -241,7 +243,7 @@ def _switch(text: str, label: str) -> bool:
     """A flag's --param value: ``minimise=false`` switched the flag on (any value did)."""
     on = switch_word(text)
     if on is None:
-        raise UsageError(f"{label}: a switch takes true or false, not {text[:40]!r}")
+        raise UsageError(f"{label}: a switch takes {SWITCHES_SHOWN}, not {text[:40]!r}")
     return on
 
 

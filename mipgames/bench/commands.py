@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mipgames.bench import sets, stats
+from mipgames.core.arguments import SWITCHES_SHOWN
 from mipgames.core.errors import UsageError
 from mipgames.core.problem import BACKEND_NAMES, MAX_SEED, MAX_THREADS
 
@@ -124,7 +125,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a problem parameter for every instance of problems that have it (repeatable; switches: true or false)",
+        help="a problem parameter for every instance of problems that have it (repeatable; NAME in either "
+        f"spelling, minimise or minimize; switches: {SWITCHES_SHOWN})",
     )
     run.add_argument("--problem", help="problem name when the path does not tell it")
     run.add_argument(

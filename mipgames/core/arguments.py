@@ -49,6 +49,7 @@ def number_in(lo: float, hi: float, *, open_low: bool = False) -> Callable[[str]
 
 SWITCH_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 """The words a switch is written with in files and ``--param`` values (any case)."""
+SWITCHES_SHOWN = "true or false (yes/no, on/off, 1/0)"
 
 
 def switch_word(text: str) -> bool | None:

@@ -254,6 +254,7 @@ PARAMS = (
         False,
         "count every perfect placement (backtrack and portfolio); the count goes into the certificate",
         flag=True,
+        used_by=tuple(name for name, algo in ALGORITHMS.items() if algo.counts),
     ),
 )
 

@@ -174,7 +174,7 @@ def geometry_size(instance: Queens) -> int:
     """The entries of a ``Geometry``'s table of squares between, counted in O(queens) without building it.
 
     A line of m queens has m(m - 1) ordered pairs and m(m - 1)(m - 2)/3 squares between them in all; the
-    table and the kernels' copies of it take about 60 bytes an entry (a full 128 x 128 board: 2.9e8 entries,
+    table and the kernels' copies of it take about 60 bytes an entry (a full 128 x 128 board: 2.7e8 entries,
     20 s and 3 GB to build in Python, 10 GB with the kernels' arrays)."""
     _, members = _lines(instance)
     return sum(m * (m - 1) * (m - 2) // 3 + m * (m - 1) for m in map(len, members.values()))
@@ -182,7 +182,7 @@ def geometry_size(instance: Queens) -> int:
 
 TABLE_LIMIT = 20_000_000
 """Entries of the lines-of-sight table above which the searches and models built on it refuse a board: a full 80
-x 80 board has 4.1e7 (1.7 GB with the kernels' arrays), a full 128 x 128 one 2.9e8 (10 GB).  The default
+x 80 board has 4.1e7 (1.7 GB with the kernels' arrays), a full 128 x 128 one 2.7e8 (10 GB).  The default
 portfolio searches such boards on the board itself."""
 
 

@@ -35,7 +35,7 @@ GEOMETRY_UP_TO = 2_000_000
 """Entries of the lines-of-sight table (geometry.geometry_size) above which the level searches, the DFS and the
 models are not started.  The level searches' starting bound (prep.captures_possible) takes about a microsecond
 an entry in Python, building the table and its arrays 0.3 us; the planted N = 64 positions have 3e4, a 128 x 128
-board a quarter full 4.5e6 (4 s for the bound), a full one 2.9e8 (10 GB).  Beyond it the coursework's search,
+board a quarter full 4.5e6 (4 s for the bound), a full one 2.7e8 (10 GB).  Beyond it the coursework's search,
 which works on the board itself, plays."""
 FOREST_UP_TO = 200
 """Queens above which the forest model gets no share: at 300 its presolve alone took 27 s (2 workers), more than

@@ -284,7 +284,11 @@ def test_param_switches_read_their_value_and_folders_skip_companion_files(tmp_pa
         assert job.params["destroy_all"] is expected
     db = str(tmp_path / "r.sqlite")
     assert main(["bench", merge, "--solvers", "cpsat", "--param", "destroy_all=banana", "--db", db]) == 4
-    assert "a switch takes true or false, not 'banana'" in capsys.readouterr().err
+    assert "a switch takes true or false (yes/no, on/off, 1/0), not 'banana'" in capsys.readouterr().err
+    queens = str(ROOT / "instances" / "queens" / "spec_example.txt")
+    for name in ("minimise", "minimize"):  # the README: "Flags and values take both spellings"; minimize was refused
+        (job,), _ = campaign.plan_jobs([queens], ["levels"], params={name: "true"}, time_limit=5)
+        assert job.params["minimise"] is True
     board = str(ROOT / "instances" / "samegame" / "random-3x3-k2-seed1.txt")
     assert main(["bench", board, "--solvers", "exact", "--param", "level=x", "--db", db]) == 4
     assert capsys.readouterr().err == "mipgames: --param level: not an integer from 0 to 5: 'x'\n"

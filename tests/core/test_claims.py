@@ -254,6 +254,9 @@ def test_forged_optimal_is_refuted_and_true_claims_are_reproved(capsys, tmp_path
         assert "re-proved by" in capsys.readouterr().out
     assert main(["verify", "--reprove"]) == 4
     assert "verify needs a certificate" in capsys.readouterr().err
+    assert main(["verify", "--help"]) == 0  # its usage showed the certificate as optional ("[certificate]")
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert "[--log FILE] CERT.json [--reprove [SOLVER]]" in usage and "[certificate]" not in usage
 
 
 def test_a_feasible_answers_bound_is_reproved_and_a_false_one_refuted(capsys, tmp_path):

@@ -347,6 +347,30 @@ def test_export_checks_every_target_before_it_writes_one(capsys, tmp_path):
     assert "positive finite number of megabytes" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("instance", "option"),
+    [
+        ("instances/edge_matching/coursework_4x4.txt", ["--count"]),
+        ("instances/samegame/random-3x3-k2-seed1.txt", ["--beam-width", "5"]),
+        ("instances/samegame/random-3x3-k2-seed1.txt", ["--node-budget", "7"]),
+        ("instances/samegame/random-3x3-k2-seed1.txt", ["--level", "3"]),
+    ],
+)
+def test_export_refuses_the_options_only_algorithms_read(instance, option, capsys, tmp_path):
+    """`export --count` wrote the same models and named the switch in their headers, as if it had shaped them."""
+    assert main(["export", str(ROOT / instance), "-d", str(tmp_path), *option]) == 4
+    assert f"unrecognized arguments: {' '.join(option)}" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+    assert main(["export", str(ROOT / instance), "-d", str(tmp_path), "--formulation", "cpsat"]) == 0
+
+
+def test_count_given_to_a_solver_that_does_not_count_is_noted_by_the_api():
+    from mipgames import api
+
+    result = api.solve(str(ROOT / "instances/edge_matching/coursework_4x4.txt"), solver="cpsat", params={"count": True})
+    assert "--count is not used by cpsat: ignored" in result.message
+
+
 def test_huge_boards_are_drawn_in_part_or_refused_not_run_away(capsys, tmp_path):
     """A 100,000 x 100,000 merge map with three heroes (solved in 0.7 s) drew a figure of 18,000 inches and never
     finished; a 200 x 100 edge-matching board drew 80,000 triangles for minutes."""

@@ -72,3 +72,37 @@ def test_a_map_without_a_graph_removes_the_graph_of_the_map_it_replaced(tmp_path
 
 def test_a_map_named_like_another_maps_graph_leaves_it_alone(tmp_path, capsys):
     companion_of_another_kept(capsys, ARGS, ["generate", "merge-game", "--size", "4"], tmp_path)
+
+
+def _readme_commands() -> list[tuple[list[str], list[str]]]:
+    """The generator commands of instances/merge_game/README.md: (arguments, header lines the comment adds)."""
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[2] / "instances" / "merge_game" / "README.md"
+    commands = []
+    for line in readme.read_text().splitlines():
+        if line.strip().startswith("mipgames generate merge-game"):
+            command, _, comment = line.strip().partition("#")
+            added = [part.strip().strip('"') for part in comment.removeprefix(" +").split(",")] if comment else []
+            commands.append((command.split()[1:], [a for a in added if a]))
+    return commands
+
+
+@pytest.mark.parametrize(("args", "added"), _readme_commands(), ids=lambda v: v[-1] if v and v[0] == "generate" else "")
+def test_the_bundled_generated_maps_are_what_their_readme_commands_write(args, added, tmp_path):
+    """The README said the files regenerate with these commands; they lacked the `optimum:` line it left
+    unsaid (and the up3 map's comment named one of its two added lines)."""
+    from pathlib import Path
+
+    bundled = Path(__file__).resolve().parents[2] / "instances" / "merge_game" / args[args.index("-o") + 1]
+    out = tmp_path / bundled.name
+    assert cli([*args[: args.index("-o")], "-o", str(out)]) == 0
+    lines = bundled.read_text().splitlines()
+    assert all(line in lines for line in added)
+
+    def body(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not line.startswith("optimum:") and line not in added]
+
+    assert body(out.read_text()) == body(bundled.read_text())
+    if bundled.with_suffix(".graph").exists():
+        assert out.with_suffix(".graph").read_text() == bundled.with_suffix(".graph").read_text()

@@ -7,6 +7,8 @@ Before it, a full 80 x 80 board with K = 3,200 ended `unknown` after 23 s of a 2
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -42,6 +44,19 @@ def test_the_table_size_is_counted_without_building_it():
     for instance in (full_board(5, 1, 0), Queens(4, 1, ((1, 0, 0, 2), (0, 0, 0, 0), (0, 4, 0, 0), (8, 0, 0, 1)))):
         between = geometry(instance).between
         assert geometry_size(instance) == len(between) + sum(map(len, between.values()))
+
+
+def test_the_full_board_sizes_the_docs_quote_are_the_counts():
+    """docs/queens.md gave a full 128 x 128 board 2.9e8 entries where the count is 2.7e8."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "queens.md").read_text()
+    quoted = re.search(r"full 128 x 128\s+board \(16,384 queens, within the spec\) has ([0-9.e]+) entries", docs)
+    assert quoted is not None
+
+    def shown(n: int) -> str:
+        return f"{geometry_size(full_board(n, 1, 0)):.1e}".replace("e+0", "e")
+
+    assert shown(128) == quoted.group(1) == "2.7e8"
+    assert shown(80) == "4.1e7"
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
