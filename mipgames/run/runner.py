@@ -229,9 +229,13 @@ class _OwnBoundAhead:
 
     def result(self) -> tuple[float, str] | None:
         """The bound, or None when it is not ready by the end of the time limit (on an 800,000-hero merge map it
-        took 3.4 s, begun after a 3 s read: a 3 s solve ended at 9.4 s)."""
+        took 3.4 s, begun after a 3 s read: a 3 s solve ended at 9.4 s).  A child that answered before the
+        supervisor's first tick (the read had taken the whole limit) left the thread unstarted, and the bound was
+        computed here with no limit: it starts now, and the same wait holds."""
         if self.thread is None:
-            return own_bound(*self.args)
+            if self.until is None:
+                return own_bound(*self.args)
+            self.start()
         wait = None if self.until is None else max(0.0, self.until + OWN_BOUND_GRACE - time.monotonic())
         try:
             return self.bound.result(timeout=wait)

@@ -532,6 +532,34 @@ def test_a_solve_does_not_wait_past_its_limit_for_the_own_bound():
     assert not result.proved_by.startswith("mipgames:")
 
 
+def test_an_own_bound_not_started_before_the_child_answered_keeps_the_same_wait():
+    """A child that answered before the supervisor's first tick (a 2,000 x 2,000 merge map read in 2.2 s of a
+    2 s limit) left the bound unstarted, and it was computed after the limit with no wait limit (2.8 s more,
+    and the claim took it): two runs of one command gave two certificates."""
+    import dataclasses
+    import threading
+
+    from mipgames.run.runner import OWN_BOUND_GRACE, _OwnBoundAhead
+
+    release = threading.Event()
+
+    def bound(inst, params):
+        release.wait(60)
+        return (0.0, "no deviation below zero")
+
+    inst = random_split(rows=2, items=9, seed=8, high=20)
+    slow = dataclasses.replace(PROBLEM, bound=bound)
+    ahead = _OwnBoundAhead(slow, inst, {}, until=time.monotonic() - 1.0)  # the limit had passed
+    began = time.monotonic()
+    try:
+        assert ahead.result() is None
+        took = time.monotonic() - began
+    finally:
+        release.set()
+    assert ahead.late and took < OWN_BOUND_GRACE
+    quick = _OwnBoundAhead(dataclasses.replace(PROBLEM, bound=lambda inst, params: (1.0, "k")), inst, {}, None)
+    assert quick.result() == (1.0, "mipgames: k") and not quick.late  # no limit: computed and taken
+
 def test_the_progress_line_shows_the_best_incumbent_and_the_tighter_of_the_bounds(tmp_path):
     """CBC's log gave incumbents 6, 11, 7 of a minimisation and the line showed each (the answer was 6); SameGame
     and the merge game showed no bound all run, then answered with the problem's own."""
