@@ -272,7 +272,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.parquet:
         _check_parquet()
     _check_outputs(args, [])
-    rows, hosts = store.read_all(args.db)
+    rows, hosts, replaced = store.read_all(args.db)
+    if replaced:
+        print(
+            f"mipgames bench: {replaced} run(s) of jobs stored in more than one database: the latest of each is used",
+            file=sys.stderr,
+        )
     _outputs(args, rows, hosts)
     return 0
 

@@ -25,7 +25,9 @@ from mipgames.bench.tables import (
     config_namer,
     disagreements,
     job_records,
+    problem_key,
     provenance,
+    settings_namer,
     solved,
     summarise,
     summary_records,
@@ -69,9 +71,17 @@ def _settings(rows: list[Row], shift: float) -> dict[str, str]:
         "threads per run": values("threads"),
         "seed": values("seed"),
         "runs in parallel on a machine": values("parallel_jobs"),
-        "repeats": str(1 + max(int(r.get("repeat") or 0) for r in rows)),
+        "repeats": _repeats(rows),
         "SGM shift (s)": f"{shift:g}",
     }
+
+
+def _repeats(rows: list[Row]) -> str:
+    """The runs per job: one number, or the numbers found and a warning (it said 3 where some jobs ran once)."""
+    namer = config_namer(rows)
+    jobs = Counter((namer(r), problem_key(r)) for r in rows)
+    found = sorted(set(jobs.values()))
+    return ", ".join(map(str, found)) + ("  **(mixed: jobs ran different numbers of times)**" if len(found) > 1 else "")
 
 
 def _summary_table(summaries: list[Summary]) -> list[str]:
@@ -249,8 +259,13 @@ def compare_sides(
 def compare_section(rows: list[Row], kind: str, values: list[str], out_dir: Path, shift: float) -> list[str]:
     """Two formulations (per solver) or two toolkit versions (per solver/formulation), side by side,
     each pair on the problems both sides ran."""
-    side_of, pair_of, a, b = compare_sides(rows, kind, values)
+    side_of, paired, a, b = compare_sides(rows, kind, values)
     chosen = [r for r in rows if side_of(r) in (a, b)]
+    settings = settings_namer(chosen)  # runs under two time limits (or seeds) are two pairs, not one
+
+    def pair_of(r: Row) -> str:
+        return paired(r) + settings(r)
+
     table = tabulate(chosen, config_of=lambda r: f"{pair_of(r)} [{side_of(r)}]")
     lines = [
         f"## Comparison of {kind}s: {a} vs {b}",

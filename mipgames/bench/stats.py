@@ -22,6 +22,8 @@ def shifted_geometric_mean(values: Sequence[float], shift: float = SHIFT_S) -> f
         raise ValueError("times must be non-negative")
     if not shift >= 0:
         raise ValueError("the shift must be non-negative")
+    if any(v + shift == 0 for v in values):  # a factor 0 (shift 0 and a time of 0): the product is 0
+        return 0.0
     return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
 
 

@@ -311,8 +311,12 @@ class Store:
         self.close()
 
 
-def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """Rows and hosts of one or more databases (``--compare version`` reads one per toolkit version)."""
+def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], int]:
+    """Rows and hosts of one or more databases (``--compare version`` reads one per toolkit version), and how
+    many runs a later run of the same job (and toolkit version) in another database replaced.
+
+    One database holds one run per job; several held the same job twice (a copy, or one campaign run twice
+    into two files), and the counts, exports and lists took both while the summaries kept the later one."""
     rows: list[dict[str, Any]] = []
     hosts: dict[str, dict[str, Any]] = {}
     paths = list(paths)
@@ -331,4 +335,8 @@ def read_all(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], dict[st
                 hosts.update(store.hosts())
         except sqlite3.DatabaseError as exc:
             raise InputError(f"not a results database: {exc}", path) from None
-    return rows, hosts
+    latest: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda r: r.get("finished_at") or ""):
+        latest[(row["job_key"], row.get("toolkit_version"), row.get("toolkit_commit"))] = row
+    kept = sorted(latest.values(), key=lambda r: (r.get("finished_at") or "", r["job_key"]))
+    return kept, hosts, len(rows) - len(kept)

@@ -51,8 +51,11 @@ def charged(row: Row) -> float:
 
 
 def median_run(runs: list[Row]) -> Row:
-    """The run in the middle when sorted by charged time (unsolved after solved at equal time)."""
-    ordered = sorted(runs, key=lambda r: (charged(r), not solved(r), int(r.get("repeat") or 0)))
+    """The run in the middle when sorted by charged time (unsolved after solved at equal time; among unsolved
+    runs, all charged the limit, by wall time, so the median run's time is the median of theirs)."""
+    ordered = sorted(
+        runs, key=lambda r: (charged(r), not solved(r), r.get("wall_time_s") or 0.0, int(r.get("repeat") or 0))
+    )
     return ordered[len(ordered) // 2]
 
 
@@ -88,17 +91,26 @@ SETTINGS: tuple[tuple[str, Callable[[Any], str]], ...] = (
 """Options a job's identity holds beside its configuration: where runs differ in them, they are named."""
 
 
+def settings_namer(rows: list[Row]) -> Callable[[Row], str]:
+    """The time limit, threads or seed of a run, as " (5 s, seed 1)", for those the rows differ in ("" else)."""
+    differ = [(name, say) for name, say in SETTINGS if len({r.get(name) for r in rows}) > 1]
+
+    def name(r: Row) -> str:
+        said = [say(r[key]) for key, say in differ if r.get(key) is not None]
+        return f" ({', '.join(said)})" if said else ""
+
+    return name
+
+
 def config_namer(rows: list[Row]) -> Callable[[Row], str]:
     """solver/formulation, with @version added when the rows come from more than one toolkit version, and
     the time limit, threads or seed added where the rows differ in them: runs of one solver under two time
     limits are two configurations, not one whose latest run hides the other."""
     versions = len({version_label(r) for r in rows}) > 1
-    differ = [(name, say) for name, say in SETTINGS if len({r.get(name) for r in rows}) > 1]
+    settings = settings_namer(rows)
 
     def name(r: Row) -> str:
-        label = base_config(r) + (f" @{version_label(r)}" if versions else "")
-        said = [say(r[key]) for key, say in differ if r.get(key) is not None]
-        return label + (f" ({', '.join(said)})" if said else "")
+        return base_config(r) + (f" @{version_label(r)}" if versions else "") + settings(r)
 
     return name
 
@@ -192,11 +204,13 @@ def summarise(
 
 
 def _virtual_best(table: Table, configs: list[str], problems: list[ProblemKey], shift: float) -> Summary:
-    """A perfect portfolio of the configurations: on each problem, the fastest proof any of them found."""
+    """A perfect portfolio of the configurations: on each problem, the fastest proof any of them found; where
+    none found one, the cheapest charge of theirs (the shortest time limit: charged the longest, the virtual
+    best came out slower than a configuration under mixed limits)."""
     best = stats.virtual_best(
         {c: [charged(table.by[c][p]) if solved(table.by[c][p]) else None for p in problems] for c in configs}
     )
-    limits = [max(float(table.by[c][p]["time_limit"]) for c in configs) for p in problems]
+    limits = [min(charged(table.by[c][p]) for c in configs) for p in problems]
     charged_times = [limit if t is None else t for (t, _), limit in zip(best, limits)]
     n_solved = sum(t is not None for t, _ in best)
     return Summary(
@@ -256,7 +270,7 @@ def job_records(rows: list[Row], config_of: Callable[[Row], str] | None = None) 
                 runs = table.runs[c].get(p)
                 if not runs:
                     continue
-                walls = [r["wall_time_s"] for r in runs if r.get("wall_time_s") is not None]
+                walls = sorted(r["wall_time_s"] for r in runs if r.get("wall_time_s") is not None)
                 median = table.by[c][p]
                 records.append(
                     {
@@ -269,7 +283,8 @@ def job_records(rows: list[Row], config_of: Callable[[Row], str] | None = None) 
                         "solved": sum(solved(r) for r in runs),
                         "statuses": ",".join(f"{s}×{n}" for s, n in sorted(Counter(r["status"] for r in runs).items())),
                         "min_s": min(walls, default=None),
-                        "median_s": median.get("wall_time_s"),  # the median run's, as the summaries count it
+                        "median_s": walls[len(walls) // 2] if walls else None,  # the upper median, as the
+                        # summaries' median run (an unsolved run of an early repeat was shown before)
                         "max_s": max(walls, default=None),
                         "median_run_status": median["status"],
                         "median_run_objective": median["objective"],

@@ -147,7 +147,7 @@ def test_repeats_use_the_median_run_and_report_min_median_max(tmp_path):
     assert jobs["i2", "b"]["median_s"] == 8 and jobs["i1", "b"]["median_run_status"] == "unknown"
     text = report.write(rows, {}, tmp_path, ["x.sqlite"]).read_text()
     assert "| i1 | a | 3 | 3 | 1.00 | 2.00 | 3.00 | optimal×3 |" in text
-    assert "- repeats: 3" in text and "median run" in text
+    assert "- repeats: 2, 3  **(mixed: jobs ran different numbers of times)**" in text and "median run" in text
     with open(tmp_path / "jobs.csv", newline="") as fh:
         assert len(list(csv.DictReader(fh))) == 4
 
@@ -296,3 +296,44 @@ def test_runs_under_other_limits_threads_or_seeds_are_configurations_of_their_ow
     seeds = [dict(r, seed=s, job_key=r["job_key"] + str(s)) for r in rows[:2] for s in (0, 1)]
     assert sorted(by_config(seeds))[:4] == ["a/m (seed 0)", "a/m (seed 1)", "b/m (seed 0)", "b/m (seed 1)"]
     assert sorted(by_config(rows[:2])) == ["a/m", "b/m", "virtual best"]  # one setting throughout: nothing added
+
+
+def test_compare_keeps_runs_under_two_time_limits_apart(tmp_path):
+    """`--compare formulation` keyed pairs by solver alone: the 0.3 s campaign hid the 5 s one (or, interleaved,
+    one run of each made a pair: SGM 9.49 where the two limits give 5.49 and 13.87)."""
+    rows = []
+    for limit, (ta, tb) in ((5.0, (3.5, 0.2)), (0.3, (0.25, 0.1))):
+        for form, t in (("m1", ta), ("m2", tb)):
+            rows.append(
+                row("s", form, "i1", "optimal", t, 5, limit=limit, job_key=f"{form}{limit}", finished_at=f"{limit}")
+            )
+    text = report.write(rows, {}, tmp_path, ["x.sqlite"], compare=["formulation", "m1", "m2"]).read_text()
+    assert "| s (5 s) | 1 | 1 | 1 | 3.50 | 0.20 | 0.76 |" in text
+    assert "| s (0.3 s) | 1 | 1 | 1 | 0.25 | 0.10 | 0.99 |" in text
+
+
+def test_unsolved_repeats_show_the_median_wall_and_the_virtual_best_is_never_slower():
+    """The repeats' median was the wall of an early repeat among the unsolved runs (0.10 s of 2.0 / 0.1 / 10.3);
+    under mixed limits the virtual best charged a problem nobody solved the longest limit, and came out slower
+    than a configuration (SGM 10.98 against 4.83)."""
+    rows = [
+        row("a", None, "i1", "optimal", 2.0, 5, repeat=0, limit=10.0),
+        row("a", None, "i1", "error", 0.1, repeat=1, limit=10.0),
+        row("a", None, "i1", "unknown", 10.3, repeat=2, limit=10.0),
+    ]
+    rows += [row("b", None, "i1", "unknown", w, repeat=k, limit=10.0) for k, w in enumerate((10.2, 10.1, 10.3))]
+    jobs = {(j["instance"], j["configuration"]): j for j in tables.job_records(rows)}
+    assert jobs["i1", "a"]["median_s"] == 2.0 and jobs["i1", "b"]["median_s"] == 10.2
+    mixed = [row("a", None, "i1", "unknown", 10.1, limit=10.0), row("b", None, "i1", "unknown", 30.2, limit=30.0)]
+    mixed += [row("a", None, "i2", "optimal", 1.0, 5, limit=10.0), row("b", None, "i2", "optimal", 3.0, 5, limit=30.0)]
+    got = by_config(mixed)
+    a, b = got["a (10 s)"].sgm, got["b (30 s)"].sgm
+    assert got[tables.VIRTUAL_BEST].sgm == pytest.approx(a) and a < b
+
+
+def test_a_zero_shift_and_a_zero_time_are_a_mean_of_zero():
+    """`bench report --shift 0` failed with an internal ValueError (log of 0) when a time was 0.0."""
+    from mipgames.bench import stats
+
+    assert stats.shifted_geometric_mean([0.0, 4.0], 0.0) == 0.0
+    assert stats.shifted_geometric_mean([1.0, 4.0], 0.0) == pytest.approx(2.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -243,3 +244,21 @@ def test_a_folder_of_instances_skips_the_certificates_beside_them(tmp_path):
     paths = write_instances(tmp_path / "inst", seeds=(1,))
     (tmp_path / "inst" / "x.cert.json").write_text("{}\n")
     assert campaign.instance_files([str(tmp_path / "inst")]) == sorted(paths)
+
+
+def test_a_job_stored_in_two_databases_counts_once(tmp_path, capsys):
+    """A database read with its copy counted 78 runs where there were 39 (the header, the counts, runs.csv and
+    the lists), while the summaries kept one of each: every part of the report now reads the same runs."""
+    import shutil
+
+    db = tmp_path / "a.sqlite"
+    spec = str(Path(__file__).resolve().parents[2] / "instances" / "queens" / "spec_example.txt")
+    assert main(["bench", spec, "--solvers", "levels,dfs", "--db", str(db), "--quiet", "--time-limit", "5"]) == 0
+    shutil.copy(db, tmp_path / "b.sqlite")
+    rows, _, replaced = read_all([db, tmp_path / "b.sqlite"])
+    assert (len(rows), replaced) == (2, 2)
+    capsys.readouterr()
+    assert main(["bench", "report", "--db", str(db), "--db", str(tmp_path / "b.sqlite"), "--json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["counts"]["runs"] == 2
+    assert "2 run(s) of jobs stored in more than one database: the latest of each is used" in out.err

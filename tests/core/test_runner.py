@@ -560,6 +560,7 @@ def test_an_own_bound_not_started_before_the_child_answered_keeps_the_same_wait(
     quick = _OwnBoundAhead(dataclasses.replace(PROBLEM, bound=lambda inst, params: (1.0, "k")), inst, {}, None)
     assert quick.result() == (1.0, "mipgames: k") and not quick.late  # no limit: computed and taken
 
+
 def test_the_progress_line_shows_the_best_incumbent_and_the_tighter_of_the_bounds(tmp_path):
     """CBC's log gave incumbents 6, 11, 7 of a minimisation and the line showed each (the answer was 6); SameGame
     and the merge game showed no bound all run, then answered with the problem's own."""
