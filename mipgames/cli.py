@@ -393,6 +393,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     reading = time.monotonic()
     instance, text_sha = read_instance(problem, args.instance)
     reading = time.monotonic() - reading
+    if args.render is not None and problem.drawable is not None:
+        try:
+            problem.drawable(instance)
+        except TooLargeToDraw as exc:
+            raise UsageError(f"--render {shown_path(args.render)}: {exc}; nothing was solved") from None
     label = f"{problem.name}: {args.solver or default_solver(problem, instance, params)[0]}"
     label += f" / {args.formulation}" if args.formulation else ""
     display = SolveProgress(label, quiet=args.quiet)  # with --json too: progress is on stderr, the JSON on stdout

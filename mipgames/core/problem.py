@@ -335,6 +335,9 @@ class Problem:
     accepts it, no claim of ``infeasible`` can be true, nor a bound beyond it (``plain_objective``)."""
     render_formats: tuple[str, ...] = (".png", ".pdf", ".svg")
     """File suffixes ``render`` writes (checked before a solve spends its time)."""
+    drawable: Callable[[Any], None] | None = None
+    """Raises ``figures.TooLargeToDraw`` for an instance ``render`` refuses for its size, so that ``solve
+    --render`` refuses it before the solve (a 1000 x 1000 map was refused after a 7.7 s solve)."""
     describe: Callable[[Any, dict[str, Any], Any, Verdict], str] | None = None
     """Human-readable text of a verified solution for the terminal."""
     generator: Generator | None = None

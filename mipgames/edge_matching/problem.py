@@ -233,6 +233,12 @@ def _render(inst, params, placement, path):
     render(inst, params, placement, path)
 
 
+def _drawable(inst):
+    from mipgames.edge_matching.render import drawable
+
+    drawable(inst)
+
+
 PARAMS = (
     Param(
         "mode",
@@ -275,6 +281,7 @@ PROBLEM = Problem(
     algorithms={name: _algorithm(algo) for name, algo in ALGORITHMS.items()},
     params=PARAMS,
     render=_framed(_render),
+    drawable=_drawable,
     describe=_describe,
     generator=Generator(_add_arguments, _generate),
     check_params=_check_params,

@@ -17,8 +17,13 @@ MAX_DRAWN_CELLS = 10_000
 """The largest board drawn (100 x 100): four triangles a tile, and a 1000 x 250 board had not finished in a minute."""
 
 
-def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: str | Path) -> None:
+def drawable(inst: Instance) -> None:
+    """Refuse a board with more cells than a drawing takes (``MAX_DRAWN_CELLS``)."""
     check_drawable(inst.cells, MAX_DRAWN_CELLS, f"a {inst.rows}x{inst.cols} board", "cells")
+
+
+def render(inst: Instance, params: dict[str, Any], placement: Any | None, path: str | Path) -> None:
+    drawable(inst)
     plt = pyplot()
     from matplotlib.patches import Polygon
 

@@ -173,6 +173,7 @@ PROBLEM = Problem(
     algorithms=baselines.ALGORITHMS,
     params=PARAMS,
     render=render.render,
+    drawable=render.drawable,
     plain_solution=lambda instance, params: [],  # no move at all
     default_for=_default_for,
     bound_aliases=(OLD_BOUND,),

@@ -32,12 +32,17 @@ MAX_DRAWN_PIECES = 100_000
 million, what `generate` makes) took minutes and 3 GB.  Empty map is free: only the corner holding pieces is drawn."""
 
 
+def drawable(instance: Instance) -> None:
+    """Refuse a map with more pieces than a drawing takes (``MAX_DRAWN_PIECES``)."""
+    pieces = len(instance.heroes) + len(instance.stones)
+    check_drawable(pieces, MAX_DRAWN_PIECES, f"a map of {pieces:,} heroes and stones", "pieces")
+
+
 def render(instance: Instance, params: dict[str, Any], solution: Any | None, path: str | Path) -> None:
     from matplotlib.collections import LineCollection, PatchCollection
     from matplotlib.patches import Circle, Rectangle
 
-    pieces = len(instance.heroes) + len(instance.stones)
-    check_drawable(pieces, MAX_DRAWN_PIECES, f"a map of {pieces:,} heroes and stones", "pieces")
+    drawable(instance)
     plt = pyplot()
 
     rule = rules(instance, params)

@@ -644,6 +644,17 @@ def test_a_map_too_large_to_draw_is_refused_at_once(capsys, tmp_path):
     assert main(["render", str(big), "--problem", "merge-game", "-o", str(tmp_path / "big.png")]) == 4
     assert "a map of 100,001 heroes and stones is too large to draw (at most 100,000 pieces)" in capsys.readouterr().err
     assert not (tmp_path / "big.png").exists()
+    # `solve --render` refused it only after the solve (7.7 s on a 1000 x 1000 map), with its certificate written
+    cert = tmp_path / "c.json"
+    args = ["solve", str(big), "--problem", "merge-game", "--render", str(tmp_path / "big.png"), "--out", str(cert)]
+    assert main(args) == 4
+    assert "too large to draw (at most 100,000 pieces); nothing was solved" in capsys.readouterr().err
+    assert not cert.exists() and not (tmp_path / "big.png").exists()
+    board = tmp_path / "wide.txt"
+    board.write_text("11 1000\n" + "1 1 1 1\n" * 11000)
+    cert_args = ["--out", str(cert), "--render", str(tmp_path / "w.png")]
+    assert main(["solve", str(board), "--problem", "edge-matching", *cert_args]) == 4
+    assert "a 11x1000 board is too large to draw" in capsys.readouterr().err and not cert.exists()
 
 
 def test_the_json_summary_carries_the_options_and_one_log_option_is_taken(capsys, tmp_path):
