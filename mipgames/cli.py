@@ -29,7 +29,14 @@ from mipgames import __version__, registry
 from mipgames.core.arguments import int_in, limit_of, positive, seconds_or_none
 from mipgames.core.errors import InputError, MipgamesError, OutputError, UsageError, printable, shown_path
 from mipgames.core.figures import TooLargeToDraw, check_figure_path
-from mipgames.core.files import distinct_outputs, remove_staged, writable_folder, writable_output, write_text_atomic
+from mipgames.core.files import (
+    distinct_outputs,
+    folders_left_only_if_used,
+    remove_staged,
+    writable_folder,
+    writable_output,
+    write_text_atomic,
+)
 from mipgames.core.problem import (
     BACKEND_NAMES,
     MAX_SEED,
@@ -723,20 +730,21 @@ def cmd_export(args: argparse.Namespace) -> int:
     limit = None if args.max_size is None else int(args.max_size * 2**20)
     memory = args.memory_limit if args.memory_limit is not None else default_memory_limit()
     written = 0
-    for name, files in targets.items():
-        done = _export_contained(problem, instance, params, name, files, limit, memory)
-        if done is None:
-            continue
-        for path, size, estimated in done:
-            if size is None:
-                print(shown_path(path))
-                written += 1
+    with folders_left_only_if_used(args.directory):
+        for name, files in targets.items():
+            done = _export_contained(problem, instance, params, name, files, limit, memory)
+            if done is None:
                 continue
-            print(
-                f"mipgames: skipped {printable(Path(path).name)}: {size:,} bytes{' or more' if estimated else ''}, "
-                f"over --max-size {shown(args.max_size)} MB ({limit:,} bytes)",
-                file=sys.stderr,
-            )
+            for path, size, estimated in done:
+                if size is None:
+                    print(shown_path(path))
+                    written += 1
+                    continue
+                print(
+                    f"mipgames: skipped {printable(Path(path).name)}: {size:,} bytes"
+                    f"{' or more' if estimated else ''}, over --max-size {shown(args.max_size)} MB ({limit:,} bytes)",
+                    file=sys.stderr,
+                )
     return 0 if written else 4
 
 

@@ -542,6 +542,18 @@ def staged_output(path: str | Path) -> Iterator[Path]:
         raise
 
 
+@contextlib.contextmanager
+def folders_left_only_if_used(folder: str | Path) -> Iterator[None]:
+    """The folders of ``folder`` that do not exist yet are removed again on leaving when nothing went in
+    (``export -d models`` stopped by a signal, or with every model skipped, left an empty folder made for it)."""
+    path = Path(folder)
+    made = list(itertools.takewhile(lambda f: not os.path.lexists(f), (path, *path.parents)))
+    try:
+        yield
+    finally:
+        _remove_empty(made)
+
+
 def _remove_empty(folders: Sequence[Path]) -> None:
     """Remove the folders a refused output made for itself (deepest first), as long as nothing else went in."""
     for folder in folders:

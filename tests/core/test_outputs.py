@@ -781,3 +781,21 @@ def test_a_killed_writers_half_written_file_is_removed_by_the_next_write(tmp_pat
     write_text_atomic(tmp_path / "m.lp", "\\* model *\\\n")
     assert (tmp_path / "m.lp").read_text().startswith("\\* model")
     assert not dead.exists() and alive.exists() and other.exists()
+
+
+def test_an_export_stopped_by_a_signal_leaves_no_folder_it_made(capsys, tmp_path, monkeypatch):
+    """SIGTERM or Ctrl-C during `export -d models` left the empty folder the command had made."""
+    from mipgames import cli
+
+    def interrupted(problem, instance, params, name, files, limit, memory):
+        files[0].parent.mkdir(parents=True, exist_ok=True)  # as the child's staged output does
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_export_contained", interrupted)
+    folder = tmp_path / "made" / "models"
+    assert main(["export", str(ROOT / "instances/queens/spec_example.txt"), "-d", str(folder)]) == 130
+    assert not (tmp_path / "made").exists()
+    kept = tmp_path / "kept"
+    (kept / "other").mkdir(parents=True)
+    assert main(["export", str(ROOT / "instances/queens/spec_example.txt"), "-d", str(kept)]) == 130
+    assert sorted(p.name for p in kept.iterdir()) == ["other"]  # a folder that was there stays
