@@ -182,7 +182,7 @@ def generate(problem: str, **options: Any) -> Any:
         elif value is not False and value is not None:
             argv += [flag, str(value)]
     args = parser.parse_args(argv)
-    args.output = None
+    args.output, args.in_memory = None, True
     return prob.generator.generate(args)
 
 

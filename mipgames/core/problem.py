@@ -295,7 +295,11 @@ class Algorithm:
 
 @dataclass(frozen=True)
 class Generator:
-    """``mipgames generate <problem> ...``: adds its options to an argparse parser and builds an instance from them."""
+    """``mipgames generate <problem> ...``: adds its options to an argparse parser and builds an instance from them.
+
+    ``generate`` gets the parsed options with ``output`` (the file it goes to; None: standard output) and
+    ``in_memory`` (True from the Python API, which returns the instance and writes nothing: no check of what a
+    file format holds applies)."""
 
     add_arguments: Callable[[Any], None]
     generate: Callable[[Any], Any]

@@ -16,8 +16,10 @@ def planted(
 ) -> tuple[Instance, list[tuple[int, int]]]:
     """A puzzle with a known perfect placement: colour every edge, cut tiles, shuffle and turn them.
 
-    Frame puzzles use colours 1..rim_colours on edges between two rim cells and
-    rim_colours+1..rim_colours+inner_colours elsewhere (like Eternity II); without a frame,
+    Frame puzzles use colours 1..rim_colours on the edges that run along the rim (between two rim cells on
+    the same side of the frame, or a corner and its neighbour) and rim_colours+1..rim_colours+inner_colours
+    elsewhere, as Eternity II does: on a board two rows deep the edges across it, though between two rim
+    cells, face inwards and take inner colours; without a frame,
     every side, boundary included, takes one of the inner colours.  Sizes and colours are bounded by what the
     reader takes (``instance.MAX_SIDE``, ``MAX_CELLS``, ``MAX_COLOUR``): a ValueError otherwise, before any work.
     """
@@ -97,7 +99,7 @@ def add_arguments(parser: Any) -> None:
         "--rim-colours",
         type=int_in(0, MAX_COLOUR),
         default=0,
-        help="colours between two rim tiles (frame puzzles)",
+        help="colours of the edges along the rim, between rim tiles on one side of the frame (frame puzzles)",
     )
     parser.add_argument(
         "--inner-colours",

@@ -219,7 +219,8 @@ def _check_options(args: Any) -> None:
         if count in given and density in given:
             raise UsageError(f"{_option(count)} and {_option(density)} both set how many: give one")
     output = getattr(args, "output", None)
-    if args.kind == "random" and not str(output or "").lower().endswith(".json"):
+    in_file = not getattr(args, "in_memory", False)  # the Python API returns the map: any types and hp
+    if in_file and args.kind == "random" and not str(output or "").lower().endswith(".json"):
         if (args.types or DEFAULTS["types"]) > ASCII_TYPES or (args.hp_max or DEFAULTS["hp_max"]) > ASCII_HP:
             where = "standard output takes" if output is None else f"{output} is"
             raise UsageError(

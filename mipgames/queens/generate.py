@@ -235,7 +235,8 @@ def add_arguments(parser) -> None:
         type=number_in(0, 86400, open_low=True),
         default=60.0,
         help="seconds per unsolvability proof; candidates are tried until one is proved (on N >= 16 that can take "
-        "minutes: each candidate also gets a tenth of this, at most 1 s, of search for a solution)",
+        "minutes: each candidate first gets a quick search for a solution, a fixed number of restarts and at most "
+        "a tenth of this)",
     )
 
 
@@ -247,6 +248,10 @@ def from_args(args) -> Queens:
         output_paths(output, planted=not args.unsolvable, probe=True)
     if args.unsolvable and args.exponent is not None:
         raise UsageError("--exponent sets the planted queens' power; --unsolvable chooses its own")
+    if args.unsolvable and args.moves == 0:  # it searched 200 tries before saying "change the seed or sizes"
+        raise UsageError(
+            "--unsolvable --moves 0 asks for K queens, which are never more than K: give --moves 1 or more"
+        )
     if args.unsolvable:
         return unsolvable(args.n, args.k + args.moves, args.k, args.seed, args.proof_time)
     return planted(args.n, args.k, args.moves, args.seed, args.exponent).instance

@@ -272,6 +272,11 @@ def test_generate_takes_the_command_lines_options_as_keywords_and_checks_them_al
     ):
         with pytest.raises(UsageError, match=re.escape(says)):
             mipgames.generate("queens", **options)
+    # a map returned, not written: any types and hp (it was refused for "standard output", which the API lacks)
+    many = mipgames.generate("merge-game", size=10, heroes=60, types=30, hp_min=12, hp_max=20, seed=1)
+    assert max(h.type for h in many.heroes) > 26 and min(s.hp for s in many.stones) >= 12
+    assert main(["generate", "merge-game", "--size", "6", "--types", "30", "--seed", "1"]) == 4  # an ASCII map
+    assert "write -o FILE.json instead" in capsys.readouterr().err
 
 
 def test_a_problem_is_named_in_any_capitals_but_a_certificate_names_it_exactly():

@@ -3,6 +3,8 @@ position is kept as unsolvable only on a proof, never because a search ran out o
 
 from __future__ import annotations
 
+import time
+
 from ortools.sat.python import cp_model
 
 from mipgames.cli import main as cli
@@ -63,11 +65,21 @@ def test_an_exponent_beside_unsolvable_is_refused(capsys):
 def test_an_unsolvable_position_on_a_full_board_is_refused_in_words(capsys):
     """An unsolvable position is made by moving queens to empty squares: with K + moves filling the board there
     is none, and the generator failed with an internal IndexError (found by an audit helper)."""
-    for n, k, moves in ((1, 1, 0), (2, 1, 3), (2, 4, 0)):
+    for n, k, moves in ((1, 1, 1), (2, 1, 3), (2, 3, 1)):
         args = ["generate", "queens", "--unsolvable", "--n", str(n), "--k", str(k), "--moves", str(moves)]
         assert cli([*args, "--proof-time", "1"]) == 4
         err = capsys.readouterr().err
         assert f"fill a {n}x{n} board" in err and "internal error" not in err
+
+
+def test_an_unsolvable_position_with_no_moves_is_refused_at_once(capsys):
+    """K queens are never more than K: `--unsolvable --moves 0` searched 200 tries (2.7 s) and then said "change
+    the seed or sizes", which could not help."""
+    args = ["generate", "queens", "--unsolvable", "--n", "16", "--k", "4", "--moves", "0", "--proof-time", "30"]
+    began = time.monotonic()
+    assert cli(args) == 4
+    assert "--moves 0 asks for K queens, which are never more than K" in capsys.readouterr().err
+    assert time.monotonic() - began < 1.0
 
 
 def test_the_searches_that_choose_an_unsolvable_board_end_by_restarts_not_the_clock(monkeypatch):
