@@ -233,11 +233,16 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--proof-time",
         type=number_in(0, 86400, open_low=True),
-        default=60.0,
-        help="seconds per unsolvability proof; candidates are tried until one is proved (on N >= 16 that can take "
+        default=None,
+        help="seconds per unsolvability proof (--unsolvable; default 60); candidates are tried until one is "
+        "proved (on N >= 16 that can take "
         "minutes: each candidate first gets a quick search for a solution, a fixed number of restarts and at most "
         "a tenth of this)",
     )
+
+
+PROOF_TIME_S = 60.0
+"""Seconds per unsolvability proof of ``--unsolvable`` unless ``--proof-time`` says otherwise."""
 
 
 def from_args(args) -> Queens:
@@ -252,6 +257,9 @@ def from_args(args) -> Queens:
         raise UsageError(
             "--unsolvable --moves 0 asks for K queens, which are never more than K: give --moves 1 or more"
         )
+    if args.proof_time is not None and not args.unsolvable:  # a planted board was written as if it had been used
+        raise UsageError("--proof-time sets the unsolvability proofs of --unsolvable boards; a planted board has none")
     if args.unsolvable:
-        return unsolvable(args.n, args.k + args.moves, args.k, args.seed, args.proof_time)
+        proof_time = PROOF_TIME_S if args.proof_time is None else args.proof_time
+        return unsolvable(args.n, args.k + args.moves, args.k, args.seed, proof_time)
     return planted(args.n, args.k, args.moves, args.seed, args.exponent).instance

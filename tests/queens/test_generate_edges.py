@@ -80,6 +80,8 @@ def test_an_unsolvable_position_with_no_moves_is_refused_at_once(capsys):
     assert cli(args) == 4
     assert "--moves 0 asks for K queens, which are never more than K" in capsys.readouterr().err
     assert time.monotonic() - began < 1.0
+    assert cli(["generate", "queens", "--n", "6", "--moves", "3", "--proof-time", "5"]) == 4  # a planted board
+    assert "a planted board has none" in capsys.readouterr().err
 
 
 def test_the_searches_that_choose_an_unsolvable_board_end_by_restarts_not_the_clock(monkeypatch):
