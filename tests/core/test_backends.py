@@ -113,6 +113,18 @@ def test_cbc_progress_is_read_in_the_models_sense():
     assert progress(node, "max") == (147, 149)
 
 
+def test_glpk_progress_reads_every_better_solution_it_logs():
+    """GLPK's progress read only its `mip =` lines, every few seconds: a 6x6 puzzle showed the model's start (10)
+    for 9 s while GLPK had logged 6, 5, 4 and 2 on `>>>>>` lines, and a merge map 71 while its heuristic had 77."""
+    from mipgames.backends.glpk import progress
+
+    assert progress("+   747: mip =     not found yet >=              -inf        (1; 0)", "min") == (None, None)
+    assert progress("+  4967: >>>>>   6.000000000e+00 >=   0.000000000e+00 100.0% (42; 0)", "min") == (6.0, 0.0)
+    assert progress("+ 49467: mip =   7.700000000e+01 <=   7.800000000e+01   1.3% (2364; 6862)", "max") == (77, 78)
+    assert progress("Solution found by heuristic: 72", "max") == (72.0, None)
+    assert progress("Integer optimization begins...", "max") is None
+
+
 def test_scips_infinity_is_no_bound():
     """SCIP's dual bound before it has one is its infinity, -1e20: it was certified as a proved bound."""
     import pyscipopt
