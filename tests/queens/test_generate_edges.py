@@ -96,3 +96,16 @@ def test_the_searches_that_choose_an_unsolvable_board_end_by_restarts_not_the_cl
     assert restarts.run(None, restarts=3) == (None, False) and restarts.run_number == 3
     slow = generate.unsolvable(10, 20, 1, seed=4, time_limit=5)
     assert generate.unsolvable(10, 20, 1, seed=4, time_limit=40) == slow
+
+
+def test_an_unsolvable_board_has_a_first_capture():
+    """`--unsolvable --n 4 --k 2 --moves 5 --seed 2` gave a board on which no capture is legal at all (every pair
+    of one power blocked or off a line): unsolvable, but trivially so, and the cheap bounds had rated it 1."""
+    from mipgames.queens.generate import stuck, unsolvable
+    from mipgames.queens.instance import Queens
+
+    blocked = Queens(4, 2, ((0, 1, 0, 2), (0, 4, 0, 0), (2, 0, 0, 4), (0, 1, 0, 2)))
+    assert stuck(blocked) and not stuck(Queens(2, 1, ((1, 1), (0, 0))))
+    for seed in range(6):
+        board = unsolvable(4, 7, 2, seed, 5.0)
+        assert not stuck(board), seed
