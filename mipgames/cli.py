@@ -221,11 +221,11 @@ def _add_param_options(parser: argparse.ArgumentParser, problems: list[Problem],
             continue
         group = parser.add_argument_group(f"{problem.name} options")
         for p in params:
-            flag = "--" + p.name.replace("_", "-")
+            flags = ["--" + name.replace("_", "-") for name in p.spellings]  # both spellings are taken
+            flag = flags[0]
             if flag in seen:
                 continue
             seen[flag] = problem.name
-            flags = [flag] + ([flag.replace("ise", "ize")] if "ise" in flag else [])  # both spellings are taken
             extra = f" (default: {p.default})" if not p.flag and p.default is not None else ""
             if p.flag:
                 group.add_argument(

@@ -75,7 +75,7 @@ def plan_jobs(
         merged = prob.default_params()
         for p in prob.params:
             # both spellings, as the command line's flags take them (minimise=true, minimize=true)
-            given = next((n for n in (p.name, p.name.replace("ise", "ize")) if params and n in params), None)
+            given = next((n for n in p.spellings if params and n in params), None)
             if params and given is not None:
                 label = f"--param {given}"
                 merged[p.name] = _switch(params[given], label) if p.flag else p.read(params[given], label)

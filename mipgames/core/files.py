@@ -507,6 +507,18 @@ def remove_orphans(path: str | Path) -> None:
 
 
 @contextlib.contextmanager
+def folders_left_only_if_used(folder: str | Path) -> Iterator[None]:
+    """The folders of ``folder`` that do not exist yet are removed again on leaving when nothing went in (an
+    output refused, or ``export -d models`` stopped by a signal, left an empty folder made for it)."""
+    path = Path(folder)
+    made = list(itertools.takewhile(lambda f: not os.path.lexists(f), (path, *path.parents)))
+    try:
+        yield
+    finally:
+        _remove_empty(made)
+
+
+@contextlib.contextmanager
 def staged_output(path: str | Path) -> Iterator[Path]:
     """A temporary path beside ``path`` for writers that insist on a file name (PuLP, matplotlib, OR-Tools).
 
@@ -515,43 +527,28 @@ def staged_output(path: str | Path) -> Iterator[Path]:
     """
     target = check_output_target(path)
     remove_orphans(target)
-    made = list(itertools.takewhile(lambda folder: not folder.exists(), (target.parent, *target.parent.parents)))
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # the suffix in lower case: OR-Tools writes a text proto only for a name ending in "txt", never "TXT"
-        fd, name = tempfile.mkstemp(
-            prefix=_staged_prefix(target, os.getpid()), suffix=f".tmp{target.suffix.lower()}", dir=target.parent
-        )
-    except OSError as exc:
-        _remove_empty(made)
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        check_output_target(target)
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        _remove_empty(made)
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        _remove_empty(made)
-        raise
-
-
-@contextlib.contextmanager
-def folders_left_only_if_used(folder: str | Path) -> Iterator[None]:
-    """The folders of ``folder`` that do not exist yet are removed again on leaving when nothing went in
-    (``export -d models`` stopped by a signal, or with every model skipped, left an empty folder made for it)."""
-    path = Path(folder)
-    made = list(itertools.takewhile(lambda f: not os.path.lexists(f), (path, *path.parents)))
-    try:
-        yield
-    finally:
-        _remove_empty(made)
+    with folders_left_only_if_used(target.parent):  # a refused output leaves no folder it made for itself
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # the suffix in lower case: OR-Tools writes a text proto only for a name ending in "txt", never "TXT"
+            fd, name = tempfile.mkstemp(
+                prefix=_staged_prefix(target, os.getpid()), suffix=f".tmp{target.suffix.lower()}", dir=target.parent
+            )
+        except OSError as exc:
+            raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+        os.close(fd)
+        tmp = Path(name)
+        try:
+            yield tmp
+            os.chmod(tmp, 0o666 & ~_UMASK)
+            check_output_target(target)
+            os.replace(tmp, target)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise OutputError(f"cannot write here: {exc.strerror or exc}", target) from None
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
 
 def _remove_empty(folders: Sequence[Path]) -> None:

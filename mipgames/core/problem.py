@@ -172,6 +172,11 @@ class Param:
     """The routes (algorithms) that read it; None: every route.  A value set for another route is noted as
     ignored, since the certificate records it either way."""
 
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """The names it is given by: its own, and the -ize spelling of an -ise name (``minimise``, ``minimize``)."""
+        return (self.name, self.name.replace("ise", "ize")) if "ise" in self.name else (self.name,)
+
     def read(self, text: str, label: str | None = None) -> Any:
         """The value ``--name text`` gives (the command line, and a string given to the Python API): parsed, with
         one spelling of the choices; UsageError naming ``label`` (default: the flag) when the text is not a value

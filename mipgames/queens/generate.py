@@ -170,21 +170,13 @@ def unsolvable(
 
 def stuck(instance: Queens) -> bool:
     """Whether no first capture is legal (no two queens of one power see each other past every blocker): such a
-    board keeps all its queens, which the bounds below, blind to blockers, rated reachable (N = 4, K = 2, seed 2
-    gave one).  Stops at the first legal capture, which most boards have among their first pairs."""
-    from mipgames.queens.simulate import board_of, line_between
+    board keeps all its queens, which the bounds of ``obvious``, blind to blockers, rated reachable (N = 4, K = 2,
+    seed 2 gave one)."""
+    from mipgames.queens.dfs import captures
+    from mipgames.queens.geometry import geometry, initial_state
 
-    board = board_of(instance)
-    by_power: dict[int, list[tuple[int, int]]] = {}
-    for r, c, p in instance.queens:
-        by_power.setdefault(p, []).append((r, c))
-    for squares in by_power.values():
-        for i, (r1, c1) in enumerate(squares):
-            for r2, c2 in squares[i + 1 :]:
-                path = line_between(r1, c1, r2, c2)
-                if path is not None and not any(square in board for square in path):
-                    return False
-    return True
+    geo = geometry(instance)
+    return not captures(geo, initial_state(geo))
 
 
 def obvious(instance: Queens) -> bool:
